@@ -1,0 +1,39 @@
+"""The world rating list of Renju: Whole-History Rating (Coulom 2008) over every rated game.
+
+Public API (each name is imported on first use, so ``import whr`` stays light):
+
+- ``fit(games, w2=12.9, virtual_games=2, virtual_rating=1900.0, warm_start=None)`` -> ``Fit``
+- ``read_source(source, as_of=None)`` -> ``SourceData``; raises ``SourceError`` when fatal
+- ``select(data, as_of, category="renju", strict=False)`` -> ``Selection``
+- ``elo``: the Elo-era rules (1996-2021)
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+_EXPORTS = {
+    "fit": "whr.engine",
+    "Fit": "whr.engine",
+    "ConvergenceError": "whr.engine",
+    "read_source": "whr.sources",
+    "SourceError": "whr.sources",
+    "select": "whr.rules",
+    "Selection": "whr.rules",
+    "SourceData": "whr.tables",
+}
+
+__all__ = sorted(_EXPORTS)
+
+if TYPE_CHECKING:
+    from whr.engine import ConvergenceError, Fit, fit
+    from whr.rules import Selection, select
+    from whr.sources import SourceError, read_source
+    from whr.tables import SourceData
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _EXPORTS:
+        raise AttributeError(f"module 'whr' has no attribute {name!r}")
+    return getattr(importlib.import_module(_EXPORTS[name]), name)

@@ -1,0 +1,186 @@
+"""The tables every stage shares, declared once.
+
+Every source adapter produces these tables, eligibility consumes and filters them, the engine
+rates the selected games, and the publishers write them out. Ids are always strings (RenjuNet's
+player ``disp_id`` keeps its leading zeros). Columns are documented for data consumers in
+``docs/data-dictionary.md``; change a schema here and ``SCHEMA_VERSION`` together.
+
+Conventions
+-----------
+- Dates are calendar dates (Arrow ``date32``); a date that is not known is null.
+- ``result`` is Black's score: 1.0 Black won, 0.5 draw, 0.0 White won, null when missing.
+- A reference that could not be resolved (a game naming an unknown player) is kept as null in
+  the row and reported in ``problems``; eligibility then excludes the game with a reason, so
+  no game read is ever lost.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+
+import pandas as pd
+import pyarrow as pa
+
+SCHEMA_VERSION = "1"
+
+CATEGORIES = ("renju", "gomoku")
+MODES = ("face_to_face", "online_supervised", "online")
+
+PLAYERS = pa.schema(
+    [
+        pa.field("player_id", pa.string(), nullable=False),  # public id (RenjuNet disp_id)
+        pa.field("name", pa.string()),  # display name, "Surname Given"
+        pa.field("surname", pa.string()),
+        pa.field("given_name", pa.string()),
+        pa.field("native_name", pa.string()),  # name in native script, if any
+        pa.field("country", pa.string()),  # country code as the database has it, e.g. "CHN"
+        pa.field("country_name", pa.string()),
+        pa.field("city", pa.string()),
+        pa.field("female", pa.bool_()),
+        pa.field("birth", pa.string()),  # as recorded; may be partial, e.g. "1990-00-00"
+        pa.field("source", pa.string()),  # file the row was read from
+    ]
+)
+
+TOURNAMENTS = pa.schema(
+    [
+        pa.field("tournament_id", pa.string(), nullable=False),
+        pa.field("name", pa.string()),
+        pa.field("country", pa.string()),  # country code
+        pa.field("country_name", pa.string()),
+        pa.field("city", pa.string()),
+        pa.field("start", pa.date32()),
+        pa.field("end", pa.date32()),  # the last day; null when not known
+        pa.field("rule_id", pa.string()),
+        pa.field("rule", pa.string()),  # rule name, e.g. "Taraguchi-10"
+        pa.field("category", pa.string()),  # "renju" | "gomoku" | null (unknown rule)
+        pa.field("rated", pa.bool_()),  # the database's own "counts for rating" flag
+        pa.field("type", pa.int32()),  # RenjuNet tournament type; 0 = ordinary
+        pa.field("minutes", pa.float64()),  # thinking time per player; null when not known
+        pa.field("mode", pa.string()),  # one of MODES; null when not known
+        pa.field("source", pa.string()),
+    ]
+)
+
+GAMES = pa.schema(
+    [
+        pa.field("game_id", pa.string(), nullable=False),
+        pa.field("tournament_id", pa.string()),
+        pa.field("round", pa.string()),  # free text: "8", "F2", ""
+        pa.field("rule_id", pa.string()),
+        pa.field("black", pa.string()),  # player_id; null when the record's reference is unknown
+        pa.field("white", pa.string()),
+        pa.field("result", pa.float64()),  # Black's score: 1, 0.5, 0; null when missing
+        pa.field("date", pa.date32()),  # the record's own date, else the tournament's last day
+        pa.field("moves", pa.int32()),  # number of moves recorded (the moves are never kept)
+        pa.field("unrated", pa.bool_()),  # the record itself is marked not rated
+        pa.field("forfeit", pa.bool_()),  # not played in reality: walk-over, bye, default
+        pa.field("colours_known", pa.bool_()),  # False when black/white are just the two sides
+        pa.field("source", pa.string()),
+    ]
+)
+
+PROBLEMS = pa.schema(
+    [
+        pa.field("code", pa.string(), nullable=False),  # stable, e.g. "unknown_player"
+        pa.field("severity", pa.string(), nullable=False),  # "error" | "warning"
+        pa.field("source", pa.string()),  # file or URL
+        pa.field("locator", pa.string()),  # e.g. "line 12, game id=5" or "line 7, round 3"
+        pa.field("message", pa.string()),
+    ]
+)
+
+EXCLUSIONS = pa.schema(
+    [
+        pa.field("game_id", pa.string(), nullable=False),
+        pa.field("tournament_id", pa.string()),
+        pa.field("reason", pa.string(), nullable=False),  # stable code, see whr.rules
+        pa.field("message", pa.string()),
+    ]
+)
+
+HISTORY = pa.schema(
+    [
+        pa.field("player", pa.string(), nullable=False),
+        pa.field("date", pa.date32(), nullable=False),
+        pa.field("rating", pa.float64(), nullable=False),  # published scale (internal + 1900)
+        pa.field("uncertainty", pa.float64(), nullable=False),  # posterior std, Elo
+        pa.field("games", pa.int32(), nullable=False),  # rated games that day (no virtual ones)
+    ]
+)
+
+
+def empty(schema: pa.Schema) -> pd.DataFrame:
+    """An empty DataFrame with the columns and dtypes of ``schema``."""
+    return to_frame(schema.empty_table())
+
+
+def to_frame(table: pa.Table) -> pd.DataFrame:
+    """Convert an Arrow table to pandas; dates become ``datetime.date`` objects."""
+    return table.to_pandas()
+
+
+def to_table(frame: pd.DataFrame, schema: pa.Schema) -> pa.Table:
+    """Convert ``frame`` to an Arrow table with exactly ``schema`` (column order and types).
+
+    Raises
+    ------
+    ValueError
+        If a column of the schema is missing from ``frame``, naming it.
+    """
+    missing = [name for name in schema.names if name not in frame.columns]
+    if missing:
+        raise ValueError(f"table is missing columns {missing}; expected {schema.names}")
+    return pa.Table.from_pandas(frame[schema.names], schema=schema, preserve_index=False)
+
+
+def conform(frame: pd.DataFrame, schema: pa.Schema) -> pd.DataFrame:
+    """Return ``frame`` with exactly the columns and dtypes of ``schema``."""
+    return to_frame(to_table(frame, schema))
+
+
+@dataclass(frozen=True)
+class SourceData:
+    """Everything read from one or more sources, in the shared schemas.
+
+    Attributes
+    ----------
+    players, tournaments, games, problems : pandas.DataFrame
+        Tables with the schemas ``PLAYERS``, ``TOURNAMENTS``, ``GAMES`` and ``PROBLEMS``.
+    inputs : tuple of (name, sha256)
+        Every file read, in the order read.
+    """
+
+    players: pd.DataFrame
+    tournaments: pd.DataFrame
+    games: pd.DataFrame
+    problems: pd.DataFrame
+    inputs: tuple[tuple[str, str], ...] = field(default=())
+
+    @property
+    def sha256(self) -> str:
+        """The sha256 of what was read: the file's own digest when one file was read, else the
+        digest of the sorted ``name<TAB>sha256`` lines of all inputs."""
+        if len(self.inputs) == 1:
+            return self.inputs[0][1]
+        lines = "".join(f"{name}\t{digest}\n" for name, digest in sorted(self.inputs))
+        return hashlib.sha256(lines.encode()).hexdigest()
+
+
+def concat(parts: list[SourceData]) -> SourceData:
+    """Merge several sources into one (rows appended in order; ids are not deduplicated)."""
+
+    def cat(name: str, schema: pa.Schema) -> pd.DataFrame:
+        frames = [getattr(p, name) for p in parts if len(getattr(p, name))]
+        if not frames:
+            return empty(schema)
+        return conform(pd.concat(frames, ignore_index=True), schema)
+
+    return SourceData(
+        players=cat("players", PLAYERS),
+        tournaments=cat("tournaments", TOURNAMENTS),
+        games=cat("games", GAMES),
+        problems=cat("problems", PROBLEMS),
+        inputs=tuple(i for p in parts for i in p.inputs),
+    )
