@@ -184,3 +184,47 @@ def concat(parts: list[SourceData]) -> SourceData:
         problems=cat("problems", PROBLEMS),
         inputs=tuple(i for p in parts for i in p.inputs),
     )
+
+
+# --- Published tables (whr.lists builds the rows, whr.publish writes them) -------------------
+
+STATUSES = ("active", "inactive", "provisional")  # spec section 3, as of the list date
+
+RATINGS = pa.schema(
+    [
+        pa.field("list_date", pa.date32(), nullable=False),  # the list date D
+        pa.field("rank", pa.int32()),  # among established active players; null otherwise
+        pa.field("country_rank", pa.int32()),  # the same, within the player's country
+        pa.field("player", pa.string(), nullable=False),  # player_id
+        pa.field("name", pa.string()),
+        pa.field("native_name", pa.string()),
+        pa.field("country", pa.string()),
+        pa.field("country_name", pa.string()),
+        pa.field("female", pa.bool_()),
+        pa.field("birth_year", pa.int32()),  # null when not known
+        pa.field("rating", pa.float64(), nullable=False),  # published scale, on D
+        pa.field("uncertainty", pa.float64(), nullable=False),  # posterior std on D, Elo
+        pa.field("games", pa.int32(), nullable=False),  # rated games up to D (no virtual ones)
+        pa.field("wins", pa.int32(), nullable=False),
+        pa.field("draws", pa.int32(), nullable=False),
+        pa.field("losses", pa.int32(), nullable=False),
+        pa.field("gy1", pa.int32(), nullable=False),  # rated games in (D - 1 year, D]
+        pa.field("gy2", pa.int32(), nullable=False),  # ... (D - 2 years, D]
+        pa.field("gy5", pa.int32(), nullable=False),  # ... (D - 5 years, D]
+        pa.field("first_game", pa.date32(), nullable=False),
+        pa.field("last_game", pa.date32(), nullable=False),  # last rated game up to D
+        pa.field("best_rating", pa.float64(), nullable=False),  # max over rating days up to D
+        pa.field("best_date", pa.date32(), nullable=False),  # its first rating day
+        pa.field("status", pa.string(), nullable=False),  # one of STATUSES
+    ]
+)
+
+RATED_GAMES = pa.schema(
+    list(GAMES)
+    + [
+        pa.field("black_rating", pa.float64()),  # Black's rating that day, published scale
+        pa.field("black_uncertainty", pa.float64()),  # its std, Elo
+        pa.field("white_rating", pa.float64()),
+        pa.field("white_uncertainty", pa.float64()),
+    ]
+)
