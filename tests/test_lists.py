@@ -1,0 +1,279 @@
+"""Lists policy: status, rank and activity counts as of the list date (spec section 3).
+
+Expected values are derived by hand from the rules on tiny hand-made histories.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from whr import lists
+from whr.tables import GAMES, PLAYERS, RATINGS, conform
+
+D = dt.date
+
+
+def make_games(rows: list[tuple[str, str, float, dt.date]]) -> pd.DataFrame:
+    """Rated games from (black, white, result, date) tuples."""
+    frame = pd.DataFrame(
+        {
+            "game_id": [f"g{i}" for i in range(len(rows))],
+            "tournament_id": ["t1"] * len(rows),
+            "round": [str(i + 1) for i in range(len(rows))],
+            "black": [r[0] for r in rows],
+            "white": [r[1] for r in rows],
+            "result": [r[2] for r in rows],
+            "date": [r[3] for r in rows],
+        }
+    )
+    return conform(frame.reindex(columns=GAMES.names).astype(object), GAMES)
+
+
+def history_of(games: pd.DataFrame, ratings: dict[str, float]) -> pd.DataFrame:
+    """A history with one row per player and game day; rating constant per player, except
+    that player ``"peak"``'s rating is its base plus 10 per game day (so it increases)."""
+    pg = lists.player_games(games)
+    days = pg.groupby(["player", "day"]).size().reset_index(name="games")
+    step = days.groupby("player").cumcount().to_numpy()
+    base = days["player"].map(ratings).to_numpy(float)
+    rating = np.where(days["player"].to_numpy() == "peak", base + 10.0 * step, base)
+    return pd.DataFrame(
+        {
+            "player": days["player"],
+            "date": [d.item() for d in days["day"].to_numpy().astype("datetime64[D]")],
+            "rating": rating,
+            "uncertainty": 50.0,
+            "games": days["games"].astype("int32"),
+        }
+    )
+
+
+def rating_on_of(history: pd.DataFrame):
+    """Spec section 1 without interpolation subtleties: the last rating-day value on or before
+    the day (these histories are flat between days except for ``peak``)."""
+
+    def rating_on(day: dt.date) -> pd.DataFrame:
+        h = history.loc[history["date"] <= day].sort_values(["player", "date"])
+        last = h.groupby("player").tail(1)
+        return pd.DataFrame(
+            {
+                "player": last["player"],
+                "rating": last["rating"],
+                "uncertainty": last["uncertainty"],
+                "last_date": last["date"],
+            }
+        )
+
+    return rating_on
+
+
+def players_of(ids: list[str], country: str = "AAA") -> pd.DataFrame:
+    return conform(
+        pd.DataFrame(
+            {
+                "player_id": ids,
+                "name": [f"Name {i}" for i in ids],
+                "country": [country] * len(ids),
+                "birth": ["1990-00-00"] * len(ids),
+            }
+        ).reindex(columns=PLAYERS.names),
+        PLAYERS,
+    )
+
+
+def build(rows, ratings, on, players=None):
+    games = make_games(rows)
+    history = history_of(games, ratings)
+    pg = lists.player_games(games)
+    ids = sorted(set(pg["player"]))
+    frame = lists.list_on(
+        on, history, pg, players if players is not None else players_of(ids), rating_on_of(history)
+    )
+    return frame.set_index("player")
+
+
+def series(player: str, opponent: str, n: int, start: dt.date, step_days: int = 1):
+    """``n`` games of ``player`` (Black, winning) against ``opponent``, one a day from ``start``."""
+    return [(player, opponent, 1.0, start + dt.timedelta(days=step_days * i)) for i in range(n)]
+
+
+def test_nine_games_is_provisional_ten_is_established():
+    on = D(2020, 6, 1)
+    rows = series("nine", "x", 9, D(2020, 1, 1)) + series("ten", "y", 10, D(2020, 1, 1))
+    out = build(rows, {"nine": 2000, "ten": 2100, "x": 1900, "y": 1800}, on)
+    assert out.loc["nine", "games"] == 9
+    assert out.loc["nine", "status"] == "provisional"
+    assert pd.isna(out.loc["nine", "rank"])
+    assert out.loc["ten", "games"] == 10
+    assert out.loc["ten", "status"] == "active"
+    assert out.loc["ten", "rank"] == 1
+    # x and y are the opponents: 9 and 10 games as well
+    assert out.loc["x", "status"] == "provisional"
+    assert out.loc["y", "status"] == "active"
+    assert out.loc["y", "rank"] == 2
+
+
+def test_last_game_exactly_five_years_before_is_inactive_one_day_later_active():
+    on = D(2020, 6, 1)
+    five = D(2015, 6, 1)
+    rows = series("old", "o1", 10, five - dt.timedelta(days=9))  # last game exactly D - 5 years
+    rows += series("new", "o2", 10, five - dt.timedelta(days=8))  # last game D - 5 years + 1 day
+    out = build(rows, {"old": 2000, "new": 2000, "o1": 1900, "o2": 1900}, on)
+    assert out.loc["old", "last_game"] == five
+    assert out.loc["old", "status"] == "inactive"
+    assert out.loc["old", "gy5"] == 0
+    assert pd.isna(out.loc["old", "rank"])
+    assert out.loc["new", "last_game"] == five + dt.timedelta(days=1)
+    assert out.loc["new", "status"] == "active"
+    assert out.loc["new", "gy5"] == 1
+
+
+def test_status_function_boundaries_directly():
+    on = D(2024, 2, 29)
+    got = lists.status(
+        [9, 10, 10, 10, 100],
+        [on, on, D(2019, 2, 28), D(2019, 3, 1), D(2000, 1, 1)],
+        on,
+    )
+    # D - 5 years of a February 29 is February 28 (no Feb 29 in 2019): that day is outside.
+    assert got.tolist() == ["provisional", "active", "inactive", "active", "inactive"]
+
+
+def test_status_rejects_games_after_the_list_date():
+    with pytest.raises(ValueError, match="list date"):
+        lists.status([10], [D(2021, 1, 1)], D(2020, 1, 1))
+    with pytest.raises(TypeError, match="on must be a datetime.date"):
+        lists.status([10], [D(2021, 1, 1)], "2020-01-01")
+
+
+def test_activity_windows_exclude_the_day_exactly_n_years_before():
+    on = D(2020, 6, 1)
+    days = [
+        D(2019, 6, 1),
+        D(2019, 6, 2),
+        D(2018, 6, 1),
+        D(2018, 6, 2),
+        D(2015, 6, 1),
+        D(2015, 6, 2),
+        on,
+    ]
+    rows = [("p", "q", 0.5, d) for d in days]
+    out = build(rows, {"p": 2000, "q": 2000}, on)
+    # (D-1y, D]: 2019-06-02 and D; (D-2y, D]: + 2019-06-01, 2018-06-02; (D-5y, D]: + 2018-06-01, 2015-06-02
+    assert out.loc["p", ["gy1", "gy2", "gy5", "games"]].tolist() == [2, 4, 6, 7]
+    assert out.loc["p", ["wins", "draws", "losses"]].tolist() == [0, 7, 0]
+    assert out.loc["p", "first_game"] == D(2015, 6, 1)
+
+
+def test_historical_list_counts_only_games_up_to_its_date():
+    # "late" plays 5 games in 2009 and 7 in 2012: provisional on 2010-12-31, active on 2013-12-31.
+    # "gone" plays 12 games in 2001: active on 2005-12-31, inactive on 2010-12-31.
+    rows = series("late", "a", 5, D(2009, 3, 1)) + series("late", "a", 7, D(2012, 3, 1))
+    rows += series("gone", "b", 12, D(2001, 3, 1))
+    ratings = {"late": 2200, "a": 1900, "gone": 2100, "b": 1800}
+    y2005 = build(rows, ratings, D(2005, 12, 31))
+    assert "late" not in y2005.index  # no game yet: not listed
+    assert y2005.loc["gone", "status"] == "active"
+    assert y2005.loc["gone", "rank"] == 1
+    y2010 = build(rows, ratings, D(2010, 12, 31))
+    assert y2010.loc["late", "games"] == 5
+    assert y2010.loc["late", "status"] == "provisional"
+    assert y2010.loc["gone", "status"] == "inactive"
+    y2013 = build(rows, ratings, D(2013, 12, 31))
+    assert y2013.loc["late", "games"] == 12
+    assert y2013.loc["late", "status"] == "active"
+    assert y2013.loc["late", "last_game"] == D(2012, 3, 7)
+    assert y2013.loc["a", "rank"] == 2  # 12 games as well, rated 1900 < 2200
+
+
+def test_best_rating_counts_only_rating_days_up_to_the_list_date():
+    rows = series("peak", "z", 10, D(2020, 1, 1))  # peak rates 2000, 2010, ..., 2090
+    out = build(rows, {"peak": 2000, "z": 1900}, D(2020, 1, 4))
+    assert out.loc["peak", "best_rating"] == 2030
+    assert out.loc["peak", "best_date"] == D(2020, 1, 4)
+    later = build(rows, {"peak": 2000, "z": 1900}, D(2030, 1, 1))
+    assert later.loc["peak", "best_rating"] == 2090
+    assert later.loc["peak", "status"] == "inactive"
+
+
+def test_ranks_only_active_ties_share_rank_and_country_rank():
+    start = D(2020, 1, 1)
+    rows = []
+    for p, o in (("a", "oa"), ("b", "ob"), ("c", "oc")):
+        rows += series(p, o, 10, start)
+    ratings = {"a": 2300, "b": 2300, "c": 2100, "oa": 2000, "ob": 1950, "oc": 1000}
+    players = pd.concat(
+        [players_of(["a", "c", "oa", "oc"], "AAA"), players_of(["b", "ob"], "BBB")],
+        ignore_index=True,
+    )
+    games = make_games(rows)
+    history = history_of(games, ratings)
+    frame = lists.list_on(
+        D(2020, 2, 1), history, lists.player_games(games), players, rating_on_of(history)
+    )
+    assert list(frame.columns) == RATINGS.names
+    assert frame["player"].tolist() == ["a", "b", "c", "oa", "ob", "oc"]  # rating desc, ties by id
+    assert frame["rank"].tolist() == [1, 1, 3, 4, 5, 6]
+    assert frame["country_rank"].tolist() == [1, 1, 2, 3, 2, 4]
+
+
+def test_unknown_player_facts_fall_back_to_the_id():
+    out = build(
+        series("p", "q", 3, D(2020, 1, 1)),
+        {"p": 2000, "q": 1900},
+        D(2020, 2, 1),
+        players=players_of(["p"]),
+    )
+    assert out.loc["q", "name"] == "q"
+    assert pd.isna(out.loc["q", "country"])
+    assert out.loc["p", "birth_year"] == 1990
+
+
+def test_year_ends_and_top_lists():
+    assert lists.year_ends(D(1989, 5, 1), D(1992, 12, 30)) == [
+        D(1991, 12, 31),
+        D(1990, 12, 31),
+        D(1989, 12, 31),
+    ]
+    assert lists.year_ends(D(1989, 5, 1), D(1990, 12, 31)) == [D(1990, 12, 31), D(1989, 12, 31)]
+    rows = series("a", "b", 12, D(2001, 1, 1)) + series("c", "d", 12, D(2002, 1, 1))
+    games = make_games(rows)
+    history = history_of(games, {"a": 2500, "b": 2000, "c": 2450, "d": 1000})
+    pg = lists.player_games(games)
+    year = lists.year_end_lists(
+        D(2003, 6, 1), history, pg, players_of(["a", "b", "c", "d"]), rating_on_of(history)
+    )
+    assert list(year) == [D(2002, 12, 31), D(2001, 12, 31)]
+    five = lists.top_five(year, places=2)
+    assert five["player"].tolist() == ["a", "c", "a", "b"]
+    # within 100 of No. 1 (2500): a and c (2450), never b (2000) nor d
+    assert lists.top_players(year, top=3, within=100) == ["a", "c"]
+
+
+def test_inputs_are_not_mutated():
+    games = make_games(series("p", "q", 3, D(2020, 1, 1)))
+    before = games.copy()
+    history = history_of(games, {"p": 2000, "q": 1900})
+    h_before = history.copy()
+    lists.rated_games(games, history)
+    lists.list_on(
+        D(2020, 2, 1),
+        history,
+        lists.player_games(games),
+        players_of(["p", "q"]),
+        rating_on_of(history),
+    )
+    pd.testing.assert_frame_equal(games, before)
+    pd.testing.assert_frame_equal(history, h_before)
+
+
+def test_rated_games_carry_each_players_rating_that_day():
+    games = make_games([("p", "q", 1.0, D(2020, 1, 1)), ("q", "p", 0.0, D(2020, 1, 2))])
+    history = history_of(games, {"p": 2000, "q": 1900})
+    out = lists.rated_games(games, history)
+    assert out["black_rating"].tolist() == [2000.0, 1900.0]
+    assert out["white_rating"].tolist() == [1900.0, 2000.0]

@@ -1,0 +1,440 @@
+"""Rating lists: who is listed on a date, with which status, rank and activity counts.
+
+Plain functions that build rows (pandas DataFrames in the shared schemas); nothing here renders
+or writes anything. The policy follows the spec (``rating-system.md`` section 3, rule 10 of the
+2021 RIF text), evaluated *as of the list date D*: only rated games up to and including D count,
+so a year-end list shows the status each player had on that December 31, not today's.
+
+- established, active (``"active"``): at least 10 rated games up to D and the last one within
+  5 years before D, i.e. on a day in (D - 5 years, D];
+- established, inactive (``"inactive"``): at least 10 rated games, the last one on or before
+  D - 5 years;
+- provisional (``"provisional"``): at most 9 rated games.
+
+Ranks are given to established active players only, by rating (ties share the better rank).
+Virtual games (the engine's regularisation) never appear in the rated games and never count.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from whr.tables import RATED_GAMES, RATINGS, STATUSES, conform
+
+ESTABLISHED_GAMES = 10  # rated games needed to be established (rule 10)
+ACTIVE_YEARS = 5  # an established player is active with a rated game in the last 5 years
+WINDOWS_YEARS = (1, 2, 5)  # the Gy1, Gy2, Gy5 activity counts
+
+RatingOn = Callable[[dt.date], pd.DataFrame]
+
+
+def _check_date(value: object, name: str) -> dt.date:
+    if isinstance(value, dt.datetime) or not isinstance(value, dt.date):
+        raise TypeError(f"{name} must be a datetime.date, got {type(value).__name__}: {value!r}")
+    return value
+
+
+def _days(values: object) -> np.ndarray:
+    """Dates (``datetime.date`` objects, strings or datetime64) as ``datetime64[D]``."""
+    return pd.to_datetime(pd.Series(values), errors="raise").to_numpy().astype("datetime64[D]")
+
+
+def _dates(values: np.ndarray) -> list[dt.date | None]:
+    """``datetime64[D]`` values as ``datetime.date`` objects (NaT becomes None)."""
+    return [None if np.isnat(v) else v.item() for v in np.asarray(values, dtype="datetime64[D]")]
+
+
+def years_before(day: dt.date, years: int) -> dt.date:
+    """The same calendar day ``years`` years before ``day`` (February 29 becomes February 28).
+
+    Parameters
+    ----------
+    day : datetime.date
+        The reference day.
+    years : int
+        Whole years, >= 0.
+
+    Returns
+    -------
+    datetime.date
+    """
+    _check_date(day, "day")
+    if years < 0:
+        raise ValueError(f"years must be >= 0, got {years}")
+    try:
+        return day.replace(year=day.year - years)
+    except ValueError:  # February 29 in a year that has none
+        return day.replace(year=day.year - years, day=28)
+
+
+def status(games: Sequence[int] | np.ndarray, last_game: object, on: dt.date) -> np.ndarray:
+    """Each player's status on the list date ``on`` (spec section 3).
+
+    Parameters
+    ----------
+    games : array of int
+        Rated games of each player up to and including ``on``.
+    last_game : array of dates
+        Each player's last rated game on or before ``on``.
+    on : datetime.date
+        The list date D.
+
+    Returns
+    -------
+    numpy.ndarray of str
+        ``"active"`` (>= 10 games and the last in (D - 5 years, D]), ``"inactive"`` (>= 10 games,
+        the last on or before D - 5 years) or ``"provisional"`` (<= 9 games).
+    """
+    _check_date(on, "on")
+    games = np.asarray(games, dtype=np.int64)
+    last = _days(last_game)
+    if len(games) != len(last):
+        raise ValueError(
+            f"games and last_game must have the same length, got {len(games)} and {len(last)}"
+        )
+    if (last > np.datetime64(on, "D")).any():
+        raise ValueError(f"last_game must be on or before the list date {on}")
+    cutoff = np.datetime64(years_before(on, ACTIVE_YEARS), "D")
+    established = games >= ESTABLISHED_GAMES
+    recent = last > cutoff
+    return np.where(
+        established & recent, "active", np.where(established, "inactive", "provisional")
+    )
+
+
+def player_games(rated: pd.DataFrame) -> pd.DataFrame:
+    """One row per rated game and side: the games as each player sees them.
+
+    Parameters
+    ----------
+    rated : pandas.DataFrame
+        Rated games (schema ``GAMES``; extra columns such as ``black_rating`` are carried over
+        as ``rating``/``opponent_rating`` when present).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns player, opponent, game_id, tournament_id, round, day (``datetime64[D]``), colour
+        (``"black"``/``"white"``), score (the player's: 1, 0.5, 0), rating and opponent_rating
+        (the two players' ratings that day, NaN when not given); sorted by player, day,
+        tournament_id, game_id.
+    """
+    missing = [c for c in ("game_id", "black", "white", "result", "date") if c not in rated]
+    if missing:
+        raise ValueError(f"rated games are missing columns {missing}")
+    day = _days(rated["date"])
+    result = rated["result"].to_numpy(dtype=float)
+    if np.isnan(result).any() or np.isnat(day).any():
+        raise ValueError("rated games must all have a result and a date")
+    n = len(rated)
+    nan = np.full(n, np.nan)
+    black_rating = rated["black_rating"].to_numpy(float) if "black_rating" in rated else nan
+    white_rating = rated["white_rating"].to_numpy(float) if "white_rating" in rated else nan
+    common = {
+        "game_id": np.tile(rated["game_id"].to_numpy(object), 2),
+        "tournament_id": np.tile(
+            rated["tournament_id"].to_numpy(object)
+            if "tournament_id" in rated
+            else np.full(n, None),
+            2,
+        ),
+        "round": np.tile(
+            rated["round"].to_numpy(object) if "round" in rated else np.full(n, None), 2
+        ),
+        "day": np.concatenate([day, day]),
+    }
+    frame = pd.DataFrame(
+        {
+            "player": np.concatenate(
+                [rated["black"].to_numpy(object), rated["white"].to_numpy(object)]
+            ),
+            "opponent": np.concatenate(
+                [rated["white"].to_numpy(object), rated["black"].to_numpy(object)]
+            ),
+            **common,
+            "colour": np.repeat(np.array(["black", "white"], dtype=object), n),
+            "score": np.concatenate([result, 1.0 - result]),
+            "rating": np.concatenate([black_rating, white_rating]),
+            "opponent_rating": np.concatenate([white_rating, black_rating]),
+        }
+    )
+    frame = frame.astype({"player": "str", "opponent": "str", "game_id": "str"})
+    return frame.sort_values(
+        ["player", "day", "tournament_id", "game_id"], kind="stable"
+    ).reset_index(drop=True)
+
+
+def rated_games(rated: pd.DataFrame, history: pd.DataFrame) -> pd.DataFrame:
+    """The rated games with each player's rating and uncertainty on the day of the game.
+
+    Parameters
+    ----------
+    rated : pandas.DataFrame
+        Rated games (schema ``GAMES``).
+    history : pandas.DataFrame
+        The fit's history (schema ``HISTORY``: player, date, rating, uncertainty, games).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Schema ``RATED_GAMES``, sorted by date, tournament_id, round, game_id.
+    """
+    h = pd.DataFrame(
+        {
+            "player": history["player"].astype("str").to_numpy(),
+            "day": _days(history["date"]),
+            "rating": history["rating"].to_numpy(float),
+            "uncertainty": history["uncertainty"].to_numpy(float),
+        }
+    )
+    games = rated.copy()
+    games["_day"] = _days(rated["date"])
+    games["_order"] = np.arange(len(games))
+    for side in ("black", "white"):
+        side_h = h.rename(
+            columns={
+                "player": side,
+                "day": "_day",
+                "rating": f"{side}_rating",
+                "uncertainty": f"{side}_uncertainty",
+            }
+        )
+        games = games.merge(side_h, on=[side, "_day"], how="left", validate="many_to_one")
+    games = games.sort_values(["_day", "tournament_id", "round", "game_id"], kind="stable")
+    return conform(games.reset_index(drop=True), RATED_GAMES)
+
+
+def _birth_year(birth: pd.Series) -> pd.Series:
+    year = pd.to_numeric(birth.astype("str").str.slice(0, 4), errors="coerce")
+    return year.where((year > 1800) & (year < 2200)).astype("Int32")
+
+
+def list_on(
+    on: dt.date,
+    history: pd.DataFrame,
+    games: pd.DataFrame,
+    players: pd.DataFrame,
+    rating_on: RatingOn,
+) -> pd.DataFrame:
+    """The rating list on date ``on``: every player with a rated game up to ``on``.
+
+    Parameters
+    ----------
+    on : datetime.date
+        The list date D. Games after D are ignored, so historical lists are computed as they
+        stood on D (the fit itself uses the whole history, as WHR does).
+    history : pandas.DataFrame
+        The fit's history (schema ``HISTORY``); best rating and its date come from its rows up
+        to D.
+    games : pandas.DataFrame
+        The output of :func:`player_games` for the rated games.
+    players : pandas.DataFrame
+        Player facts (schema ``PLAYERS``); a player missing here is listed under their id.
+    rating_on : callable
+        ``rating_on(day)`` returns a DataFrame with columns player, rating (published scale) and
+        uncertainty (std, Elo) on ``day`` (spec section 1: interpolated between rating days,
+        constant after the last one with variance growing by w2 per day), as ``Fit.rating_on``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Schema ``RATINGS``: active players by rank, then inactive, then provisional players, each
+        by rating (descending), ties by player id.
+    """
+    _check_date(on, "on")
+    day = np.datetime64(on, "D")
+    pg = games.loc[games["day"].to_numpy() <= day]
+    if pg.empty:
+        return conform(pd.DataFrame({n: [] for n in RATINGS.names}), RATINGS)
+    score = pg["score"].to_numpy()
+    counts = pd.DataFrame(
+        {
+            "player": pg["player"].to_numpy(),
+            "day": pg["day"].to_numpy(),
+            "win": score == 1.0,
+            "draw": score == 0.5,
+            "loss": score == 0.0,
+        }
+    )
+    for years in WINDOWS_YEARS:
+        counts[f"gy{years}"] = counts["day"].to_numpy() > np.datetime64(
+            years_before(on, years), "D"
+        )
+    agg = counts.groupby("player", sort=True).agg(
+        games=("day", "size"),
+        wins=("win", "sum"),
+        draws=("draw", "sum"),
+        losses=("loss", "sum"),
+        gy1=("gy1", "sum"),
+        gy2=("gy2", "sum"),
+        gy5=("gy5", "sum"),
+        first_game=("day", "min"),
+        last_game=("day", "max"),
+    )
+    h = pd.DataFrame(
+        {
+            "player": history["player"].astype("str").to_numpy(),
+            "day": _days(history["date"]),
+            "rating": history["rating"].to_numpy(float),
+        }
+    )
+    h = h.loc[h["day"].to_numpy() <= day].sort_values(["player", "day"], kind="stable")
+    best = h.loc[h.groupby("player", sort=False)["rating"].idxmax()]
+    best = best.set_index("player").rename(columns={"rating": "best_rating", "day": "best_date"})
+
+    now = rating_on(on)
+    now = pd.DataFrame(
+        {
+            "player": now["player"].astype("str").to_numpy(),
+            "rating": now["rating"].to_numpy(float),
+            "uncertainty": now["uncertainty"].to_numpy(float),
+        }
+    ).set_index("player")
+    rows = agg.join(now, how="inner").join(best, how="left")
+    rows = rows.loc[rows["rating"].notna()]
+    rows["best_rating"] = rows["best_rating"].fillna(rows["rating"])
+    rows["best_date"] = rows["best_date"].fillna(rows["last_game"])
+    rows["status"] = status(rows["games"].to_numpy(), rows["last_game"].to_numpy(), on)
+    rows = rows.reset_index(names="player")
+
+    facts = players.drop_duplicates("player_id", keep="first").set_index("player_id")
+    facts = facts.reindex(rows["player"].to_numpy())
+    for column in ("name", "native_name", "country", "country_name", "female"):
+        rows[column] = facts[column].to_numpy() if column in facts else None
+    rows["name"] = rows["name"].where(rows["name"].notna(), rows["player"])
+    rows["birth_year"] = (
+        _birth_year(facts["birth"]).to_numpy()
+        if "birth" in facts
+        else pd.array([None] * len(rows), "Int32")
+    )
+
+    order = {s: i for i, s in enumerate(STATUSES)}
+    rows["_status"] = rows["status"].map(order)
+    rows = rows.sort_values(
+        ["_status", "rating", "player"], ascending=[True, False, True], kind="stable"
+    ).reset_index(drop=True)
+    active = rows["status"] == "active"
+    rank = rows["rating"].where(active).rank(method="min", ascending=False)
+    rows["rank"] = rank.astype("Int32")
+    country_rank = (
+        rows.assign(_r=rows["rating"].where(active & rows["country"].notna()))
+        .groupby("country", dropna=True)["_r"]
+        .rank(method="min", ascending=False)
+    )
+    rows["country_rank"] = country_rank.reindex(rows.index).astype("Int32")
+    rows["list_date"] = on
+    for column in ("first_game", "last_game", "best_date"):
+        rows[column] = _dates(rows[column].to_numpy())
+    return conform(rows, RATINGS)
+
+
+def year_ends(first: dt.date, on: dt.date) -> list[dt.date]:
+    """Every December 31 from ``first``'s year up to ``on`` (inclusive), newest first.
+
+    Parameters
+    ----------
+    first : datetime.date
+        The first rated game.
+    on : datetime.date
+        The list date D.
+    """
+    _check_date(first, "first")
+    _check_date(on, "on")
+    return [
+        dt.date(y, 12, 31) for y in range(on.year, first.year - 1, -1) if dt.date(y, 12, 31) <= on
+    ]
+
+
+def year_end_lists(
+    on: dt.date,
+    history: pd.DataFrame,
+    games: pd.DataFrame,
+    players: pd.DataFrame,
+    rating_on: RatingOn,
+) -> dict[dt.date, pd.DataFrame]:
+    """The list on every December 31 from the first rated year up to ``on``, newest first.
+
+    Parameters are those of :func:`list_on`; returns ``{date: RATINGS frame}``.
+    """
+    if games.empty:
+        return {}
+    first = pd.Timestamp(games["day"].min()).date()
+    return {d: list_on(d, history, games, players, rating_on) for d in year_ends(first, on)}
+
+
+def country_list(ratings: pd.DataFrame, country: str) -> pd.DataFrame:
+    """The players of one country from a list, in list order (``country_rank`` is their rank)."""
+    if not isinstance(country, str):
+        raise TypeError(f"country must be a str, got {type(country).__name__}")
+    return ratings.loc[ratings["country"] == country].reset_index(drop=True)
+
+
+def countries(ratings: pd.DataFrame) -> pd.DataFrame:
+    """The countries on a list: country, country_name, players, active; sorted by name then code."""
+    r = ratings.loc[ratings["country"].notna()]
+    out = (
+        r.assign(_active=r["status"] == "active")
+        .groupby("country", sort=True)
+        .agg(
+            country_name=("country_name", "first"),
+            players=("player", "size"),
+            active=("_active", "sum"),
+        )
+        .reset_index()
+    )
+    out["_key"] = out["country_name"].fillna(out["country"]).str.casefold()
+    return (
+        out.sort_values(["_key", "country"], kind="stable")
+        .drop(columns="_key")
+        .reset_index(drop=True)
+    )
+
+
+def top_five(lists: Mapping[dt.date, pd.DataFrame], places: int = 5) -> pd.DataFrame:
+    """The first ``places`` players of each list's active ranking.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns list_date, rank, player, name, country, rating; newest list first.
+    """
+    if places < 1:
+        raise ValueError(f"places must be >= 1, got {places}")
+    parts = [
+        frame.loc[frame["rank"].notna() & (frame["rank"] <= places)]
+        for _, frame in sorted(lists.items(), reverse=True)
+    ]
+    columns = ["list_date", "rank", "player", "name", "country", "rating"]
+    if not parts:
+        return pd.DataFrame({c: [] for c in columns})
+    return pd.concat(parts, ignore_index=True)[columns]
+
+
+def top_players(
+    lists: Mapping[dt.date, pd.DataFrame], top: int = 10, within: float = 200.0
+) -> list[str]:
+    """Players who, on any of the lists, ranked in the first ``top`` within ``within`` Elo of No. 1.
+
+    The RIF site charts the top 12 within 165 points; the defaults here are 10 and 200.
+
+    Returns
+    -------
+    list of str
+        Player ids, best peak rank first, then by id.
+    """
+    if top < 1:
+        raise ValueError(f"top must be >= 1, got {top}")
+    best: dict[str, int] = {}
+    for frame in lists.values():
+        ranked = frame.loc[frame["rank"].notna()]
+        if ranked.empty:
+            continue
+        first = ranked["rating"].max()
+        chosen = ranked.loc[(ranked["rank"] <= top) & (ranked["rating"] >= first - within)]
+        for player, rank in zip(chosen["player"], chosen["rank"], strict=True):
+            best[player] = min(best.get(player, rank), int(rank))
+    return sorted(best, key=lambda p: (best[p], p))
