@@ -1,0 +1,669 @@
+"""The daily rating job: pull -> parse -> validate -> rate -> publish, as one Prefect 3 flow.
+
+Every task is one call into the library (``whr``); this module only wires them, logs, and
+summarises the run. Only ``pull`` retries (with exponential backoff, done by Prefect: the library's
+own retries are switched off so that the two never stack). Nothing is persisted or cached by
+Prefect: a daily job must never reuse yesterday's result.
+
+When the input's sha256 and the parameters (as-of date, category, ``w2``, virtual games, strict)
+are those of the latest published snapshot, the run ends early in a Completed state named
+``No new data`` (unless ``force``), and nothing is written.
+
+Run it from the command line (``python -m flows.daily --help`` or the console script
+``rif-rating``) or as a Prefect deployment (``prefect.yaml``). With no Prefect server configured,
+Prefect starts a temporary local API for the run; nothing has to be started by hand.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import itertools
+import json
+import os
+import re
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+# Quiet, offline defaults, set before Prefect reads its settings; the environment still wins.
+os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
+os.environ.setdefault("DO_NOT_TRACK", "1")
+# A loaded 2-core CI machine can need more than Prefect's default 20 s to start the temporary API.
+os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "120")
+
+import pandas as pd
+from prefect import flow, get_run_logger, task
+from prefect.artifacts import create_markdown_artifact
+from prefect.cache_policies import NO_CACHE
+from prefect.states import Completed, State
+
+import whr
+import whr.tables
+
+NO_NEW_DATA = "No new data"
+"""Name of the Completed state of a run that found nothing new to publish."""
+
+DEFAULT_W2 = 12.9  # Elo^2 per day (RIF rule, spec section 1)
+DEFAULT_VIRTUAL_GAMES = 2
+MOVERS = 5  # biggest movers listed in each direction in the summary
+TOP = 10
+
+# ----------------------------------------------------------------------------------------------
+# Progress for interactive runs: the tasks name the step they are in; a thread redraws one line.
+
+
+class _Progress:
+    """A one-line spinner on a terminal naming the running step and its elapsed time."""
+
+    def __init__(self) -> None:
+        self.step: str | None = None
+        self.started = 0.0
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._run, name="progress", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+        sys.stderr.write("\r\033[K")
+        sys.stderr.flush()
+
+    def _run(self) -> None:
+        for frame in itertools.cycle("|/-\\"):
+            if self._stop.wait(0.25):
+                return
+            if self.step is not None:
+                elapsed = time.monotonic() - self.started
+                # End with \r so that the next log line overwrites the spinner.
+                sys.stderr.write(f"\r\033[K{frame} {self.step} ... {elapsed:5.1f} s\r")
+                sys.stderr.flush()
+
+
+_progress: _Progress | None = None  # set by main() on a terminal
+
+
+@contextmanager
+def _step(label: str) -> Iterator[None]:
+    """Log the start and duration of a long step, and show it on the spinner if there is one."""
+    logger = get_run_logger()
+    logger.info("%s ...", label)
+    started = time.monotonic()
+    if _progress is not None:
+        _progress.started, _progress.step = started, label
+    try:
+        yield
+    finally:
+        if _progress is not None:
+            _progress.step = None
+    logger.info("%s: done in %.1f s", label, time.monotonic() - started)
+
+
+# ----------------------------------------------------------------------------------------------
+# Tasks: one library call each.
+
+
+@task(name="pull", persist_result=False, cache_policy=NO_CACHE)
+def pull(source: str, workdir: Path, as_of: dt.date, timeout_s: float, max_bytes: int) -> Path:
+    """Fetch one source (file, directory of dated files, or http(s) URL) into ``workdir``.
+
+    Retries are added by the flow with ``with_options`` (Prefect's retries, not the library's).
+    """
+    from whr.sources import pull as pull_source
+
+    get_run_logger().info("pulling %s", source)
+    path = pull_source(
+        source, workdir, as_of, timeout_s=timeout_s, max_bytes=max_bytes, retries=0, backoff_s=0.0
+    )
+    get_run_logger().info("pulled %s -> %s", source, path)
+    return Path(path)
+
+
+@task(name="parse", persist_result=False, cache_policy=NO_CACHE)
+def parse(paths: list[Path], as_of: dt.date) -> whr.SourceData:
+    """Read every pulled file into the shared tables (several sources are concatenated)."""
+    with _step("parsing " + ", ".join(p.name for p in paths)):
+        parts = [whr.read_source(p, as_of=as_of) for p in paths]
+        data = parts[0] if len(parts) == 1 else whr.tables.concat(parts)
+    logger = get_run_logger()
+    logger.info(
+        "read %d games, %d players, %d tournaments; %d problems; sha256 %s",
+        len(data.games),
+        len(data.players),
+        len(data.tournaments),
+        len(data.problems),
+        data.sha256,
+    )
+    for (severity, code), n in _value_counts(data.problems, ["severity", "code"]).items():
+        logger.warning("%d problems %s/%s", n, severity, code)
+    return data
+
+
+@task(name="validate", persist_result=False, cache_policy=NO_CACHE)
+def validate(data: whr.SourceData, as_of: dt.date, category: str, strict: bool) -> Any:
+    """Decide which games are rated; every other game gets an exclusion reason."""
+    with _step("selecting rated games"):
+        selection = whr.select(data, as_of, category=category, strict=strict)
+    logger = get_run_logger()
+    logger.info("%d games rated, %d excluded", len(selection.rated), len(selection.exclusions))
+    for warning in selection.warnings:
+        logger.warning("%s", warning)
+    return selection
+
+
+@task(name="rate", persist_result=False, cache_policy=NO_CACHE)
+def rate(games: pd.DataFrame, w2: float, virtual_games: int) -> Any:
+    """Fit Whole-History Rating over every rated game."""
+    with _step(f"fitting WHR on {len(games)} games"):
+        fit = whr.fit(games, w2=w2, virtual_games=virtual_games)
+    get_run_logger().info(
+        "fit: %d iterations, converged=%s, %d player-days",
+        fit.iterations,
+        fit.converged,
+        len(fit.history),
+    )
+    return fit
+
+
+@task(name="publish", persist_result=False, cache_policy=NO_CACHE)
+def publish(
+    out: Path,
+    as_of: dt.date,
+    data: whr.SourceData,
+    selection: Any,
+    fit: Any,
+    params: dict[str, Any],
+) -> Path:
+    """Write the snapshot (Parquet tables, manifest, site), then switch ``latest.json``."""
+    import whr.publish
+
+    with _step("publishing snapshot and rendering pages"):
+        snapshot = whr.publish.publish(out, as_of, data, selection, fit, params)
+    get_run_logger().info("published %s", snapshot)
+    return Path(snapshot)
+
+
+# ----------------------------------------------------------------------------------------------
+# The flow.
+
+
+@flow(name="rif-rating-daily", persist_result=False, log_prints=True)
+def daily(
+    source: str | list[str],
+    out: Path = Path("out"),
+    as_of: dt.date | None = None,
+    category: str = "renju",
+    w2: float = DEFAULT_W2,
+    virtual_games: int = DEFAULT_VIRTUAL_GAMES,
+    strict: bool = False,
+    force: bool = False,
+    pull_timeout_s: float = 60.0,
+    pull_max_bytes: int = 500_000_000,
+    pull_retries: int = 3,
+    pull_backoff_s: float = 30.0,
+) -> State | str:
+    """Compute and publish the rating list as of ``as_of``.
+
+    Parameters
+    ----------
+    source : str or list of str
+        Where the games are: a file, a directory of dated database files (the newest file not
+        after ``as_of`` is used), or an http(s) URL; several sources are read and concatenated
+        (for example the RenjuNet database plus a directory of EGF tables).
+    out : Path
+        Output directory; the snapshot goes to ``out/snapshots/<as_of>/`` and ``out/latest.json``
+        names it.
+    as_of : datetime.date, optional
+        The list date; games after it are ignored. Default: today in UTC.
+    category : {"renju", "gomoku"}
+        Which rule category is rated.
+    w2 : float
+        Variance of the rating's Wiener process, in Elo^2 per day (Coulom 2008, section 2.2).
+    virtual_games : int
+        Virtual draws against a 1900-rated opponent on each player's first day.
+    strict : bool
+        Passed to eligibility: exclude games whose tournament lacks facts the rules need
+        (minutes, mode) instead of admitting them with a warning.
+    force : bool
+        Publish even when the input and parameters equal the latest snapshot's.
+    pull_timeout_s : float
+        Timeout of one download attempt, in seconds.
+    pull_max_bytes : int
+        Refuse a download larger than this, in bytes.
+    pull_retries : int
+        Further attempts after a failed pull.
+    pull_backoff_s : float
+        Wait before the first retry, in seconds; doubled for each further retry.
+
+    Returns
+    -------
+    str or State
+        The snapshot directory, or a Completed state named ``No new data``.
+    """
+    logger = get_run_logger()
+    sources = [source] if isinstance(source, str) else list(source)
+    as_of = as_of if as_of is not None else dt.datetime.now(dt.UTC).date()
+    out = Path(out)
+    _check_arguments(sources, category, w2, virtual_games, pull_retries, pull_backoff_s)
+    params = {
+        "as_of": as_of.isoformat(),
+        "category": category,
+        "w2": float(w2),
+        "virtual_games": int(virtual_games),
+        "strict": bool(strict),
+    }
+    logger.info("rating list as of %s from %s, parameters %s", as_of, sources, params)
+    previous = latest_snapshot(out)
+
+    with tempfile.TemporaryDirectory(prefix="rif-rating-pull-") as workdir:
+        fetch = pull.with_options(
+            retries=pull_retries,
+            retry_delay_seconds=[pull_backoff_s * 2**i for i in range(pull_retries)] or 0,
+        )
+        paths = []
+        for src in sources:
+            try:
+                paths.append(fetch(src, Path(workdir), as_of, pull_timeout_s, pull_max_bytes))
+            except Exception as exc:
+                raise whr.SourceError(
+                    f"could not pull {src!r} after {pull_retries + 1} attempts: {exc}. "
+                    f"Check the source and the network; the last published snapshot "
+                    f"is left as it was."
+                ) from exc
+        data = parse(paths, as_of)
+
+    if previous is not None and not force and _same_run(previous, data.sha256, params):
+        message = (
+            f"no new data: input sha256 {data.sha256} and parameters equal those of "
+            f"{previous.name}; nothing published (use force to publish anyway)"
+        )
+        logger.info("%s", message)
+        _report(f"# Rating run {as_of}: no new data\n\n{_md(message)}\n")
+        return Completed(name=NO_NEW_DATA, message=message)
+
+    selection = validate(data, as_of, category, strict)
+    fit = rate(selection.rated, w2, virtual_games)
+    snapshot = publish(out, as_of, data, selection, fit, params)
+    _report(summarize(data, selection, snapshot, previous, params))
+    return str(snapshot)
+
+
+def _check_arguments(
+    sources: list[str],
+    category: str,
+    w2: float,
+    virtual_games: int,
+    pull_retries: int,
+    pull_backoff_s: float,
+) -> None:
+    if not sources or not all(isinstance(s, str) and s for s in sources):
+        raise ValueError(f"source: expected one or more paths or URLs, got {sources!r}")
+    if category not in whr.tables.CATEGORIES:
+        raise ValueError(f"category: expected one of {whr.tables.CATEGORIES}, got {category!r}")
+    if not w2 > 0:
+        raise ValueError(f"w2: expected a positive number of Elo^2 per day, got {w2!r}")
+    if virtual_games < 0:
+        raise ValueError(f"virtual_games: expected a count >= 0, got {virtual_games!r}")
+    if pull_retries < 0 or pull_backoff_s < 0:
+        raise ValueError(
+            f"pull_retries, pull_backoff_s: expected >= 0, got {pull_retries!r}, {pull_backoff_s!r}"
+        )
+
+
+# ----------------------------------------------------------------------------------------------
+# Previous snapshot and the run summary (plain functions; no Prefect needed).
+
+
+def latest_snapshot(out: Path) -> Path | None:
+    """The snapshot directory that ``out/latest.json`` names, or None when there is none.
+
+    Parameters
+    ----------
+    out : Path
+        Output directory of earlier runs.
+    """
+    pointer = Path(out) / "latest.json"
+    if not pointer.is_file():
+        return None
+    latest = json.loads(pointer.read_text(encoding="utf-8"))
+    for key in ("snapshot", "path", "dir"):
+        if isinstance(latest.get(key), str):
+            snapshot = Path(out) / latest[key]
+            break
+    else:
+        snapshot = Path(out) / "snapshots" / str(latest["as_of"])
+    return snapshot if (snapshot / "manifest.json").is_file() else None
+
+
+def _manifest(snapshot: Path) -> dict[str, Any]:
+    return json.loads((snapshot / "manifest.json").read_text(encoding="utf-8"))
+
+
+def _same_run(snapshot: Path, sha256: str, params: dict[str, Any]) -> bool:
+    """True when ``snapshot`` was made from the same input with the same parameters."""
+    manifest = _manifest(snapshot)
+    recorded = manifest.get("parameters", manifest.get("params", {}))
+    inputs = manifest.get("input", manifest.get("inputs", {}))
+    recorded_sha = inputs.get("sha256") if isinstance(inputs, dict) else manifest.get("sha256")
+    return recorded_sha == sha256 and all(recorded.get(k) == v for k, v in params.items())
+
+
+def _value_counts(frame: pd.DataFrame, columns: list[str]) -> dict[Any, int]:
+    if not len(frame):
+        return {}
+    counts = frame.groupby(columns, dropna=False).size().sort_values(ascending=False)
+    return {key: int(n) for key, n in counts.items()}
+
+
+def _md(text: object) -> str:
+    """``text`` shown literally inside markdown (and a table cell): names come from outside."""
+    out = str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    out = re.sub(r"([\\`*_\[\]|#])", r"\\\1", out)
+    return " ".join(out.split())
+
+
+def _table(header: Sequence[str], rows: list[Sequence[object]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(_md(v) for v in row) + " |" for row in rows]
+    return "\n".join(lines) + "\n"
+
+
+def summarize(
+    data: whr.SourceData,
+    selection: Any,
+    snapshot: Path,
+    previous: Path | None,
+    params: dict[str, Any],
+) -> str:
+    """The run summary in markdown.
+
+    Parameters
+    ----------
+    data : whr.SourceData
+        What was read.
+    selection : whr.Selection
+        What eligibility decided (``rated``, ``exclusions``).
+    snapshot : Path
+        The published snapshot directory (its ``ratings.parquet`` is read).
+    previous : Path or None
+        The snapshot published before this run, to report what changed.
+    params : dict
+        The run's parameters.
+
+    Returns
+    -------
+    str
+        Markdown: inputs and checksums, games read / rated / excluded by reason, players by
+        status, the top 10, new players and biggest movers since ``previous``.
+    """
+    ratings = pd.read_parquet(Path(snapshot) / "ratings.parquet")
+    parts = [f"# Rating list as of {params['as_of']}\n"]
+    parts.append(
+        "Parameters: "
+        + ", ".join(f"{k} = {_md(v)}" for k, v in params.items() if k != "as_of")
+        + f". Snapshot: `{_md(Path(snapshot).name)}`.\n"
+    )
+    parts.append("## Input\n")
+    parts.append(_table(["file", "sha256"], [(name, digest) for name, digest in data.inputs]))
+    parts.append(f"\nCombined sha256: `{data.sha256}`\n")
+
+    excluded = _value_counts(selection.exclusions, ["reason"])
+    parts.append("## Games\n")
+    rows: list[Sequence[object]] = [
+        ("read", len(data.games)),
+        ("rated", len(selection.rated)),
+        ("excluded", len(selection.exclusions)),
+    ]
+    rows += [(f"excluded: {reason}", n) for reason, n in excluded.items()]
+    parts.append(_table(["games", "count"], rows))
+    if len(data.problems):
+        problems = _value_counts(data.problems, ["severity", "code"])
+        parts.append("\nProblems in the input:\n\n")
+        parts.append(
+            _table(["severity", "code", "count"], [(s, c, n) for (s, c), n in problems.items()])
+        )
+
+    parts.append("\n## Players by status\n")
+    status = _value_counts(ratings, ["status"])
+    parts.append(_table(["status", "players"], [*status.items(), ("total", len(ratings))]))
+
+    parts.append(f"\n## Top {TOP}\n")
+    ranked = ratings[ratings["rank"].notna()].sort_values(["rank", "player"]).head(TOP)
+    parts.append(
+        _table(
+            ["rank", "player", "country", "rating", "±", "games"],
+            [
+                (
+                    int(r["rank"]),
+                    r["name"],
+                    r["country"],
+                    f"{r['rating']:.0f}",
+                    f"{r['uncertainty']:.0f}",
+                    int(r["games"]),
+                )
+                for _, r in ranked.iterrows()
+            ],
+        )
+    )
+
+    parts.append("\n## Since the previous snapshot\n")
+    if previous is None or not (Path(previous) / "ratings.parquet").is_file():
+        parts.append("No previous snapshot.\n")
+    else:
+        parts.append(
+            _changes(
+                pd.read_parquet(Path(previous) / "ratings.parquet"), ratings, Path(previous).name
+            )
+        )
+    return "".join(parts)
+
+
+def _changes(before: pd.DataFrame, after: pd.DataFrame, label: str) -> str:
+    """New players and biggest movers between two ``ratings`` tables, in markdown."""
+    old = before.set_index("player")
+    new = after.set_index("player")
+    added = new.loc[~new.index.isin(old.index)].sort_values("rating", ascending=False)
+    lines = [f"Compared with `{_md(label)}`: {len(added)} new players.\n\n"]
+    if len(added):
+        lines.append(
+            _table(
+                ["player", "country", "rating", "games"],
+                [
+                    (r["name"], r["country"], f"{r['rating']:.0f}", int(r["games"]))
+                    for _, r in added.head(TOP).iterrows()
+                ],
+            )
+        )
+    both = new.index.intersection(old.index)
+    delta = (new.loc[both, "rating"] - old.loc[both, "rating"]).rename("delta")
+    movers = delta[delta.abs() >= 0.5]
+    if len(movers):
+        order = movers.abs().sort_values(ascending=False).index[: 2 * MOVERS]
+        lines.append("\nBiggest movers:\n\n")
+        lines.append(
+            _table(
+                ["player", "country", "before", "after", "change"],
+                [
+                    (
+                        new.at[p, "name"],
+                        new.at[p, "country"],
+                        f"{old.at[p, 'rating']:.0f}",
+                        f"{new.at[p, 'rating']:.0f}",
+                        f"{delta[p]:+.0f}",
+                    )
+                    for p in order
+                ],
+            )
+        )
+    else:
+        lines.append("\nNo rating changed.\n")
+    return "".join(lines)
+
+
+def _report(markdown: str) -> None:
+    """Publish the summary as a Prefect artifact and, on GitHub Actions, as the step summary."""
+    create_markdown_artifact(markdown, key="rating-run-summary", description="Daily rating run")
+    summary = os.environ.get("GITHUB_STEP_SUMMARY")
+    if summary:
+        with open(summary, "a", encoding="utf-8") as handle:
+            handle.write(markdown + "\n")
+
+
+# ----------------------------------------------------------------------------------------------
+# Command line.
+
+
+def _date(text: str) -> dt.date:
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a date YYYY-MM-DD, got {text!r}") from None
+
+
+def parser() -> argparse.ArgumentParser:
+    """The command line of ``python -m flows.daily`` and ``rif-rating``."""
+    p = argparse.ArgumentParser(
+        prog="rif-rating",
+        description=(
+            "Compute the Renju world rating list (Whole-History Rating) as of a date and publish "
+            "Parquet tables and a static site. Runs as a Prefect flow; with no Prefect server "
+            "configured a temporary local one is started for the run."
+        ),
+    )
+    p.add_argument(
+        "--source",
+        action="append",
+        required=True,
+        metavar="S",
+        help="a database file (RenjuNet .rif/.xml, possibly .gz/.zip; canonical CSV/Parquet), a "
+        "directory of dated database files (the newest not after --as-of is used), or an "
+        "http(s) URL; repeat to combine sources, e.g. the database plus a directory of EGF tables",
+    )
+    p.add_argument(
+        "--out",
+        type=Path,
+        default=Path("out"),
+        metavar="OUT",
+        help="output directory: snapshots go to OUT/snapshots/DATE/, OUT/latest.json "
+        "names the latest (default: %(default)s)",
+    )
+    p.add_argument(
+        "--as-of",
+        type=_date,
+        default=None,
+        metavar="D",
+        help="list date YYYY-MM-DD; later games are ignored (default: today in UTC); "
+        "use it to rerun a past day",
+    )
+    p.add_argument(
+        "--category",
+        choices=whr.tables.CATEGORIES,
+        default="renju",
+        help="rule category to rate (default: %(default)s)",
+    )
+    p.add_argument(
+        "--w2",
+        type=float,
+        default=DEFAULT_W2,
+        metavar="ELO2_PER_DAY",
+        help="rating variability: variance of the Wiener process in Elo^2 per day (default: %(default)s)",
+    )
+    p.add_argument(
+        "--virtual-games",
+        type=int,
+        default=DEFAULT_VIRTUAL_GAMES,
+        metavar="N",
+        help="virtual draws against a 1900 player on each player's first day (default: %(default)s)",
+    )
+    p.add_argument(
+        "--strict",
+        action="store_true",
+        help="exclude games whose tournament lacks facts the eligibility rules need "
+        "(time control, mode) instead of admitting them with a warning",
+    )
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="publish even if the input checksum and parameters equal those of the "
+        "latest snapshot (otherwise the run ends as 'No new data')",
+    )
+    p.add_argument(
+        "--timeout",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="timeout of one download attempt (default: %(default)s)",
+    )
+    p.add_argument(
+        "--retries",
+        type=int,
+        default=3,
+        metavar="N",
+        help="further download attempts after a failure, with exponential backoff (default: %(default)s)",
+    )
+    p.add_argument(
+        "--backoff",
+        type=float,
+        default=30.0,
+        metavar="SECONDS",
+        help="wait before the first retry; doubled for each further one (default: %(default)s)",
+    )
+    p.add_argument(
+        "--max-bytes",
+        type=int,
+        default=500_000_000,
+        metavar="BYTES",
+        help="refuse a download larger than this (default: %(default)s)",
+    )
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the flow from the command line; returns the process exit status."""
+    global _progress
+    args = parser().parse_args(argv)
+    if sys.stderr.isatty():
+        _progress = _Progress()
+        _progress.start()
+    try:
+        state = daily(
+            source=args.source,
+            out=args.out,
+            as_of=args.as_of,
+            category=args.category,
+            w2=args.w2,
+            virtual_games=args.virtual_games,
+            strict=args.strict,
+            force=args.force,
+            pull_timeout_s=args.timeout,
+            pull_max_bytes=args.max_bytes,
+            pull_retries=args.retries,
+            pull_backoff_s=args.backoff,
+            return_state=True,
+        )
+    finally:
+        if _progress is not None:
+            _progress.stop()
+            _progress = None
+    if state.is_failed() or state.is_crashed():
+        print(f"rif-rating: failed: {state.message}", file=sys.stderr)
+        return 1
+    if state.name == NO_NEW_DATA:
+        print(f"rif-rating: {state.message}")
+        return 0
+    snapshot = Path(state.result())
+    print(f"rif-rating: published {snapshot}; site: {snapshot / 'site' / 'index.html'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
