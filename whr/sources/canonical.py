@@ -1,0 +1,380 @@
+"""The canonical tables as files: ``players``, ``tournaments`` and ``games`` in CSV or Parquet.
+
+A federation without the RenjuNet database can feed games this way. The columns are those of
+``whr.tables`` (``PLAYERS``, ``TOURNAMENTS``, ``GAMES``) with the same names; see
+``docs/sources.md`` for the list, what is required and the defaults. In CSV an empty field is
+null; dates are ``YYYY-MM-DD``; booleans ``true``/``false`` (also ``1``/``0``, ``yes``/``no``);
+``result`` is Black's score ``1``, ``0.5`` or ``0``. The ``source`` column is always set to the
+file's name.
+
+Checks (problem codes as in the RenjuNet reader): ``duplicate_id``, ``unknown_player`` and
+``unknown_tournament`` (only when a players or tournaments file is read together with the
+games), ``bad_result``, ``bad_date``, ``bad_value`` (a boolean, number, mode or category that
+does not parse), ``unknown_column`` (a column the schema does not have; ignored) and
+``bad_encoding``. The locator is ``line N`` of a CSV file (the header is line 1) or ``row N``
+(from 1) of a Parquet file.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from whr.sources._common import ProblemLog, SourceError, open_payload, sha256_file
+from whr.tables import (
+    CATEGORIES,
+    GAMES,
+    MODES,
+    PLAYERS,
+    PROBLEMS,
+    TOURNAMENTS,
+    SourceData,
+    concat,
+    conform,
+    empty,
+    to_table,
+)
+
+__all__ = ["CANONICAL_PATTERN", "read_canonical", "table_kind", "write_canonical"]
+
+#: File names recognised as canonical tables.
+CANONICAL_PATTERN = re.compile(
+    r"^(players|tournaments|games)\.(csv|csv\.gz|parquet)$", re.IGNORECASE
+)
+SCHEMAS = {"players": PLAYERS, "tournaments": TOURNAMENTS, "games": GAMES}
+KEYS = {"players": "player_id", "tournaments": "tournament_id", "games": "game_id"}
+REQUIRED = {
+    "players": ("player_id",),
+    "tournaments": ("tournament_id",),
+    "games": ("game_id", "black", "white", "result"),
+}
+DEFAULTS = {"games": {"unrated": False, "forfeit": False, "colours_known": True, "moves": None}}
+TRUE = {"true", "1", "yes", "t", "y"}
+FALSE = {"false", "0", "no", "f", "n"}
+
+
+def table_kind(path: Path) -> str | None:
+    """``"players"``, ``"tournaments"`` or ``"games"`` for a canonical file name, else None."""
+    match = CANONICAL_PATTERN.match(path.name)
+    return match.group(1).lower() if match else None
+
+
+def _read_raw(path: Path, name: str, log: ProblemLog) -> tuple[pd.DataFrame, int]:
+    """The file as a frame (CSV: every column ``str``), and the line/row number of row 0."""
+    if path.name.lower().endswith(".parquet"):
+        try:
+            table = pq.read_table(path)
+        except (OSError, pa.ArrowException) as exc:
+            raise SourceError(f"{name}: not a readable Parquet file: {exc}") from None
+        return table.to_pandas(), 1
+    with open_payload(path, name) as stream:
+        try:
+            frame = pd.read_csv(
+                stream,
+                dtype=str,
+                keep_default_na=False,
+                na_filter=False,
+                encoding="utf-8",
+                encoding_errors="replace",
+            )
+        except (pd.errors.ParserError, pd.errors.EmptyDataError, ValueError) as exc:
+            raise SourceError(f"{name}: not a readable CSV file: {exc}") from None
+    for column in frame.columns:
+        bad = frame[column].str.contains("\ufffd", regex=False).to_numpy()
+        for i in np.flatnonzero(bad)[:100]:
+            log.add(
+                "bad_encoding",
+                "warning",
+                f"line {i + 2}",
+                f"bytes that are not UTF-8 in column {column!r} were replaced by U+FFFD",
+            )
+    return frame, 2
+
+
+def _as_text(values: pd.Series) -> pd.Series:
+    text = values.astype(object).where(values.notna(), None)
+    return text.map(lambda v: None if v is None or v == "" else str(v))
+
+
+def _parse_column(
+    values: pd.Series,
+    field: pa.Field,
+    kind: str,
+    log: ProblemLog,
+    where: list[str],
+) -> pd.Series:
+    """Convert one column to the field's type; what does not parse becomes null + a problem."""
+    text = _as_text(values)
+    ftype = field.type
+    column = field.name
+    if pa.types.is_string(ftype):
+        out = text
+        allowed = {"mode": MODES, "category": CATEGORIES}.get(column)
+        if allowed is not None:
+            bad = out.notna() & ~out.isin(allowed)
+            for i in np.flatnonzero(bad.to_numpy()):
+                log.add(
+                    "bad_value",
+                    "warning",
+                    where[i],
+                    f"{column} {out.iloc[i]!r} is not one of {list(allowed)}; kept as null",
+                )
+            out = out.where(~bad, None)
+        return out
+    if pa.types.is_boolean(ftype):
+        lowered = text.map(lambda v: v.lower() if isinstance(v, str) else v)
+        out = lowered.map(lambda v: True if v in TRUE else (False if v in FALSE else None))
+        bad = lowered.notna() & out.isna()
+        code = "bad_value"
+    elif pa.types.is_date(ftype):
+        out = pd.to_datetime(text, format="%Y-%m-%d", errors="coerce").dt.date
+        out = out.astype(object).where(pd.notna(out), None)
+        bad = text.notna() & out.isna()
+        code = "bad_date"
+    else:
+        numbers = pd.to_numeric(text, errors="coerce")
+        if pa.types.is_integer(ftype):
+            whole = numbers.notna() & (numbers % 1 == 0)
+            numbers = numbers.where(whole)
+        out = numbers.astype(object).where(numbers.notna(), None)
+        if column == "result":
+            valid = numbers.isin([1.0, 0.5, 0.0])
+            out = out.where(valid, None)
+            bad = text.notna() & ~valid
+            code = "bad_result"
+        else:
+            bad = text.notna() & out.isna()
+            code = "bad_value"
+    for i in np.flatnonzero(bad.to_numpy()):
+        log.add(
+            code,
+            "error" if code == "bad_result" else "warning",
+            where[i],
+            f"{column} {text.iloc[i]!r} is not a valid {ftype}; kept as null",
+        )
+    return out
+
+
+def _read_table(path: Path, kind: str, log: ProblemLog) -> pd.DataFrame:
+    name = path.name
+    raw, first = _read_raw(path, name, log)
+    raw.columns = [str(c).strip() for c in raw.columns]
+    schema = SCHEMAS[kind]
+    missing = [c for c in REQUIRED[kind] if c not in raw.columns]
+    if missing:
+        raise SourceError(
+            f"{name}: the {kind} table lacks the required columns {missing}; "
+            f"its columns are {list(raw.columns)}; see docs/sources.md"
+        )
+    for column in raw.columns:
+        if column not in schema.names:
+            log.add(
+                "unknown_column",
+                "warning",
+                "line 1" if first == 2 else "schema",
+                f"column {column!r} is not part of the {kind} table; ignored",
+            )
+    unit = "line" if first == 2 else "row"
+    key = KEYS[kind]
+    keys = _as_text(raw[key])
+    label = kind[:-1]
+    where = [f"{unit} {i + first}, {label} id={k}" for i, k in enumerate(keys)]
+    columns: dict[str, pd.Series] = {}
+    defaults = DEFAULTS.get(kind, {})
+    for field in schema:
+        if field.name == "source":
+            columns["source"] = pd.Series([name] * len(raw), dtype=object)
+        elif field.name in raw.columns:
+            columns[field.name] = _parse_column(raw[field.name], field, kind, log, where)
+        else:
+            default = defaults.get(field.name, 0 if field.name == "type" else None)
+            columns[field.name] = pd.Series([default] * len(raw), dtype=object)
+    frame = pd.DataFrame(columns)
+    if kind == "games":
+        frame["game_id"] = frame["game_id"].map(lambda v: "" if v is None else v)
+        for i in np.flatnonzero((frame["game_id"] == "").to_numpy()):
+            log.add("missing_id", "error", where[i], "game without an id; kept with an empty id")
+    frame.attrs["where"] = where
+    return frame
+
+
+def _dedupe(frame: pd.DataFrame, kind: str, log: ProblemLog) -> pd.DataFrame:
+    """Report duplicate ids; players and tournaments keep the first row, games keep all."""
+    key = KEYS[kind]
+    where = frame.attrs.get("where", [])
+    valid = frame[key].notna() & (frame[key] != "")
+    dup = (frame[key].duplicated(keep="first") & valid).to_numpy()
+    for i in np.flatnonzero(dup):
+        log.add(
+            "duplicate_id",
+            "error" if kind == "games" else "warning",
+            where[i],
+            f"{kind[:-1]} id {frame[key].iloc[i]} appears again"
+            + ("" if kind == "games" else "; the first one is kept"),
+        )
+    if kind == "games":
+        keep = np.ones(len(frame), dtype=bool)
+    else:
+        missing = ~valid.to_numpy()
+        for i in np.flatnonzero(missing):
+            log.add("missing_id", "error", where[i], f"{kind[:-1]} without an id; skipped")
+        keep = ~dup & ~missing
+    out = frame.loc[keep].reset_index(drop=True)
+    out.attrs["where"] = [w for w, k in zip(where, keep, strict=True) if k]
+    return out
+
+
+def _check_games(
+    games: pd.DataFrame,
+    players: pd.DataFrame | None,
+    tournaments: pd.DataFrame | None,
+    log: ProblemLog,
+) -> pd.DataFrame:
+    games = games.copy()
+    where = games.attrs.get("where", [])
+    if players is not None:
+        known = set(players["player_id"])
+        for side in ("black", "white"):
+            unknown = ~games[side].isin(known).to_numpy()
+            for i in np.flatnonzero(unknown):
+                log.add(
+                    "unknown_player",
+                    "error",
+                    where[i],
+                    f"{side} player id {games[side].iloc[i]!r} is not in the players table; "
+                    "kept as null",
+                )
+            games[side] = games[side].where(~unknown, None)
+    else:
+        for side in ("black", "white"):
+            for i in np.flatnonzero(games[side].isna().to_numpy()):
+                log.add("unknown_player", "error", where[i], f"{side} player is empty")
+    if tournaments is not None:
+        ends = dict(zip(tournaments["tournament_id"], tournaments["end"], strict=True))
+        unknown = ~games["tournament_id"].isin(ends.keys()).to_numpy()
+        for i in np.flatnonzero(unknown):
+            log.add(
+                "unknown_tournament",
+                "error",
+                where[i],
+                f"tournament id {games['tournament_id'].iloc[i]!r} is not in the tournaments table",
+            )
+        fallback = games["tournament_id"].map(lambda t: ends.get(t))
+        games["date"] = games["date"].where(games["date"].notna(), fallback)
+    return games
+
+
+def read_canonical(paths: list[Path]) -> SourceData:
+    """Read canonical table files (at most one each of players, tournaments and games).
+
+    Parameters
+    ----------
+    paths : list of Path
+        Files named ``players``, ``tournaments`` or ``games`` with suffix ``.csv``, ``.csv.gz``
+        or ``.parquet``.
+
+    Returns
+    -------
+    SourceData
+        The tables (empty when a file is absent), problems and the files' sha256.
+
+    Raises
+    ------
+    SourceError
+        If a file is unreadable, lacks a required column, or two files hold the same table.
+    ValueError
+        If a path is not named as a canonical table.
+    """
+    by_kind: dict[str, Path] = {}
+    for path in paths:
+        path = Path(path)
+        kind = table_kind(path)
+        if kind is None:
+            raise ValueError(
+                f"paths must be named players/tournaments/games .csv/.csv.gz/.parquet; got {path}"
+            )
+        if kind in by_kind:
+            raise SourceError(
+                f"two files hold the {kind} table: {by_kind[kind].name} and {path.name}; keep one"
+            )
+        by_kind[kind] = path
+    frames: dict[str, pd.DataFrame | None] = {}
+    logs: list[ProblemLog] = []
+    for kind in ("players", "tournaments", "games"):
+        if kind not in by_kind:
+            frames[kind] = None
+            continue
+        log = ProblemLog(by_kind[kind].name)
+        logs.append(log)
+        frame = _dedupe(_read_table(by_kind[kind], kind, log), kind, log)
+        if kind == "games":
+            frame = _check_games(frame, frames["players"], frames["tournaments"], log)
+        frames[kind] = frame
+    parts = [
+        SourceData(
+            players=empty(PLAYERS),
+            tournaments=empty(TOURNAMENTS),
+            games=empty(GAMES),
+            problems=log.frame(),
+        )
+        for log in logs
+    ]
+    tables = SourceData(
+        players=_conform(frames["players"], PLAYERS),
+        tournaments=_conform(frames["tournaments"], TOURNAMENTS),
+        games=_conform(frames["games"], GAMES),
+        problems=concat(parts).problems if parts else empty(PROBLEMS),
+        inputs=tuple((by_kind[k].name, sha256_file(by_kind[k])) for k in by_kind),
+    )
+    return tables
+
+
+def _conform(frame: pd.DataFrame | None, schema: pa.Schema) -> pd.DataFrame:
+    if frame is None:
+        return empty(schema)
+    clean = frame.copy()
+    clean.attrs = {}
+    return conform(clean, schema)
+
+
+def write_canonical(data: SourceData, directory: str | Path, fmt: str = "parquet") -> list[Path]:
+    """Write ``data``'s players, tournaments and games as canonical files.
+
+    Parameters
+    ----------
+    data : SourceData
+        The tables to write (problems are not written).
+    directory : str or Path
+        Created if missing.
+    fmt : {"parquet", "csv"}
+
+    Returns
+    -------
+    list of Path
+        The three files written.
+    """
+    if fmt not in ("parquet", "csv"):
+        raise ValueError(f"fmt must be 'parquet' or 'csv'; got {fmt!r}")
+    folder = Path(directory)
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for kind, schema in SCHEMAS.items():
+        table = to_table(getattr(data, kind), schema)
+        path = folder / f"{kind}.{fmt}"
+        if fmt == "parquet":
+            pq.write_table(table, path)
+        else:
+            frame = table.to_pandas()
+            for field in schema:
+                if pa.types.is_boolean(field.type):
+                    frame[field.name] = frame[field.name].map(
+                        lambda v: "" if v is None or v is pd.NA else ("true" if v else "false")
+                    )
+            frame.to_csv(path, index=False)
+        written.append(path)
+    return written

@@ -1,0 +1,753 @@
+"""Tournament tables in the EGF format (``.h9``, ``.h2``, ...), as federations send them.
+
+The format is the plain-text results table of the European Go Federation, exported by pairing
+programs such as OpenGotha and MacMahon (``docs/egf.md``; ``shared/spec/formats.md`` section 3).
+Federations send renju results in it, so every table is read as a renju tournament.
+
+A table turns into the shared tables of :mod:`whr.tables`:
+
+- one ``tournaments`` row (header keys ``EV PC DT TM CL TC``, plus our own ``RU`` and ``MO``);
+- one ``games`` row per pairing found in a round (each game is written on both players' lines;
+  the two entries must agree, else the row keeps a null result and a problem ``egf_mismatch``
+  names both lines), and one row per round without a game (a bye: ``white`` null, forfeit);
+- ``players`` rows only for players the maintainer-kept mapping (``data/egf_players.csv``) does
+  not know; each gets a stable new id and a warning ``unmatched_player``.
+
+Tables carry no moves, so ``moves`` is null ("not applicable"), never 0.
+
+Opponents are referenced by *position*: the order of the player lines, 1 for the first. The
+printed place equals the position except on tied lines, where it is left blank. Game ids use
+positions: ``<tournament_id>:r<round>:<a>-<b>`` with ``a < b``, and
+``<tournament_id>:r<round>:bye:<position>`` for a round without a game.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import hashlib
+import io
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from whr.tables import GAMES, PLAYERS, PROBLEMS, TOURNAMENTS, SourceData, concat, conform, empty
+
+try:  # the sources package owns the error; this module must also work while it is absent
+    from whr.sources import SourceError
+except ImportError:  # pragma: no cover - only before whr.sources defines it
+
+    class SourceError(Exception):  # type: ignore[no-redef]
+        """A source cannot be read at all; the message says what to fix."""
+
+
+__all__ = ["DEFAULT_MAPPING", "PATTERNS", "read_table", "read_tables"]
+
+PATTERNS: tuple[str, ...] = ("*.h[0-9]", "*.H[0-9]", "*.egf")
+"""File-name globs of EGF tables (``.h9`` mirrors the handicap setting ``HA[h9]``)."""
+
+DEFAULT_MAPPING = Path(__file__).resolve().parents[2] / "data" / "egf_players.csv"
+"""The maintainer-kept mapping from table players to existing player ids."""
+
+CATEGORY = "renju"  # federations send renju tables; the format itself comes from Go
+MODE_BY_CLASS = {"A": "face_to_face", "B": "face_to_face", "C": "face_to_face", "D": "online"}
+MODES = ("face_to_face", "online_supervised", "online")
+UNKNOWN_COUNTRY = "XX"  # OpenGotha's placeholder
+
+# One regular expression per kind of line or entry; each is matched against a whole token/line.
+HEADER_KEY = re.compile(r";\s*(?P<key>[A-Z]{2})\[(?P<value>.*)\]")  # ; EV[Riga Open]
+INFO_LINE = re.compile(r";\s*(?P<key>time|komi|handicap)\s*=\s*(?P<value>.*)", re.IGNORECASE)
+PIN = re.compile(r"\|\s*(?P<pin>\d+)\s*$")  # trailing |12850431
+PLACE = re.compile(r"\d+")
+GRADE = re.compile(r"\d{1,2}[dkp]?", re.IGNORECASE)  # 5d, 3K, 12, 1p
+GAME_LONG = re.compile(  # 12+/w0, 3-/b9, 22+!w0, 7?/?0
+    r"(?P<opponent>[1-9]\d*)(?P<result>[-+=?])(?P<how>[/!])(?P<colour>[bw?]?)\d*",
+    re.IGNORECASE,
+)
+GAME_SHORT = re.compile(r"(?P<opponent>[1-9]\d*)(?P<result>[-+=?])")  # 5+, 7?
+BYE = re.compile(r"0(?P<result>[-+=])0?")  # 0+ free win, 0- free round, 0= (0=0) half point
+NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+SCORE = {"+": 1.0, "-": 0.0, "=": 0.5, "?": None}
+MIRROR = {"+": "-", "-": "+", "=": "=", "?": "?"}
+OTHER_COLOUR = {"b": "w", "w": "b"}
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One round entry of a player line.
+
+    Attributes
+    ----------
+    opponent : int
+        The opponent's position (1 = first player line); 0 for a round without a game.
+    result : str
+        ``+`` win, ``-`` loss, ``=`` draw, ``?`` unknown (from the line's player's side).
+    colour : str or None
+        ``"b"`` or ``"w"`` for the line's player; None when not given.
+    forfeit : bool
+        The entry is a result by default (``!``).
+    text : str
+        The entry as written.
+    """
+
+    opponent: int
+    result: str
+    colour: str | None
+    forfeit: bool
+    text: str
+
+
+@dataclass(frozen=True)
+class PlayerLine:
+    """One player line: where it is, who it names, and its round entries."""
+
+    line: int  # physical line number, from 1
+    position: int  # order among player lines, from 1; what opponents refer to
+    place: int | None  # printed place; None when blank (tied with the line above)
+    name: str
+    country: str | None
+    pin: str | None
+    entries: tuple[Entry, ...]
+
+
+@dataclass(frozen=True)
+class _Mapping:
+    by_pin: dict[str, str]
+    by_name: dict[tuple[str, str], str]
+    problems: tuple[dict, ...]
+
+
+def read_tables(paths: Sequence[Path], mapping: Path | None = None) -> SourceData:
+    """Read EGF tournament tables into the shared tables.
+
+    Parameters
+    ----------
+    paths : sequence of pathlib.Path
+        The table files, read in the order given.
+    mapping : pathlib.Path, optional
+        CSV mapping table players to existing player ids (columns ``player_id, name, country,
+        pin``; lines starting with ``#`` are comments). Default: the repository's
+        ``data/egf_players.csv``.
+
+    Returns
+    -------
+    whr.tables.SourceData
+        One tournament per table; games, byes and the unmatched players of all tables (each new
+        player id once); the problems found, including those of the mapping file.
+
+    Raises
+    ------
+    TypeError
+        If ``paths`` is not a sequence of paths.
+    ValueError
+        If ``mapping`` names no file.
+    SourceError
+        If a table cannot be read at all (unreadable player line, player lines with different
+        numbers of rounds, no player line) or two tables give the same tournament id; the
+        message names the file and the line.
+    """
+    if isinstance(paths, str | Path) or not isinstance(paths, Sequence):
+        raise TypeError(f"paths must be a sequence of paths, got {type(paths).__name__}")
+    files = [Path(p) for p in paths]
+    known = _load_mapping(_mapping_path(mapping))
+    parts = [
+        SourceData(
+            players=empty(PLAYERS),
+            tournaments=empty(TOURNAMENTS),
+            games=empty(GAMES),
+            problems=conform(pd.DataFrame(list(known.problems), columns=PROBLEMS.names), PROBLEMS),
+        )
+    ]
+    parts += [_read(path, known) for path in files]
+    merged = concat(parts)
+    ids = merged.tournaments["tournament_id"]
+    duplicated = ids[ids.duplicated()].tolist()
+    if duplicated:
+        sources = merged.tournaments.loc[ids.isin(duplicated), "source"].tolist()
+        raise SourceError(
+            f"tables {sources} give the same tournament id {duplicated[0]!r}; "
+            "rename one file or give each a distinct TC[] header"
+        )
+    players = merged.players.drop_duplicates("player_id", ignore_index=True)
+    return SourceData(
+        players=players,
+        tournaments=merged.tournaments,
+        games=merged.games,
+        problems=merged.problems,
+        inputs=merged.inputs,
+    )
+
+
+def read_table(path: Path, mapping: Path | None = None) -> SourceData:
+    """Read one EGF tournament table; see :func:`read_tables`."""
+    return read_tables([Path(path)], mapping=mapping)
+
+
+# -- one table --------------------------------------------------------------------------------
+
+
+def _read(path: Path, known: _Mapping) -> SourceData:
+    raw = path.read_bytes()
+    source = str(path)
+    problems: list[dict] = []
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        text = raw.decode("iso8859_15")  # OpenGotha writes ISO-8859-15; Latin-1 names agree
+        problems.append(
+            _problem(
+                "egf_encoding",
+                "warning",
+                source,
+                "file",
+                "not UTF-8; read as ISO-8859-15 (Latin-9), as OpenGotha writes",
+            )
+        )
+    header, info, lines = _parse(text, source)
+    tournament = _tournament(path, header, info, source, problems)
+    tid = tournament["tournament_id"]
+    ids, players = _players(lines, tid, known, source, problems)
+    games = _games(lines, ids, tournament, source, problems)
+    return SourceData(
+        players=conform(pd.DataFrame(players, columns=PLAYERS.names), PLAYERS),
+        tournaments=conform(pd.DataFrame([tournament], columns=TOURNAMENTS.names), TOURNAMENTS),
+        games=conform(pd.DataFrame(games, columns=GAMES.names), GAMES),
+        problems=conform(pd.DataFrame(problems, columns=PROBLEMS.names), PROBLEMS),
+        inputs=((source, hashlib.sha256(raw).hexdigest()),),
+    )
+
+
+def _parse(text: str, source: str) -> tuple[dict[str, str], dict[str, str], list[PlayerLine]]:
+    """Split a table into header keys, informational ``;key=`` lines and player lines."""
+    header: dict[str, str] = {}
+    info: dict[str, str] = {}
+    rows: list[tuple[int, int | None, str, str | None, str | None, list[str]]] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if line.startswith(";"):
+            if match := HEADER_KEY.fullmatch(line):
+                header.setdefault(match["key"], match["value"].strip())
+            elif match := INFO_LINE.fullmatch(line):
+                info.setdefault(match["key"].lower(), match["value"].strip())
+            continue
+        body = line.split(";", 1)[0]  # everything after ';' is a comment
+        if not body.strip():
+            continue
+        pin = None
+        if match := PIN.search(body):
+            pin, body = match["pin"], body[: match.start()]
+        rows.append((number, *_split_player(body.split(), number, source), pin))
+    if not rows:
+        raise SourceError(f"{source}: no player line found; is this an EGF table?")
+    rounds = _round_count([(row[0], row[5]) for row in rows], source)
+    return (
+        header,
+        info,
+        [
+            PlayerLine(
+                line=number,
+                position=position,
+                place=place,
+                name=name,
+                country=country,
+                pin=pin,
+                entries=tuple(_entry(token) for token in tail[len(tail) - rounds :]),
+            )
+            for position, (number, place, name, country, _club, tail, pin) in enumerate(
+                rows, start=1
+            )
+        ],
+    )
+
+
+def _split_player(
+    tokens: list[str], number: int, source: str
+) -> tuple[int | None, str, str | None, str, list[str]]:
+    """Place (or None), name, country, club and the remaining columns of a player line."""
+    first = 1 if PLACE.fullmatch(tokens[0]) else 0
+    place = int(tokens[0]) if first else None
+    grade = next(
+        (i for i in range(first + 1, len(tokens)) if GRADE.fullmatch(tokens[i])), len(tokens)
+    )
+    if grade + 2 >= len(tokens):
+        raise SourceError(
+            f"{source}, line {number}: not a player line (place, name, grade like 5d/3k, "
+            f"country, club, round entries): {' '.join(tokens)!r}"
+        )
+    country = tokens[grade + 1].upper()
+    return (
+        place,
+        " ".join(tokens[first:grade]),
+        None if country == UNKNOWN_COUNTRY else country,
+        tokens[grade + 2],
+        tokens[grade + 3 :],
+    )
+
+
+def _entry(token: str) -> Entry:
+    if match := GAME_LONG.fullmatch(token):
+        colour = match["colour"].lower()
+        return Entry(
+            int(match["opponent"]),
+            match["result"],
+            colour if colour in OTHER_COLOUR else None,
+            match["how"] == "!",
+            token,
+        )
+    if match := GAME_SHORT.fullmatch(token):
+        return Entry(int(match["opponent"]), match["result"], None, False, token)
+    if match := BYE.fullmatch(token):
+        return Entry(0, match["result"], None, False, token)
+    raise ValueError(f"not a round entry: {token!r}")  # _round_count admits entries only
+
+
+def _is_entry(token: str) -> bool:
+    return any(p.fullmatch(token) for p in (GAME_LONG, GAME_SHORT, BYE))
+
+
+def _round_count(tails: list[tuple[int, list[str]]], source: str) -> int:
+    """The number of rounds: the trailing columns whose every value is a round entry.
+
+    Tie-break columns (``MMS SOS ...``) come first and may hold values that look like entries
+    (``0=``, ``12?``); a column counts as a round only when every line has an entry in it.
+    When lines have different numbers of columns, each line's trailing run of entries is
+    compared instead, and a line that differs from the others is a fatal error.
+    """
+    lengths = Counter(len(tail) for _, tail in tails)
+    if len(lengths) == 1:
+        width = len(tails[0][1])
+        rounds = 0
+        while rounds < width and all(_is_entry(tail[-rounds - 1]) for _, tail in tails):
+            rounds += 1
+        column = [(number, tail[-rounds - 1]) for number, tail in tails] if rounds < width else []
+        if rounds and any(GAME_LONG.fullmatch(token) for _, token in column):
+            # a column of entries like 12+/w0 is a round even when one value is broken
+            number, token = next((n, t) for n, t in column if not _is_entry(t))
+            raise SourceError(
+                f"{source}, line {number}: {token!r} is not a round entry (like 12+/w0, 5+, "
+                "0-) but other lines have round entries in that column; fix the entry"
+            )
+    else:
+        runs = [(number, _trailing_entries(tail)) for number, tail in tails]
+        counts = Counter(run for _, run in runs)
+        rounds = max(counts, key=lambda c: (counts[c], -_first_line(runs, c)))
+        for number, run in runs:
+            if run != rounds:
+                raise SourceError(
+                    f"{source}, line {number}: {run} round entries where line "
+                    f"{_first_line(runs, rounds)} has {rounds}; every player line must have "
+                    "the same number of rounds"
+                )
+    if rounds == 0:
+        raise SourceError(f"{source}, line {tails[0][0]}: no round entries found")
+    return rounds
+
+
+def _trailing_entries(tail: list[str]) -> int:
+    count = 0
+    while count < len(tail) and _is_entry(tail[-count - 1]):
+        count += 1
+    return count
+
+
+def _first_line(runs: list[tuple[int, int]], count: int) -> int:
+    return next(number for number, run in runs if run == count)
+
+
+# -- tournament -------------------------------------------------------------------------------
+
+
+def _tournament(
+    path: Path, header: dict[str, str], info: dict[str, str], source: str, problems: list[dict]
+) -> dict:
+    tid = "egf:" + (header.get("TC") or path.stem)
+    country, city = None, None
+    if "PC" in header:
+        country_text, _, city_text = header["PC"].partition(",")
+        country = country_text.strip().upper() or None
+        city = city_text.strip() or None
+    start = end = None
+    if "DT" in header:
+        try:
+            start, end = _dates(header["DT"])
+        except ValueError:
+            problems.append(
+                _problem(
+                    "egf_bad_date",
+                    "warning",
+                    source,
+                    "header DT",
+                    f"cannot read the dates DT[{header['DT']}] (want YYYY-MM-DD,YYYY-MM-DD); "
+                    "games have no date",
+                )
+            )
+    else:
+        problems.append(
+            _problem(
+                "egf_bad_date", "warning", source, "header DT", "no DT[] header; games have no date"
+            )
+        )
+    minutes = _minutes(header, info, source, problems)
+    return {
+        "tournament_id": tid,
+        "name": header.get("EV") or path.stem,
+        "country": country,
+        "country_name": None,
+        "city": city,
+        "start": start,
+        "end": end,
+        "rule_id": None,
+        "rule": header.get("RU") or None,
+        "category": CATEGORY,
+        "rated": True,
+        "type": 0,
+        "minutes": minutes,
+        "mode": _mode(header, source, problems),
+        "source": source,
+    }
+
+
+def _dates(value: str) -> tuple[dt.date, dt.date]:
+    """First and last day of ``DT[...]``: ``2015-11-07,2015-11-08``, or SGF short forms such
+    as ``2015-11-07,08`` and ``2015-11-30,12-01``."""
+    parts = [part.strip() for part in value.split(",") if part.strip()]
+    if not parts:
+        raise ValueError("no date")
+    days = [dt.date.fromisoformat(parts[0])]
+    for part in parts[1:]:
+        pieces = [int(p) for p in part.split("-")]
+        last = days[-1]
+        if len(pieces) == 3:
+            days.append(dt.date(*pieces))
+        elif len(pieces) == 2:
+            days.append(dt.date(last.year, *pieces))
+        else:
+            days.append(dt.date(last.year, last.month, pieces[0]))
+    return min(days), max(days)
+
+
+def _minutes(
+    header: dict[str, str], info: dict[str, str], source: str, problems: list[dict]
+) -> float | None:
+    """Adjusted time per player from ``TM[]``, else the basic time of ``;time=``."""
+    for key, text in (("TM", header.get("TM")), (";time=", info.get("time"))):
+        if text is None:
+            continue
+        if match := NUMBER.match(text.strip()):
+            return float(match[0])
+        problems.append(
+            _problem(
+                "egf_bad_time",
+                "warning",
+                source,
+                f"header {key}",
+                f"cannot read minutes from {text!r}; time per player unknown",
+            )
+        )
+    return None
+
+
+def _mode(header: dict[str, str], source: str, problems: list[dict]) -> str | None:
+    """``MO[]`` when given, else from the EGF class: A/B/C face to face, D internet."""
+    if "MO" in header:
+        mode = header["MO"].strip().lower()
+        if mode in MODES:
+            return mode
+        problems.append(
+            _problem(
+                "egf_bad_header",
+                "warning",
+                source,
+                "header MO",
+                f"MO[{header['MO']}] is not one of {list(MODES)}; mode taken from CL[]",
+            )
+        )
+    return MODE_BY_CLASS.get(header.get("CL", "").strip().upper())
+
+
+# -- players ----------------------------------------------------------------------------------
+
+
+def _players(
+    lines: list[PlayerLine], tid: str, known: _Mapping, source: str, problems: list[dict]
+) -> tuple[dict[int, str], list[dict]]:
+    """Player id of every position, and ``players`` rows for the unmatched ones."""
+    ids: dict[int, str] = {}
+    rows: list[dict] = []
+    for player in lines:
+        key = (_normal_name(player.name), player.country or "")
+        pid = known.by_pin.get(player.pin or "") or known.by_name.get(key)
+        if pid is None:
+            basis = f"{key[0]}|{key[1]}" if key[0] else f"{tid}|{player.position}"
+            pid = "egf:" + hashlib.sha256(basis.encode()).hexdigest()[:10]
+            rows.append(_player_row(pid, player, source))
+            pin = f", PIN {player.pin}" if player.pin else ""
+            problems.append(
+                _problem(
+                    "unmatched_player",
+                    "warning",
+                    source,
+                    f"line {player.line}",
+                    f"{player.name} ({player.country or 'country unknown'}{pin}) is not in the "
+                    f"player mapping; given the new id {pid}. Map it in data/egf_players.csv.",
+                )
+            )
+        if pid in ids.values():
+            other = next(p for p in lines if ids.get(p.position) == pid)
+            problems.append(
+                _problem(
+                    "egf_duplicate_player",
+                    "warning",
+                    source,
+                    f"line {other.line}, line {player.line}",
+                    f"lines {other.line} and {player.line} are both player {pid}",
+                )
+            )
+        ids[player.position] = pid
+    return ids, rows
+
+
+def _player_row(pid: str, player: PlayerLine, source: str) -> dict:
+    return {
+        "player_id": pid,
+        "name": player.name,
+        "surname": None,  # "Surname Given" cannot be split safely: surnames have several words
+        "given_name": None,
+        "native_name": None,
+        "country": player.country,
+        "country_name": None,
+        "city": None,
+        "female": None,
+        "birth": None,
+        "source": source,
+    }
+
+
+def _normal_name(name: str) -> str:
+    """Case-, accent- and punctuation-insensitive form of a name, for matching."""
+    decomposed = unicodedata.normalize("NFKD", name)
+    letters = "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+    return " ".join(re.sub(r"[^\w]+|_", " ", letters).split())
+
+
+def _mapping_path(mapping: Path | str | None) -> Path:
+    if mapping is None:
+        return DEFAULT_MAPPING
+    if not isinstance(mapping, str | Path):
+        raise TypeError(f"mapping must be a path or None, got {type(mapping).__name__}")
+    path = Path(mapping)
+    if not path.is_file():
+        raise ValueError(f"mapping must name an existing CSV file, got {str(path)!r}")
+    return path
+
+
+def _load_mapping(path: Path) -> _Mapping:
+    """Read the mapping CSV (``player_id,name,country,pin``; ``#`` lines are comments)."""
+    source = str(path)
+    text = path.read_text(encoding="utf-8-sig")
+    numbered = [
+        (number, line)
+        for number, line in enumerate(text.splitlines(), start=1)
+        if line.strip() and not line.lstrip().startswith("#")
+    ]
+    by_pin: dict[str, str] = {}
+    by_name: dict[tuple[str, str], str] = {}
+    problems: list[dict] = []
+    if not numbered:
+        return _Mapping(by_pin, by_name, ())
+    reader = csv.DictReader(io.StringIO("\n".join(line for _, line in numbered)))
+    missing = {"player_id", "name", "country", "pin"} - set(reader.fieldnames or ())
+    if missing:
+        raise SourceError(
+            f"{source}, line {numbered[0][0]}: the header must name the columns "
+            f"player_id,name,country,pin; missing {sorted(missing)}"
+        )
+    for (number, _), row in zip(numbered[1:], reader, strict=True):
+        pid = (row["player_id"] or "").strip()
+        pin = (row["pin"] or "").strip()
+        key = (_normal_name(row["name"] or ""), (row["country"] or "").strip().upper())
+        if not pid or not (pin or all(key)):
+            problems.append(
+                _problem(
+                    "egf_bad_mapping",
+                    "warning",
+                    source,
+                    f"line {number}",
+                    "a mapping row needs a player_id and either a pin or a name and a "
+                    "country; row ignored",
+                )
+            )
+            continue
+        for table, k in ((by_pin, pin), (by_name, key if all(key) else None)):
+            if not k:
+                continue
+            if table.get(k, pid) != pid:
+                problems.append(
+                    _problem(
+                        "egf_bad_mapping",
+                        "warning",
+                        source,
+                        f"line {number}",
+                        f"{k!r} already maps to {table[k]}, not {pid}; the first row is used",
+                    )
+                )
+                continue
+            table.setdefault(k, pid)
+    return _Mapping(by_pin, by_name, tuple(problems))
+
+
+# -- games ------------------------------------------------------------------------------------
+
+
+def _games(
+    lines: list[PlayerLine],
+    ids: dict[int, str],
+    tournament: dict,
+    source: str,
+    problems: list[dict],
+) -> list[dict]:
+    """One row per pairing of each round, and one per round without a game."""
+    tid = tournament["tournament_id"]
+    by_position = {player.position: player for player in lines}
+    rows: list[dict] = []
+
+    def row(game_id: str, rnd: int, black: str | None, white: str | None, **facts) -> dict:
+        return {
+            "game_id": f"{tid}:r{rnd}:{game_id}",
+            "tournament_id": tid,
+            "round": str(rnd),
+            "rule_id": None,
+            "black": black,
+            "white": white,
+            "date": tournament["end"],
+            "moves": None,  # tables carry no moves: not applicable
+            "unrated": False,
+            "source": source,
+            **facts,
+        }
+
+    for index in range(len(lines[0].entries)):
+        rnd = index + 1
+        pairs: set[tuple[int, int]] = set()
+        for player in lines:
+            entry = player.entries[index]
+            p = player.position
+            if entry.opponent == 0:
+                rows.append(
+                    row(
+                        f"bye:{p}",
+                        rnd,
+                        ids[p],
+                        None,
+                        result=SCORE[entry.result],
+                        forfeit=True,
+                        colours_known=False,
+                    )
+                )
+            elif entry.opponent == p or entry.opponent not in by_position:
+                problems.append(
+                    _problem(
+                        "egf_bad_opponent",
+                        "error",
+                        source,
+                        f"line {player.line}, round {rnd}",
+                        f"{entry.text!r} names position {entry.opponent}, but the table has "
+                        f"positions 1-{len(lines)} and this line is {p}; game kept without "
+                        "a result",
+                    )
+                )
+                rows.append(
+                    row(
+                        f"{p}-{entry.opponent}",
+                        rnd,
+                        ids[p],
+                        None,
+                        result=None,
+                        forfeit=entry.forfeit,
+                        colours_known=False,
+                    )
+                )
+            else:
+                pairs.add((min(p, entry.opponent), max(p, entry.opponent)))
+        for a, b in sorted(pairs):
+            rows.append(_pair(row, by_position[a], by_position[b], index, ids, source, problems))
+    return rows
+
+
+def _pair(
+    row: Callable[..., dict],
+    first: PlayerLine,
+    second: PlayerLine,
+    index: int,
+    ids: dict[int, str],
+    source: str,
+    problems: list[dict],
+) -> dict:
+    """The game row of positions ``first < second`` in a round, from both players' entries."""
+    rnd = index + 1
+    a, b = first.entries[index], second.entries[index]
+    game_id = f"{first.position}-{second.position}"
+    why = _disagreement(a, b, first.position, second.position)
+    forfeit = a.forfeit or b.forfeit
+    if why:
+        problems.append(
+            _problem(
+                "egf_mismatch",
+                "error",
+                source,
+                f"line {first.line}, line {second.line}, round {rnd}",
+                f"round {rnd}: line {first.line} (position {first.position}) has {a.text!r} "
+                f"but line {second.line} (position {second.position}) has {b.text!r}: {why}; "
+                "the game is kept without a result, so neither side is rated",
+            )
+        )
+        return row(
+            game_id,
+            rnd,
+            ids[first.position],
+            ids[second.position],
+            result=None,
+            forfeit=forfeit,
+            colours_known=False,
+        )
+    colour = a.colour or (OTHER_COLOUR[b.colour] if b.colour else None)
+    if colour == "w":
+        black, white, black_result = second, first, b.result
+    else:
+        black, white, black_result = first, second, a.result
+    return row(
+        game_id,
+        rnd,
+        ids[black.position],
+        ids[white.position],
+        result=SCORE[black_result],
+        forfeit=forfeit,
+        colours_known=colour is not None,
+    )
+
+
+def _disagreement(a: Entry, b: Entry, pa: int, pb: int) -> str | None:
+    """Why the entries of positions ``pa`` and ``pb`` do not describe one game, or None."""
+    if a.opponent != pb or b.opponent != pa:
+        return "they do not name each other"
+    if MIRROR[a.result] != b.result:
+        return "the results are not mirrored"
+    if a.colour and b.colour and a.colour == b.colour:
+        return f"both have colour {a.colour!r}"
+    return None
+
+
+def _problem(code: str, severity: str, source: str, locator: str, message: str) -> dict:
+    return {
+        "code": code,
+        "severity": severity,
+        "source": source,
+        "locator": locator,
+        "message": message,
+    }

@@ -1,0 +1,713 @@
+"""Reader of the RenjuNet database (``renjunet_v10_YYYYMMDD.rif``, XML).
+
+The file is parsed in one streaming pass with expat: one callback per element, attribute
+values appended to per-column lists, nothing kept of the move text but its count. References
+(games to players and tournaments) are resolved after the pass, so the order of the sections does
+not matter. The format is described in ``docs/sources.md`` and in the project's formats spec,
+section 1.
+
+Safety (the policy of ``defusedxml``, applied directly on expat because its tree builders are
+slower): a document type declaration, and therefore any entity declaration, is refused, and so is
+any external entity; undefined entities are malformed XML. Bytes that are not UTF-8 are replaced
+by U+FFFD and reported (``bad_encoding``); the declared encoding is ignored (RenjuNet is UTF-8).
+
+Problem codes written here (severity in brackets):
+
+- ``unknown_player`` [error]: a game's black or white is not a known player ``id``; kept null.
+- ``unknown_tournament`` [error]: a game's tournament is not known; the raw id is kept.
+- ``duplicate_id`` [error for games, warning otherwise]: an id seen before; games keep the
+  row (eligibility excludes later copies), other records keep the first one.
+- ``bad_result`` [error]: ``bresult`` not one of ``1``, ``0.5``, ``0`` or empty; kept null.
+- ``missing_id`` [error]: a record without its ``id`` (or a player without ``disp_id``).
+- ``bad_date`` [warning]: a date that is not ``YYYY-MM-DD`` or not a calendar date.
+- ``unknown_date`` [warning]: a tournament with no usable date at all; its games are undated.
+- ``date_order`` [warning]: a tournament starting after it ends; start set to the end.
+- ``unknown_rule``, ``unknown_country``, ``unknown_city`` [warning]: dangling dictionary ids.
+- ``bad_value`` [warning]: a tournament ``type`` that is not an integer; kept null.
+- ``bad_encoding`` [warning]: a line with bytes that are not UTF-8.
+- ``unknown_section`` [warning]: a section the reader does not know; skipped.
+"""
+
+from __future__ import annotations
+
+import calendar
+import codecs
+import contextvars
+import datetime as dt
+import re
+from pathlib import Path
+from typing import BinaryIO
+from xml.parsers import expat
+
+import pyarrow as pa
+
+from whr.sources._common import (
+    CHUNK_BYTES,
+    ProblemLog,
+    SourceError,
+    open_payload,
+    sha256_file,
+)
+from whr.tables import GAMES, PLAYERS, TOURNAMENTS, SourceData, to_frame
+
+__all__ = ["FORFEIT_PATTERN", "parse_date", "read_renjunet", "tournament_dates"]
+
+SECTIONS = ("countries", "cities", "rules", "openings", "players", "tournaments", "games")
+CATEGORY = {"1": "renju", "2": "gomoku"}
+RESULTS = {1.0, 0.5, 0.0}
+MAX_ENCODING_PROBLEMS = 100
+
+#: An ``<info>`` note matching this (case-insensitive) marks the game as not played in reality.
+FORFEIT_PATTERN = re.compile(
+    r"\b(forfeit(?:ed|s)?|walk[- ]?over|w/o|bye|by default|default (?:win|loss))\b",
+    re.IGNORECASE,
+)
+_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
+
+_BAD_BYTES: contextvars.ContextVar[list[int]] = contextvars.ContextVar("whr_sources_bad_bytes")
+
+
+def _replace_and_record(exc: UnicodeError) -> tuple[str, int]:
+    """Codec error handler: replace by U+FFFD and record how many newlines precede the bad byte."""
+    if not isinstance(exc, UnicodeDecodeError):
+        raise exc
+    _BAD_BYTES.get().append(exc.object.count(b"\n", 0, exc.start))
+    return "\ufffd", exc.end
+
+
+codecs.register_error("whr.sources.replace", _replace_and_record)
+
+
+class _Refused(Exception):
+    """Raised inside an expat callback to stop on a forbidden construct."""
+
+
+def parse_date(text: str | None) -> tuple[dt.date | None, bool]:
+    """Parse a RenjuNet date ``YYYY-MM-DD``.
+
+    A year ``0000`` means unknown. A day or month ``00`` becomes ``01`` (as the RIF's own code
+    does). Empty or missing means unknown.
+
+    Parameters
+    ----------
+    text : str or None
+        The attribute value.
+
+    Returns
+    -------
+    date : datetime.date or None
+        The date, or None when unknown or invalid.
+    valid : bool
+        False when ``text`` is neither empty nor a (partial) calendar date.
+    """
+    if not text:
+        return None, True
+    match = _DATE.fullmatch(text.strip())
+    if match is None:
+        return None, False
+    year, month, day = (int(part) for part in match.groups())
+    if year == 0:
+        return None, True
+    try:
+        return dt.date(year, month or 1, day or 1), True
+    except ValueError:
+        return None, False
+
+
+def _int_or_none(text: str | None) -> int | None:
+    if text is None or not text.strip():
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        return None
+
+
+def tournament_dates(
+    start: str | None, end: str | None, year: str | None, month: str | None
+) -> tuple[dt.date | None, dt.date | None, list[tuple[str, str]]]:
+    """Resolve a tournament's first and last day with the RenjuNet fallbacks.
+
+    1. ``start``/``end`` as by ``parse_date`` (``0000-00-00`` is unknown, day ``00`` is ``01``).
+    2. Both unknown: the ``year``/``month`` attributes give the whole month (first to last day),
+       or the whole year when the month is ``0``, missing or not 1-12; no year: unknown.
+    3. Only one known: the other is a copy of it.
+    4. Start after end: start becomes the end.
+
+    Returns
+    -------
+    start, end : datetime.date or None
+    problems : list of (code, message)
+        ``bad_date``, ``unknown_date`` and ``date_order`` findings.
+    """
+    problems: list[tuple[str, str]] = []
+    first, ok_first = parse_date(start)
+    if not ok_first:
+        problems.append(("bad_date", f"start {start!r} is not a date YYYY-MM-DD"))
+    last, ok_last = parse_date(end)
+    if not ok_last:
+        problems.append(("bad_date", f"end {end!r} is not a date YYYY-MM-DD"))
+    if first is None and last is None:
+        y = _int_or_none(year)
+        m = _int_or_none(month)
+        if y is not None and 1 <= y <= 9999:
+            if m is not None and 1 <= m <= 12:
+                first = dt.date(y, m, 1)
+                last = dt.date(y, m, calendar.monthrange(y, m)[1])
+            else:
+                first, last = dt.date(y, 1, 1), dt.date(y, 12, 31)
+        else:
+            problems.append(
+                (
+                    "unknown_date",
+                    f"no usable date (start={start!r}, end={end!r}, year={year!r}, "
+                    f"month={month!r}); its games are undated",
+                )
+            )
+    elif first is None:
+        first = last
+    elif last is None:
+        last = first
+    if first is not None and last is not None and first > last:
+        problems.append(("date_order", f"start {first} is after end {last}; start set to end"))
+        first = last
+    return first, last, problems
+
+
+def _none_if_empty(text: str | None) -> str | None:
+    return text if text else None
+
+
+class _Pass:
+    """State of one streaming pass: per-column lists, filled by the expat callbacks."""
+
+    def __init__(self, parser: expat.XMLParserType, log: ProblemLog) -> None:
+        self.parser = parser
+        self.log = log
+        self.depth = 0
+        self.section = ""
+        self.in_game = False
+        self.collect: str | None = None
+        self.text: list[str] = []
+        self.countries: dict[str, tuple[str | None, str | None]] = {}
+        self.cities: dict[str, str | None] = {}
+        self.rules: dict[str, tuple[str | None, str | None]] = {}
+        self.players: list[tuple[int, dict[str, str]]] = []
+        self.tournaments: list[tuple[int, dict[str, str]]] = []
+        self.sections_seen: set[str] = set()
+        # games, column by column
+        self.g_line: list[int] = []
+        self.g_id: list[str] = []
+        self.g_tournament: list[str | None] = []
+        self.g_round: list[str | None] = []
+        self.g_rule: list[str | None] = []
+        self.g_black: list[str | None] = []
+        self.g_white: list[str | None] = []
+        self.g_result: list[str | None] = []
+        self.g_date: list[str | None] = []
+        self.g_unrated: list[bool] = []
+        self.g_moves: list[int] = []
+        self.g_forfeit: list[bool] = []
+
+    def start(self, name: str, attrs: dict[str, str]) -> None:
+        depth = self.depth
+        self.depth = depth + 1
+        if depth == 2:
+            section = self.section
+            if name == "game" and section == "games":
+                self.in_game = True
+                get = attrs.get
+                self.g_line.append(self.parser.CurrentLineNumber)
+                self.g_id.append(get("id", ""))
+                self.g_tournament.append(get("tournament"))
+                self.g_round.append(get("round"))
+                self.g_rule.append(get("rule"))
+                self.g_black.append(get("black"))
+                self.g_white.append(get("white"))
+                self.g_result.append(get("bresult"))
+                self.g_date.append(get("date"))
+                self.g_unrated.append(get("unrated") == "1")
+                self.g_moves.append(0)
+                self.g_forfeit.append(False)
+            elif name == "player" and section == "players":
+                self.players.append((self.parser.CurrentLineNumber, attrs))
+            elif name == "tournament" and section == "tournaments":
+                self.tournaments.append((self.parser.CurrentLineNumber, attrs))
+            elif name == "country" and section == "countries":
+                self._dictionary(self.countries, attrs, "country", ("name", "abbr"))
+            elif name == "city" and section == "cities":
+                self._dictionary(self.cities, attrs, "city", ("name",))
+            elif name == "rule" and section == "rules":
+                self._dictionary(self.rules, attrs, "rule", ("name", "category"))
+        elif depth == 3:
+            if self.in_game and (name == "move" or name == "info"):
+                self.collect = name
+                self.text = []
+        elif depth == 1:
+            self.section = name
+            self.sections_seen.add(name)
+            if name not in SECTIONS:
+                self.log.add(
+                    "unknown_section",
+                    "warning",
+                    f"line {self.parser.CurrentLineNumber}",
+                    f"section <{name}> is not part of the RenjuNet format; skipped",
+                )
+
+    def _dictionary(
+        self, table: dict, attrs: dict[str, str], kind: str, fields: tuple[str, ...]
+    ) -> None:
+        key = attrs.get("id", "")
+        line = self.parser.CurrentLineNumber
+        if not key:
+            self.log.add("missing_id", "error", f"line {line}", f"<{kind}> without an id")
+            return
+        if key in table:
+            self.log.add(
+                "duplicate_id",
+                "warning",
+                f"line {line}, {kind} id={key}",
+                f"{kind} id {key} appears again; the first one is kept",
+            )
+            return
+        values = tuple(_none_if_empty(attrs.get(f)) for f in fields)
+        table[key] = values if len(values) > 1 else values[0]
+
+    def end(self, name: str) -> None:
+        self.depth -= 1
+        depth = self.depth
+        if depth == 3 and self.collect is not None:
+            text = "".join(self.text)
+            if self.collect == "move":
+                self.g_moves[-1] += len(text.split())
+            elif FORFEIT_PATTERN.search(text):
+                self.g_forfeit[-1] = True
+            self.collect = None
+        elif depth == 2:
+            self.in_game = False
+        elif depth == 1:
+            self.section = ""
+
+    def chars(self, data: str) -> None:
+        if self.collect is not None:
+            self.text.append(data)
+
+
+def _refuse(what: str) -> object:
+    def handler(*args: object) -> None:
+        raise _Refused(what)
+
+    return handler
+
+
+def _sniff(head: bytes, name: str) -> None:
+    """Refuse, with a clear message, a payload that is plainly not an XML database."""
+    text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
+    if not text:
+        raise SourceError(f"{name}: the file is empty; expected a RenjuNet database (XML)")
+    lowered = text[:64].lower()
+    if lowered.startswith((b"<!doctype html", b"<html")):
+        raise SourceError(
+            f"{name}: this is an HTML page, not a RenjuNet database; check the URL or the file"
+        )
+    if not text.startswith(b"<"):
+        raise SourceError(
+            f"{name}: not a RenjuNet database: expected XML, gzip or zip, but the data starts "
+            f"with {text[:16]!r}"
+        )
+
+
+def _parse(stream: BinaryIO, name: str, log: ProblemLog) -> _Pass:
+    parser = expat.ParserCreate(encoding="UTF-8")
+    parser.buffer_text = True
+    parser.buffer_size = 1 << 16
+    state = _Pass(parser, log)
+    parser.StartElementHandler = state.start
+    parser.EndElementHandler = state.end
+    parser.CharacterDataHandler = state.chars
+    parser.StartDoctypeDeclHandler = _refuse("a document type declaration (DTD)")
+    parser.EntityDeclHandler = _refuse("an entity declaration")
+    parser.UnparsedEntityDeclHandler = _refuse("an unparsed entity declaration")
+    parser.ExternalEntityRefHandler = _refuse("an external entity reference")
+    parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
+
+    decoder = codecs.getincrementaldecoder("utf-8")("whr.sources.replace")
+    bad_lines: list[int] = []
+    token = _BAD_BYTES.set(bad_lines)
+    lines_before = 0
+    encoding_problems = 0
+
+    def report_bad_bytes() -> None:
+        nonlocal encoding_problems
+        for count in bad_lines:
+            encoding_problems += 1
+            if encoding_problems <= MAX_ENCODING_PROBLEMS:
+                log.add(
+                    "bad_encoding",
+                    "warning",
+                    f"line {lines_before + count + 1}",
+                    "bytes that are not UTF-8 were replaced by U+FFFD",
+                )
+        bad_lines.clear()
+
+    try:
+        first = True
+        while True:
+            chunk = stream.read(CHUNK_BYTES)
+            if first:
+                _sniff(chunk, name)
+                first = False
+            if not chunk:
+                break
+            text = decoder.decode(chunk)
+            if bad_lines:
+                report_bad_bytes()
+            lines_before += chunk.count(b"\n")
+            parser.Parse(text.encode("utf-8"), False)
+        text = decoder.decode(b"", True)
+        if bad_lines:
+            report_bad_bytes()
+        parser.Parse(text.encode("utf-8"), True)
+    except expat.ExpatError as exc:
+        raise SourceError(
+            f"{name}: malformed XML at line {exc.lineno}, column {exc.offset + 1}: "
+            f"{expat.errors.messages[exc.code]}"
+        ) from None
+    except _Refused as exc:
+        raise SourceError(
+            f"{name}: refused at line {parser.CurrentLineNumber}, column "
+            f"{parser.CurrentColumnNumber + 1}: the document contains {exc}. DTDs and entity "
+            "declarations are refused because they allow entity-expansion and external-entity "
+            "attacks; a RenjuNet database has none, so this file is not a genuine one"
+        ) from None
+    finally:
+        _BAD_BYTES.reset(token)
+    if encoding_problems > MAX_ENCODING_PROBLEMS:
+        log.add(
+            "bad_encoding",
+            "warning",
+            "whole file",
+            f"{encoding_problems - MAX_ENCODING_PROBLEMS} more places with bytes that are not "
+            "UTF-8 were replaced (not listed one by one)",
+        )
+    if not state.sections_seen.intersection(SECTIONS):
+        raise SourceError(
+            f"{name}: no RenjuNet sections found (expected children of the root named "
+            f"{', '.join(SECTIONS)}); is this a RenjuNet database?"
+        )
+    return state
+
+
+def _players(state: _Pass, log: ProblemLog, name: str) -> tuple[pa.Table, dict[str, str]]:
+    columns: dict[str, list] = {field: [] for field in PLAYERS.names}
+    id_map: dict[str, str] = {}
+    seen_disp: dict[str, int] = {}
+    for line, attrs in state.players:
+        key = attrs.get("id", "")
+        disp = attrs.get("disp_id", "")
+        if not key or not disp:
+            missing = "id" if not key else "disp_id"
+            log.add(
+                "missing_id",
+                "error",
+                f"line {line}, player id={key}",
+                f"player without {missing}; games naming it become unknown_player",
+            )
+            continue
+        if key in id_map:
+            log.add(
+                "duplicate_id",
+                "warning",
+                f"line {line}, player id={key}",
+                f"player id {key} appears again; the first one is kept",
+            )
+            continue
+        id_map[key] = disp
+        if disp in seen_disp:
+            log.add(
+                "duplicate_id",
+                "warning",
+                f"line {line}, player id={key}",
+                f"disp_id {disp} already belongs to the player on line {seen_disp[disp]}; "
+                "both internal ids now map to it and the first row is kept",
+            )
+            continue
+        seen_disp[disp] = line
+        surname = _none_if_empty(attrs.get("surname"))
+        given = _none_if_empty(attrs.get("name"))
+        country_id = attrs.get("country")
+        country_name = country_code = None
+        if country_id:
+            if country_id in state.countries:
+                country_name, country_code = state.countries[country_id]
+            else:
+                log.add(
+                    "unknown_country",
+                    "warning",
+                    f"line {line}, player id={key}",
+                    f"country id {country_id} is not in <countries>",
+                )
+        city_id = attrs.get("city")
+        city = None
+        if city_id:
+            if city_id in state.cities:
+                city = state.cities[city_id]
+            else:
+                log.add(
+                    "unknown_city",
+                    "warning",
+                    f"line {line}, player id={key}",
+                    f"city id {city_id} is not in <cities>",
+                )
+        gender = attrs.get("gender")
+        columns["player_id"].append(disp)
+        columns["name"].append(" ".join(p for p in (surname, given) if p) or None)
+        columns["surname"].append(surname)
+        columns["given_name"].append(given)
+        columns["native_name"].append(_none_if_empty(attrs.get("native_name")))
+        columns["country"].append(country_code)
+        columns["country_name"].append(country_name)
+        columns["city"].append(city)
+        columns["female"].append(None if not gender else gender == "2")
+        columns["birth"].append(_none_if_empty(attrs.get("birth")))
+        columns["source"].append(name)
+    return pa.table(columns, schema=PLAYERS), id_map
+
+
+def _tournaments(
+    state: _Pass, log: ProblemLog, name: str
+) -> tuple[pa.Table, dict[str, dt.date | None]]:
+    columns: dict[str, list] = {field: [] for field in TOURNAMENTS.names}
+    ends: dict[str, dt.date | None] = {}
+    for line, attrs in state.tournaments:
+        key = attrs.get("id", "")
+        where = f"line {line}, tournament id={key}"
+        if not key:
+            log.add("missing_id", "error", where, "tournament without an id; skipped")
+            continue
+        if key in ends:
+            log.add(
+                "duplicate_id",
+                "warning",
+                where,
+                f"tournament id {key} appears again; the first one is kept",
+            )
+            continue
+        first, last, date_problems = tournament_dates(
+            attrs.get("start"), attrs.get("end"), attrs.get("year"), attrs.get("month")
+        )
+        for code, message in date_problems:
+            log.add(code, "warning", where, message)
+        ends[key] = last
+        country_id = attrs.get("country")
+        country_name = country_code = None
+        if country_id:
+            if country_id in state.countries:
+                country_name, country_code = state.countries[country_id]
+            else:
+                log.add(
+                    "unknown_country", "warning", where, f"country id {country_id} is not known"
+                )
+        city_id = attrs.get("city")
+        city = None
+        if city_id:
+            if city_id in state.cities:
+                city = state.cities[city_id]
+            else:
+                log.add("unknown_city", "warning", where, f"city id {city_id} is not known")
+        rule_id = _none_if_empty(attrs.get("rule"))
+        rule = category = None
+        if rule_id is not None:
+            if rule_id in state.rules:
+                rule, rule_category = state.rules[rule_id]
+                category = CATEGORY.get(rule_category or "")
+            else:
+                log.add(
+                    "unknown_rule",
+                    "warning",
+                    where,
+                    f"rule id {rule_id} is not in <rules>; its category is unknown",
+                )
+        type_text = attrs.get("type")
+        kind: int | None = 0
+        if type_text:
+            kind = _int_or_none(type_text)
+            if kind is None:
+                log.add("bad_value", "warning", where, f"type {type_text!r} is not an integer")
+        columns["tournament_id"].append(key)
+        columns["name"].append(_none_if_empty(attrs.get("name")))
+        columns["country"].append(country_code)
+        columns["country_name"].append(country_name)
+        columns["city"].append(city)
+        columns["start"].append(first)
+        columns["end"].append(last)
+        columns["rule_id"].append(rule_id)
+        columns["rule"].append(rule)
+        columns["category"].append(category)
+        columns["rated"].append(attrs.get("rated") == "1")
+        columns["type"].append(kind)
+        columns["minutes"].append(None)
+        columns["mode"].append(None)
+        columns["source"].append(name)
+    return pa.table(columns, schema=TOURNAMENTS), ends
+
+
+def _result(text: str | None) -> tuple[float | None, bool]:
+    if text is None or text == "":
+        return None, True
+    try:
+        value = float(text)
+    except ValueError:
+        return None, False
+    return (value, True) if value in RESULTS else (None, False)
+
+
+def _games(
+    state: _Pass,
+    log: ProblemLog,
+    name: str,
+    id_map: dict[str, str],
+    ends: dict[str, dt.date | None],
+) -> pa.Table:
+    n = len(state.g_id)
+    black: list[str | None] = [None] * n
+    white: list[str | None] = [None] * n
+    result: list[float | None] = [None] * n
+    date: list[dt.date | None] = [None] * n
+    first_line: dict[str, int] = {}
+    for i in range(n):
+        game_id = state.g_id[i]
+        line = state.g_line[i]
+        where = f"line {line}, game id={game_id}"
+        if not game_id:
+            log.add("missing_id", "error", where, "game without an id; kept with an empty id")
+        elif game_id in first_line:
+            log.add(
+                "duplicate_id",
+                "error",
+                where,
+                f"game id {game_id} already appeared on line {first_line[game_id]}",
+            )
+        else:
+            first_line[game_id] = line
+        for side, refs, out in (("black", state.g_black, black), ("white", state.g_white, white)):
+            ref = refs[i]
+            disp = id_map.get(ref) if ref else None
+            if disp is None:
+                log.add(
+                    "unknown_player",
+                    "error",
+                    where,
+                    f"{side} player id {ref!r} is not in <players>; kept as null",
+                )
+            out[i] = disp
+        value, ok = _result(state.g_result[i])
+        if not ok:
+            log.add(
+                "bad_result",
+                "error",
+                where,
+                f"bresult {state.g_result[i]!r} is not 1, 0.5, 0 or empty; kept as null",
+            )
+        result[i] = value
+        tournament = state.g_tournament[i]
+        if tournament in ends:
+            date[i] = ends[tournament]
+        else:
+            log.add(
+                "unknown_tournament",
+                "error",
+                where,
+                f"tournament id {tournament!r} is not in <tournaments>",
+            )
+        own = state.g_date[i]
+        if own is not None:
+            own_date, ok = parse_date(own)
+            if not ok:
+                log.add("bad_date", "warning", where, f"date {own!r} is not a date YYYY-MM-DD")
+            if own_date is not None:
+                date[i] = own_date
+    columns = {
+        "game_id": pa.array(state.g_id, pa.string()),
+        "tournament_id": pa.array([t or None for t in state.g_tournament], pa.string()),
+        "round": pa.array(state.g_round, pa.string()),
+        "rule_id": pa.array([r or None for r in state.g_rule], pa.string()),
+        "black": pa.array(black, pa.string()),
+        "white": pa.array(white, pa.string()),
+        "result": pa.array(result, pa.float64()),
+        "date": pa.array(date, pa.date32()),
+        "moves": pa.array(state.g_moves, pa.int32()),
+        "unrated": pa.array(state.g_unrated, pa.bool_()),
+        "forfeit": pa.array(state.g_forfeit, pa.bool_()),
+        "colours_known": pa.array([True] * n, pa.bool_()),
+        "source": pa.array([name] * n, pa.string()),
+    }
+    return pa.table(columns, schema=GAMES)
+
+
+def read_stream(stream: BinaryIO, name: str) -> SourceData:
+    """Read a RenjuNet database from an uncompressed binary stream.
+
+    Parameters
+    ----------
+    stream : binary file-like
+        The XML bytes.
+    name : str
+        The source's name (file name or URL), written in ``source`` columns and messages.
+
+    Returns
+    -------
+    SourceData
+        Players, tournaments, games and problems; ``inputs`` is empty (the caller knows what it
+        hashed).
+
+    Raises
+    ------
+    SourceError
+        On a DTD or entity declaration, malformed XML (with line and column), or a document
+        without any RenjuNet section.
+    """
+    log = ProblemLog(name)
+    state = _parse(stream, name, log)
+    players, id_map = _players(state, log, name)
+    tournaments, ends = _tournaments(state, log, name)
+    games = _games(state, log, name, id_map, ends)
+    return SourceData(
+        players=to_frame(players),
+        tournaments=to_frame(tournaments),
+        games=to_frame(games),
+        problems=log.frame(),
+    )
+
+
+def read_renjunet(path: str | Path, name: str | None = None) -> SourceData:
+    """Read a RenjuNet database file (plain, gzip or zip).
+
+    Parameters
+    ----------
+    path : str or Path
+        The local file.
+    name : str, optional
+        How the source is named in the tables (default: the file name).
+
+    Returns
+    -------
+    SourceData
+        With ``inputs`` = ((name, sha256 of the file's bytes as stored),).
+
+    Raises
+    ------
+    SourceError
+        If the file cannot be read safely; see ``read_stream``.
+    """
+    path = Path(path)
+    name = name or path.name
+    with open_payload(path, name) as stream:
+        data = read_stream(stream, name)
+    return SourceData(
+        players=data.players,
+        tournaments=data.tournaments,
+        games=data.games,
+        problems=data.problems,
+        inputs=((name, sha256_file(path)),),
+    )
