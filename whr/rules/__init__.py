@@ -1,0 +1,29 @@
+"""Eligibility: which games are rated, and why each other game is not.
+
+Pure functions over the shared tables (``whr.tables``), driven by the data files of
+``data/rules/`` (see ``docs/eligibility.md``)::
+
+    sel = whr.select(data, as_of=date, category="renju", strict=False, config=None)
+    sel.rated, sel.exclusions, sel.counts, sel.warnings
+"""
+
+from whr.rules.config import ConfigError, EligibilityConfig, default_directory, load_config
+from whr.rules.names import CertifiedRule, certified_name, normalise
+from whr.rules.reasons import REASONS, WARNINGS
+from whr.rules.select import Counts, InvariantError, Selection, select
+
+__all__ = [
+    "REASONS",
+    "WARNINGS",
+    "CertifiedRule",
+    "ConfigError",
+    "Counts",
+    "EligibilityConfig",
+    "InvariantError",
+    "Selection",
+    "certified_name",
+    "default_directory",
+    "load_config",
+    "normalise",
+    "select",
+]
