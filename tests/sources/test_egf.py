@@ -1,0 +1,353 @@
+"""EGF tournament tables: handmade fixtures in ``tests/sources/egf/``, expectations by hand."""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import hashlib
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from whr.sources import egf
+from whr.tables import GAMES, PLAYERS, PROBLEMS, TOURNAMENTS, SourceData, to_table
+
+HERE = Path(__file__).parent / "egf"
+EMPTY_MAPPING = HERE / "no_players.csv"
+
+
+def new_id(name: str, country: str) -> str:
+    """The documented rule for unmatched players: "egf:" + sha256("<name>|<country>")[:10],
+    with the name lower-cased, accents and punctuation removed."""
+    return "egf:" + hashlib.sha256(f"{name}|{country}".encode()).hexdigest()[:10]
+
+
+def read(name: str, mapping: Path | None = None) -> SourceData:
+    return egf.read_table(HERE / name, mapping=mapping)
+
+
+def games_by_id(data) -> dict[str, dict]:
+    return {row["game_id"]: row for row in data.games.to_dict("records")}
+
+
+def codes(data, code: str) -> list[str]:
+    problems = data.problems
+    return problems.loc[problems["code"] == code, "locator"].tolist()
+
+
+def test_header_keys_and_informational_lines():
+    data = read("header.h9")
+    (row,) = data.tournaments.to_dict("records")
+    assert row["tournament_id"] == "egf:R240510EE"  # TC[] wins over the file name
+    assert row["name"] == "Tallinn Renju Open 2024"
+    assert (row["country"], row["city"]) == ("EE", "Tallinn")
+    assert (row["start"], row["end"]) == (dt.date(2024, 5, 10), dt.date(2024, 5, 12))
+    assert row["minutes"] == 95.0  # TM[] (adjusted time), not the ;time=60+b line
+    assert row["mode"] == "face_to_face"  # CL[B]
+    assert row["rule"] == "Taraguchi-10"
+    assert row["category"] == "renju"
+    assert row["rated"] and row["type"] == 0
+
+
+def test_long_entries_give_colours_and_black_scores():
+    data = read("header.h9")
+    ids = dict(zip(data.players["name"], data.players["player_id"], strict=True))
+    soosorv, tammsaar, sarv, kask = (
+        ids["Soosorv Ants"],
+        ids["Tammsaar Tunde"],
+        ids["Sarv Jaan"],
+        ids["Kask Mari"],
+    )
+    games = games_by_id(data)
+    # tie-break values 12? and 0= are not results: 2 rounds x 2 games, no byes
+    assert set(games) == {
+        "egf:R240510EE:r1:1-2",
+        "egf:R240510EE:r1:3-4",
+        "egf:R240510EE:r2:1-3",
+        "egf:R240510EE:r2:2-4",
+    }
+    expected = {  # game: (black, white, Black's score), read off the entries
+        "egf:R240510EE:r1:1-2": (soosorv, tammsaar, 1.0),  # 2+/b0 | 1-/w0
+        "egf:R240510EE:r1:3-4": (sarv, kask, 1.0),  # 4+/b0 | 3-/w0
+        "egf:R240510EE:r2:1-3": (sarv, soosorv, 0.0),  # 3+/w0 | 1-/b0: Black lost
+        "egf:R240510EE:r2:2-4": (tammsaar, kask, 1.0),  # 4+/b0 | 2-/w0
+    }
+    for game_id, (black, white, result) in expected.items():
+        game = games[game_id]
+        assert (game["black"], game["white"], game["result"]) == (black, white, result)
+        assert game["colours_known"] and not game["forfeit"]
+        assert game["date"] == dt.date(2024, 5, 12)  # the tournament's last day
+        assert pd.isna(game["moves"])  # tables carry no moves: not applicable
+    assert data.games["round"].tolist() == ["1", "1", "2", "2"]
+
+
+def test_unmatched_players_get_stable_ids_and_a_warning():
+    data = read("header.h9")
+    assert data.players["player_id"].tolist() == [
+        new_id("soosorv ants", "EE"),
+        new_id("tammsaar tunde", "EE"),
+        new_id("sarv jaan", "FI"),
+        new_id("kask mari", "LV"),
+    ]
+    assert codes(data, "unmatched_player") == ["line 17", "line 18", "line 19", "line 20"]
+    pin_message = data.problems.loc[data.problems["locator"] == "line 18", "message"].item()
+    assert "12850431" in pin_message  # the PIN is shown so a maintainer can map it
+    assert (data.problems["severity"] == "warning").all()
+
+
+def test_pin_and_name_country_mapping():
+    data = read("header.h9", mapping=HERE / "mapping.csv")
+    games = games_by_id(data)
+    # PIN 12850431 -> 000123 though the mapping's name differs; "Soosõrv Ants, ee" matches
+    # "Soosorv Ants EE" (accents and case ignored); Sarv Jaan is mapped for EE, plays for FI
+    assert games["egf:R240510EE:r1:1-2"]["black"] == "000456"
+    assert games["egf:R240510EE:r1:1-2"]["white"] == "000123"
+    assert data.players["name"].tolist() == ["Sarv Jaan", "Kask Mari"]
+    assert codes(data, "unmatched_player") == ["line 19", "line 20"]
+
+
+def test_default_mapping_file_is_readable_and_documented():
+    text = egf.DEFAULT_MAPPING.read_text(encoding="utf-8")
+    lines = [line for line in text.splitlines() if not line.startswith("#")]
+    assert next(csv.reader(lines)) == ["player_id", "name", "country", "pin"]
+    assert text.startswith("#")  # the comment explaining how to use it
+    data = read("header.h9")  # mapping=None reads it
+    assert not codes(data, "egf_bad_mapping")
+
+
+def test_bad_mapping_rows_are_problems_with_their_line(tmp_path):
+    mapping = tmp_path / "m.csv"
+    mapping.write_text(
+        "# comment\nplayer_id,name,country,pin\n,Kask Mari,LV,\n001,Kask Mari,,\n"
+        "002,Kask Mari,LV,\n003,Kask Mari,LV,\n",
+        encoding="utf-8",
+    )
+    data = read("header.h9", mapping=mapping)
+    # no id (line 3), name without country (line 4), a second id for the same player (line 6)
+    assert codes(data, "egf_bad_mapping") == ["line 3", "line 4", "line 6"]
+    assert data.games.loc[data.games["game_id"] == "egf:R240510EE:r1:3-4", "white"].item() == "002"
+
+
+def test_ties_with_blank_places_and_short_form():
+    data = read("ties_short.h9")
+    tid = "egf:ties_short"  # no TC[]: the file stem
+    ids = dict(zip(data.players["name"], data.players["player_id"], strict=True))
+    games = games_by_id(data)
+    # the blank-place line is position 4 (opponents refer to line order); without colours the
+    # lower position is recorded as black and colours_known is False
+    expected = {
+        f"{tid}:r1:1-3": (ids["Alpha Anna"], ids["Gamma Gleb"], 1.0),
+        f"{tid}:r1:2-4": (ids["Beta Boris"], ids["Delta Dana"], 1.0),
+        f"{tid}:r2:1-2": (ids["Alpha Anna"], ids["Beta Boris"], 1.0),
+        f"{tid}:r2:3-4": (ids["Gamma Gleb"], ids["Delta Dana"], 0.5),
+    }
+    assert set(games) == set(expected)
+    for game_id, (black, white, result) in expected.items():
+        game = games[game_id]
+        assert (game["black"], game["white"], game["result"]) == (black, white, result)
+        assert not game["colours_known"]
+    (row,) = data.tournaments.to_dict("records")
+    assert row["start"] == row["end"] == dt.date(2023, 3, 4)  # one date: a one-day event
+    assert pd.isna(row["minutes"]) and pd.isna(row["mode"]) and pd.isna(row["rule"])
+
+
+def test_mismatched_pairs_keep_the_game_without_result_and_name_both_lines():
+    data = read("mismatch.h9")
+    tid = "egf:mismatch"
+    games = games_by_id(data)
+    # lines: 3 Alpha (1), 4 Beta (2), 5 Gamma (3), 6 Delta (4)
+    assert codes(data, "egf_mismatch") == [
+        "line 3, line 4, round 1",  # both claim the win
+        "line 3, line 5, round 2",  # both white
+        "line 3, line 6, round 3",  # Alpha names Delta, Delta names Beta
+        "line 4, line 6, round 3",  # Delta names Beta, Beta names Gamma
+    ]
+    bad = [f"{tid}:r1:1-2", f"{tid}:r2:1-3", f"{tid}:r3:1-4", f"{tid}:r3:2-4"]
+    for game_id in bad:
+        assert pd.isna(games[game_id]["result"])
+    good = {f"{tid}:r1:3-4": 1.0, f"{tid}:r2:2-4": 1.0, f"{tid}:r3:2-3": 1.0}
+    assert {g: games[g]["result"] for g in good} == good
+    assert len(games) == len(bad) + len(good)
+    message = data.problems.loc[data.problems["code"] == "egf_mismatch", "message"].iloc[0]
+    assert "'2+/b0'" in message and "'1+/w0'" in message
+
+
+def test_results_by_default_and_unknown_results():
+    data = read("forfeit_unknown.h9")
+    tid = "egf:forfeit_unknown"
+    ids = dict(zip(data.players["name"], data.players["player_id"], strict=True))
+    games = games_by_id(data)
+    walkover = games[f"{tid}:r1:1-2"]  # 2+!w0 | 1-!b0: Alpha (white) won by default
+    assert walkover["forfeit"]
+    assert (walkover["black"], walkover["white"], walkover["result"]) == (
+        ids["Beta Boris"],
+        ids["Alpha Anna"],
+        0.0,
+    )
+    assert not games[f"{tid}:r1:3-4"]["forfeit"]
+    unknown = games[f"{tid}:r2:1-3"]  # 3?/b0 | 1?/w0
+    assert pd.isna(unknown["result"]) and unknown["black"] == ids["Alpha Anna"]
+    one_sided = games[f"{tid}:r2:2-4"]  # 4+ (short) | 2-/b0: the colour comes from Delta
+    assert one_sided["colours_known"]
+    assert (one_sided["black"], one_sided["result"]) == (ids["Delta Dana"], 0.0)
+    assert not codes(data, "egf_mismatch")
+
+
+def test_byes_of_the_three_kinds():
+    data = read("byes.h9")
+    tid = "egf:byes"
+    ids = dict(zip(data.players["name"], data.players["player_id"], strict=True))
+    byes = data.games[data.games["white"].isna()]
+    # 0- (r1 Gamma), 0+ (r2 Alpha), 0=0 / 0= / 0- (r3 everyone): one row each, not played
+    expected = {
+        f"{tid}:r1:bye:3": (ids["Gamma Gleb"], 0.0),
+        f"{tid}:r2:bye:1": (ids["Alpha Anna"], 1.0),
+        f"{tid}:r3:bye:1": (ids["Alpha Anna"], 0.5),
+        f"{tid}:r3:bye:2": (ids["Beta Boris"], 0.5),
+        f"{tid}:r3:bye:3": (ids["Gamma Gleb"], 0.0),
+    }
+    assert {
+        row["game_id"]: (row["black"], row["result"]) for row in byes.to_dict("records")
+    } == expected
+    assert byes["forfeit"].all()
+    played = data.games[data.games["white"].notna()]
+    assert sorted(played["game_id"]) == [f"{tid}:r1:1-2", f"{tid}:r2:2-3"]
+    assert not played["forfeit"].any()
+
+
+def test_latin1_file_is_read_with_a_warning():
+    data = read("latin1.h9")
+    assert data.players["name"].tolist() == ["Lamôle Laurent", "Soosõrv Äili"]
+    assert codes(data, "egf_encoding") == ["file"]
+    assert data.tournaments["mode"].item() == "face_to_face"
+
+
+def test_non_utf8_bytes_outside_latin1_read_as_iso_8859_15(tmp_path):
+    # 0xA6 is "Š" in ISO-8859-15 (what OpenGotha writes) and "¦" in Latin-1
+    path = tmp_path / "t.h9"
+    path.write_bytes(
+        b"; DT[2020-01-01]\n 1 \xa6ulc Jan 1d CZ Prah 1 2+/b0\n 2 B C 1d CZ Prah 0 1-/w0\n"
+    )
+    data = egf.read_table(path, mapping=EMPTY_MAPPING)
+    assert data.players["name"].tolist()[0] == "Šulc Jan"
+
+
+def test_utf8_is_read_without_warning(tmp_path):
+    path = tmp_path / "t.h9"
+    text = "; DT[2020-01-01]\n 1 Šulc Jan 1d CZ Prah 1 2+/b0\n 2 Ōta Ken 1d JP Toky 0 1-/w0\n"
+    path.write_text(text, encoding="utf-8")
+    data = egf.read_table(path, mapping=EMPTY_MAPPING)
+    assert data.players["name"].tolist() == ["Šulc Jan", "Ōta Ken"]
+    assert not codes(data, "egf_encoding")
+
+
+def test_lines_with_different_round_counts_are_a_clear_error():
+    with pytest.raises(egf.SourceError, match=r"rounds_differ\.h9, line 4: 1 round entries"):
+        read("rounds_differ.h9")
+
+
+def test_a_broken_entry_in_a_round_column_is_an_error_with_its_line(tmp_path):
+    path = tmp_path / "t.h9"
+    path.write_text(
+        "; DT[2020-01-01]\n 1 A A 1d EE Tall 1 2+/x0 2+/b0\n 2 B B 1d EE Tall 0 1-/w0 1-/w0\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(egf.SourceError, match=r"line 2: '2\+/x0' is not a round entry"):
+        egf.read_table(path, mapping=EMPTY_MAPPING)
+
+
+def test_an_unreadable_player_line_is_an_error_with_its_line(tmp_path):
+    path = tmp_path / "t.h9"
+    path.write_text("; DT[2020-01-01]\n 1 A A 1d EE Tall 1 2+/b0\nhello world\n", encoding="utf-8")
+    with pytest.raises(egf.SourceError, match=r"line 3: not a player line"):
+        egf.read_table(path, mapping=EMPTY_MAPPING)
+
+
+def test_an_opponent_outside_the_table_is_a_problem(tmp_path):
+    path = tmp_path / "t.h9"
+    path.write_text(
+        "; DT[2020-01-01]\n 1 A A 1d EE Tall 1 9+/b0\n 2 B B 1d EE Tall 0 0-\n", encoding="utf-8"
+    )
+    data = egf.read_table(path, mapping=EMPTY_MAPPING)
+    assert codes(data, "egf_bad_opponent") == ["line 2, round 1"]
+    game = games_by_id(data)["egf:t:r1:1-9"]
+    assert pd.isna(game["result"]) and pd.isna(game["white"])
+
+
+def test_mode_key_time_line_and_bad_dates(tmp_path):
+    path = tmp_path / "t.h9"
+    path.write_text(
+        "; CL[D]\n; MO[online_supervised]\n; DT[soon]\n;time=45+b\n"
+        " 1 A A 1d EE Tall 1 2+/b0\n 2 B B 1d EE Tall 0 1-/w0\n",
+        encoding="utf-8",
+    )
+    data = egf.read_table(path, mapping=EMPTY_MAPPING)
+    (row,) = data.tournaments.to_dict("records")
+    assert row["mode"] == "online_supervised"  # MO[] wins over CL[D]
+    assert row["minutes"] == 45.0  # no TM[]: the basic time of ;time=
+    assert pd.isna(row["end"]) and codes(data, "egf_bad_date") == ["header DT"]
+    assert pd.isna(data.games["date"].item())
+
+
+def test_internet_class_is_online_and_sgf_short_dates(tmp_path):
+    path = tmp_path / "t.h9"
+    path.write_text(
+        "; CL[D]\n; DT[2020-11-30,12-01,02]\n 1 A A 1d EE Tall 1 2+/b0\n 2 B B 1d EE Tall 0 1-/w0\n",
+        encoding="utf-8",
+    )
+    (row,) = egf.read_table(path, mapping=EMPTY_MAPPING).tournaments.to_dict("records")
+    assert row["mode"] == "online"
+    assert (row["start"], row["end"]) == (dt.date(2020, 11, 30), dt.date(2020, 12, 2))
+
+
+def test_several_tables_share_player_ids_and_list_each_input():
+    paths = [HERE / "mismatch.h9", HERE / "forfeit_unknown.h9"]
+    data = egf.read_tables(paths, mapping=EMPTY_MAPPING)
+    # the same four people play in both tables: one players row each, the same ids in both
+    assert sorted(data.players["player_id"]) == sorted(
+        new_id(n, c)
+        for n, c in [
+            ("alpha anna", "EE"),
+            ("beta boris", "EE"),
+            ("gamma gleb", "FI"),
+            ("delta dana", "LV"),
+        ]
+    )
+    assert data.tournaments["tournament_id"].tolist() == ["egf:mismatch", "egf:forfeit_unknown"]
+    assert [name for name, _ in data.inputs] == [str(p) for p in paths]
+    assert [digest for _, digest in data.inputs] == [
+        hashlib.sha256(p.read_bytes()).hexdigest() for p in paths
+    ]
+    assert data.games["game_id"].is_unique
+    for frame, schema in [
+        (data.players, PLAYERS),
+        (data.tournaments, TOURNAMENTS),
+        (data.games, GAMES),
+        (data.problems, PROBLEMS),
+    ]:
+        assert to_table(frame, schema).schema == schema
+
+
+def test_reading_twice_gives_the_same_tables():
+    first, second = read("mismatch.h9"), read("mismatch.h9")
+    pd.testing.assert_frame_equal(first.games, second.games)
+    pd.testing.assert_frame_equal(first.players, second.players)
+
+
+def test_the_same_tournament_twice_is_an_error():
+    with pytest.raises(egf.SourceError, match="same tournament id 'egf:byes'"):
+        egf.read_tables([HERE / "byes.h9", HERE / "byes.h9"], mapping=EMPTY_MAPPING)
+
+
+def test_bad_arguments_name_the_argument(tmp_path):
+    with pytest.raises(TypeError, match="paths must be a sequence of paths, got str"):
+        egf.read_tables("byes.h9")
+    with pytest.raises(ValueError, match="mapping must name an existing CSV file"):
+        egf.read_tables([HERE / "byes.h9"], mapping=tmp_path / "missing.csv")
+
+
+def test_patterns_recognise_table_files():
+    names = ["a.h9", "b.h2", "c.egf", "d.txt", "e.rif"]
+    matched = [n for n in names if any(Path(n).match(p) for p in egf.PATTERNS)]
+    assert matched == ["a.h9", "b.h2", "c.egf"]
