@@ -1,13 +1,17 @@
 """The daily rating job: pull -> parse -> validate -> rate -> publish, as one Prefect 3 flow.
 
 Every task is one call into the library (``whr``); this module only wires them, logs, and
-summarises the run. Only ``pull`` retries (with exponential backoff, done by Prefect: the library's
-own retries are switched off so that the two never stack). Nothing is persisted or cached by
-Prefect: a daily job must never reuse yesterday's result.
+summarises the run. Only ``pull`` retries, with exponential backoff, and it is the library's
+``whr.sources.pull`` that retries, not Prefect: the library knows which failures are transient
+(timeouts, broken connections, HTTP 408/429/5xx) and which are final (404, size cap), so a
+missing file fails at once instead of being fetched again and again. The task itself has no
+Prefect retries, so the two never stack. Nothing is persisted or cached by Prefect: a daily job
+must never reuse yesterday's result.
 
 When the input's sha256 and the parameters (as-of date, category, ``w2``, virtual games, strict)
-are those of the latest published snapshot, the run ends early in a Completed state named
-``No new data`` (unless ``force``), and nothing is written.
+equal those recorded in the manifest of the published snapshot of the same as-of date (for the
+daily run: the latest one), the run ends early in a Completed state named ``No new data``
+(unless ``force``), and nothing is written.
 
 Run it from the command line (``python -m flows.daily --help`` or the console script
 ``rif-rating``) or as a Prefect deployment (``prefect.yaml``). With no Prefect server configured,
@@ -113,18 +117,34 @@ def _step(label: str) -> Iterator[None]:
 
 
 @task(name="pull", persist_result=False, cache_policy=NO_CACHE)
-def pull(source: str, workdir: Path, as_of: dt.date, timeout_s: float, max_bytes: int) -> Path:
+def pull(
+    source: str,
+    workdir: Path,
+    as_of: dt.date,
+    timeout_s: float,
+    max_bytes: int,
+    retries: int,
+    backoff_s: float,
+) -> Path:
     """Fetch one source (file, directory of dated files, or http(s) URL) into ``workdir``.
 
-    Retries are added by the flow with ``with_options`` (Prefect's retries, not the library's).
+    The library retries transient failures ``retries`` times, waiting ``backoff_s`` seconds
+    and doubling the wait each time; this task has no Prefect retries of its own.
     """
     from whr.sources import pull as pull_source
 
-    get_run_logger().info("pulling %s", source)
+    logger = get_run_logger()
+    logger.info("pulling %s (timeout %s s, %d retries)", source, timeout_s, retries)
     path = pull_source(
-        source, workdir, as_of, timeout_s=timeout_s, max_bytes=max_bytes, retries=0, backoff_s=0.0
+        source,
+        workdir,
+        as_of,
+        timeout_s=timeout_s,
+        max_bytes=max_bytes,
+        retries=retries,
+        backoff_s=backoff_s,
     )
-    get_run_logger().info("pulled %s -> %s", source, path)
+    logger.info("pulled %s -> %s", source, path)
     return Path(path)
 
 
@@ -262,29 +282,34 @@ def daily(
         "strict": bool(strict),
     }
     logger.info("rating list as of %s from %s, parameters %s", as_of, sources, params)
-    previous = latest_snapshot(out)
+    previous = previous_snapshot(out, as_of)
+    same_day = out / "snapshots" / as_of.isoformat()
 
     with tempfile.TemporaryDirectory(prefix="rif-rating-pull-") as workdir:
-        fetch = pull.with_options(
-            retries=pull_retries,
-            retry_delay_seconds=[pull_backoff_s * 2**i for i in range(pull_retries)] or 0,
-        )
         paths = []
         for src in sources:
             try:
-                paths.append(fetch(src, Path(workdir), as_of, pull_timeout_s, pull_max_bytes))
-            except Exception as exc:
+                paths.append(
+                    pull(
+                        src,
+                        Path(workdir),
+                        as_of,
+                        pull_timeout_s,
+                        pull_max_bytes,
+                        pull_retries,
+                        pull_backoff_s,
+                    )
+                )
+            except whr.SourceError as exc:
                 raise whr.SourceError(
-                    f"could not pull {src!r} after {pull_retries + 1} attempts: {exc}. "
-                    f"Check the source and the network; the last published snapshot "
-                    f"is left as it was."
+                    f"pull failed, nothing was published and the last snapshot is untouched: {exc}"
                 ) from exc
         data = parse(paths, as_of)
 
-    if previous is not None and not force and _same_run(previous, data.sha256, params):
+    if not force and _same_run(same_day, data.sha256, params):
         message = (
-            f"no new data: input sha256 {data.sha256} and parameters equal those of "
-            f"{previous.name}; nothing published (use force to publish anyway)"
+            f"no new data: input sha256 {data.sha256} and parameters equal those of the "
+            f"published snapshot {same_day.name}; nothing published (use force to publish anyway)"
         )
         logger.info("%s", message)
         _report(f"# Rating run {as_of}: no new data\n\n{_md(message)}\n")
@@ -335,26 +360,44 @@ def latest_snapshot(out: Path) -> Path | None:
     if not pointer.is_file():
         return None
     latest = json.loads(pointer.read_text(encoding="utf-8"))
-    for key in ("snapshot", "path", "dir"):
-        if isinstance(latest.get(key), str):
-            snapshot = Path(out) / latest[key]
-            break
-    else:
-        snapshot = Path(out) / "snapshots" / str(latest["as_of"])
+    snapshot = Path(out) / str(latest.get("snapshot", f"snapshots/{latest.get('date')}"))
     return snapshot if (snapshot / "manifest.json").is_file() else None
 
 
-def _manifest(snapshot: Path) -> dict[str, Any]:
-    return json.loads((snapshot / "manifest.json").read_text(encoding="utf-8"))
+def previous_snapshot(out: Path, as_of: dt.date) -> Path | None:
+    """The newest published snapshot dated before ``as_of``, or None.
+
+    Parameters
+    ----------
+    out : Path
+        Output directory of earlier runs.
+    as_of : datetime.date
+        The run's list date; the snapshot of that very date is not "previous".
+    """
+    snapshots = Path(out) / "snapshots"
+    if not snapshots.is_dir():
+        return None
+    dated = []
+    for path in snapshots.iterdir():
+        try:
+            day = dt.date.fromisoformat(path.name)
+        except ValueError:  # temporary directories of a publish in progress, stray files
+            continue
+        if day < as_of and (path / "manifest.json").is_file():
+            dated.append((day, path))
+    return max(dated)[1] if dated else None
 
 
 def _same_run(snapshot: Path, sha256: str, params: dict[str, Any]) -> bool:
-    """True when ``snapshot`` was made from the same input with the same parameters."""
-    manifest = _manifest(snapshot)
-    recorded = manifest.get("parameters", manifest.get("params", {}))
-    inputs = manifest.get("input", manifest.get("inputs", {}))
-    recorded_sha = inputs.get("sha256") if isinstance(inputs, dict) else manifest.get("sha256")
-    return recorded_sha == sha256 and all(recorded.get(k) == v for k, v in params.items())
+    """True when ``snapshot`` exists and was made from the same input with ``params``."""
+    manifest_path = Path(snapshot) / "manifest.json"
+    if not manifest_path.is_file():
+        return False
+    manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+    recorded = manifest.get("parameters") or {}
+    return manifest.get("inputs_sha256") == sha256 and all(
+        recorded.get(key) == value for key, value in params.items()
+    )
 
 
 def _value_counts(frame: pd.DataFrame, columns: list[str]) -> dict[Any, int]:
