@@ -73,7 +73,9 @@ def modern(tournament_id: str = "t1", **fields) -> dict:
     return tournament(tournament_id, **base)
 
 
-def make_data(games: list[dict], tournaments: list[dict] | None = None, players=PLAYER_IDS) -> SourceData:
+def make_data(
+    games: list[dict], tournaments: list[dict] | None = None, players=PLAYER_IDS
+) -> SourceData:
     """SourceData in the shared schemas; a game's date defaults to its tournament's end."""
     tournaments = [tournament()] if tournaments is None else tournaments
     ends = {t["tournament_id"]: t["end"] for t in tournaments}
@@ -84,9 +86,12 @@ def make_data(games: list[dict], tournaments: list[dict] | None = None, players=
             row["date"] = ends.get(row["tournament_id"])
         rows.append(row)
     return SourceData(
-        players=conform(pd.DataFrame({"player_id": list(players), "name": list(players)}).reindex(
-            columns=PLAYERS.names
-        ), PLAYERS),
+        players=conform(
+            pd.DataFrame({"player_id": list(players), "name": list(players)}).reindex(
+                columns=PLAYERS.names
+            ),
+            PLAYERS,
+        ),
         tournaments=conform(pd.DataFrame(tournaments, columns=TOURNAMENTS.names), TOURNAMENTS)
         if tournaments
         else empty(TOURNAMENTS),

@@ -195,7 +195,11 @@ def _read_settings(path: Path) -> dict:
 def _content_lines(path: Path) -> list[tuple[int, str]]:
     """(line number, text) of the lines that are neither blank nor whole-line comments."""
     lines = path.read_text(encoding="utf-8-sig").splitlines()
-    return [(n, line) for n, line in enumerate(lines, start=1) if line.strip() and not line.lstrip().startswith("#")]
+    return [
+        (n, line)
+        for n, line in enumerate(lines, start=1)
+        if line.strip() and not line.lstrip().startswith("#")
+    ]
 
 
 def _read_ids(path: Path) -> dict[str, str]:
@@ -251,7 +255,9 @@ def _read_facts(path: Path) -> pd.DataFrame:
                 raise ConfigError(f"{path}:{number}: minutes must be positive, got {minutes}")
         mode = row["mode"] or None
         if mode is not None and mode not in MODES:
-            raise ConfigError(f"{path}:{number}: mode must be one of {list(MODES)} or empty, got {mode!r}")
+            raise ConfigError(
+                f"{path}:{number}: mode must be one of {list(MODES)} or empty, got {mode!r}"
+            )
         records.append(
             {
                 "tournament_id": tid,
@@ -271,7 +277,13 @@ def _merge_facts(tables: list[pd.DataFrame]) -> pd.DataFrame:
         for row in table.to_dict("records"):
             current = merged.setdefault(
                 row["tournament_id"],
-                {"tournament_id": row["tournament_id"], "minutes": float("nan"), "mode": None, "note": "", "source": ""},
+                {
+                    "tournament_id": row["tournament_id"],
+                    "minutes": float("nan"),
+                    "mode": None,
+                    "note": "",
+                    "source": "",
+                },
             )
             if row["minutes"] == row["minutes"]:  # not NaN
                 current["minutes"] = row["minutes"]
@@ -281,4 +293,6 @@ def _merge_facts(tables: list[pd.DataFrame]) -> pd.DataFrame:
                 current["note"] = row["note"]
             current["source"] = row["source"]
     frame = pd.DataFrame.from_records(list(merged.values()), columns=list(FACT_COLUMNS))
-    return frame.astype({"tournament_id": "str", "minutes": "float64", "note": "str", "source": "str"})
+    return frame.astype(
+        {"tournament_id": "str", "minutes": "float64", "note": "str", "source": "str"}
+    )

@@ -210,7 +210,9 @@ def _as_of(value: object) -> dt.date:
             return dt.date.fromisoformat(value)
         except ValueError:
             raise ValueError(f"as_of must be an ISO date YYYY-MM-DD, got {value!r}") from None
-    raise TypeError(f"as_of must be a datetime.date or an ISO date string, got {type(value).__name__}")
+    raise TypeError(
+        f"as_of must be a datetime.date or an ISO date string, got {type(value).__name__}"
+    )
 
 
 def _require(frame: pd.DataFrame, schema: pa.Schema, name: str) -> None:
@@ -250,7 +252,11 @@ def _tournaments(frame: pd.DataFrame, config: EligibilityConfig) -> tuple[pd.Dat
     repeated = frame["tournament_id"].duplicated(keep="first")
     for tid in frame.loc[repeated, "tournament_id"].unique():
         warnings.append(
-            _warning("duplicate_tournament", tid, f"tournament id {tid!r} appears more than once; the first row is used")
+            _warning(
+                "duplicate_tournament",
+                tid,
+                f"tournament id {tid!r} appears more than once; the first row is used",
+            )
         )
     tours = frame.loc[~repeated].reset_index(drop=True)
     minutes = _floats(tours["minutes"])
@@ -323,7 +329,12 @@ def _judge(
     minutes_known = ~np.isnan(t_minutes)
     mode_known = pd.Series(t_mode).isin(list(MODES)).to_numpy()
     moves_known = ~np.isnan(moves)
-    facts_known = {"rule": rule_known, "minutes": minutes_known, "mode": mode_known, "moves": moves_known}
+    facts_known = {
+        "rule": rule_known,
+        "minutes": minutes_known,
+        "mode": mode_known,
+        "moves": moves_known,
+    }
     unknown_fact = modern & ~(rule_known & minutes_known & mode_known & moves_known)
     flag = t_rated | forced_in
 
@@ -343,8 +354,12 @@ def _judge(
         "unfinished_tournament": t_end > as_of64,
         "tournament_type": (t_type != 0) & ~forced_in,
         "rule_not_certified": modern & rule_known & ~certified,
-        "too_short": modern & minutes_known & (np.nan_to_num(t_minutes, nan=np.inf) < config.min_minutes),
-        "online_unsupervised": modern & mode_known & ~pd.Series(t_mode).isin(list(config.accepted_modes)).to_numpy(),
+        "too_short": modern
+        & minutes_known
+        & (np.nan_to_num(t_minutes, nan=np.inf) < config.min_minutes),
+        "online_unsupervised": modern
+        & mode_known
+        & ~pd.Series(t_mode).isin(list(config.accepted_modes)).to_numpy(),
         "no_moves": modern & moves_known & (np.nan_to_num(moves, nan=1.0) <= 0),
         # Before the cut-over the flag decides; after it, only when a fact is unknown.
         "not_rated": ~flag & (~modern | unknown_fact) & ~forced_in,
@@ -373,8 +388,15 @@ def _judge(
     missing_facts = np.full(n, "", dtype=object)
     for name in _FACTS:
         gap = unknown_fact & ~facts_known[name]
-        missing_facts[gap] = missing_facts[gap] + np.where(missing_facts[gap] == "", name, ", " + name)
-    return {"reason": reason, "message": message, "unverified": unknown_fact, "missing": missing_facts}
+        missing_facts[gap] = missing_facts[gap] + np.where(
+            missing_facts[gap] == "", name, ", " + name
+        )
+    return {
+        "reason": reason,
+        "message": message,
+        "unverified": unknown_fact,
+        "missing": missing_facts,
+    }
 
 
 def _messages(
@@ -413,16 +435,23 @@ def _messages(
                 np.where(
                     s["category"].isna(),
                     "rule " + q(s["rule"]) + " has no known category; the list is " + category,
-                    "rule " + q(s["rule"]) + " is " + s["category"].fillna("").astype(str) + "; the list is " + category,
+                    "rule "
+                    + q(s["rule"])
+                    + " is "
+                    + s["category"].fillna("").astype(str)
+                    + "; the list is "
+                    + category,
                 ),
                 index=s.index,
             )
         elif code == "override_game":
-            text = "unrated_games: " + s["gid"].map(config.unrated_games).fillna("").replace("", "(no reason given)")
-        elif code == "override_tournament":
-            text = "unrated_tournaments: " + s["tid"].map(config.unrated_tournaments).fillna("").replace(
+            text = "unrated_games: " + s["gid"].map(config.unrated_games).fillna("").replace(
                 "", "(no reason given)"
             )
+        elif code == "override_tournament":
+            text = "unrated_tournaments: " + s["tid"].map(config.unrated_tournaments).fillna(
+                ""
+            ).replace("", "(no reason given)")
         elif code == "forfeit":
             text = "not played in reality (walk-over, forfeit, default or bye)"
         elif code == "unrated_game":
@@ -437,12 +466,20 @@ def _messages(
                 index=s.index,
             )
         elif code == "unknown_player":
-            side = np.where(s["black"].isna(), "black is unknown", np.where(s["white"].isna(), "white is unknown", ""))
+            side = np.where(
+                s["black"].isna(),
+                "black is unknown",
+                np.where(s["white"].isna(), "white is unknown", ""),
+            )
             text = pd.Series(
                 np.where(
                     side != "",
                     side,
-                    "player " + q(s["black"]) + " or " + q(s["white"]) + " is not in the players table",
+                    "player "
+                    + q(s["black"])
+                    + " or "
+                    + q(s["white"])
+                    + " is not in the players table",
                 ),
                 index=s.index,
             )
@@ -451,27 +488,59 @@ def _messages(
         elif code == "unknown_date":
             text = "neither the game nor its tournament has a known date"
         elif code == "after_as_of":
-            text = "played " + pd.Series(s["date"]).astype(str) + ", after the as-of date " + as_of.isoformat()
+            text = (
+                "played "
+                + pd.Series(s["date"]).astype(str)
+                + ", after the as-of date "
+                + as_of.isoformat()
+            )
         elif code == "unfinished_tournament":
-            text = "tournament " + q(s["tid"]) + " ends " + s["end"].astype(str) + ", after the as-of date " + as_of.isoformat()
+            text = (
+                "tournament "
+                + q(s["tid"])
+                + " ends "
+                + s["end"].astype(str)
+                + ", after the as-of date "
+                + as_of.isoformat()
+            )
         elif code == "tournament_type":
-            text = "tournament type " + s["type"].astype(int).astype(str) + " is not 0 (ordinary); the RIF's site rates type 0 only"
+            text = (
+                "tournament type "
+                + s["type"].astype(int).astype(str)
+                + " is not 0 (ordinary); the RIF's site rates type 0 only"
+            )
         elif code == "rule_not_certified":
-            text = "rule " + q(s["rule"]) + " is not certified by the RIF (required from " + cut + ")"
+            text = (
+                "rule " + q(s["rule"]) + " is not certified by the RIF (required from " + cut + ")"
+            )
         elif code == "too_short":
             text = (
                 s["minutes"].map("{:g}".format)
                 + f" minutes per player, less than {config.min_minutes:g} (required from {cut})"
             )
         elif code == "online_unsupervised":
-            text = "played " + s["mode"].astype(str) + ", not face to face or supervised online (required from " + cut + ")"
+            text = (
+                "played "
+                + s["mode"].astype(str)
+                + ", not face to face or supervised online (required from "
+                + cut
+                + ")"
+            )
         elif code == "no_moves":
             text = "no moves recorded; complete game records are required from " + cut
         elif code == "not_rated":
             text = "the database does not mark tournament " + q(s["tid"]) + " rated"
         elif code == "unverified":
-            text = "strict mode: tournament " + q(s["tid"]) + " is judged by the " + cut + " rules but a fact is unknown"
-        message[rows] = np.asarray(text if isinstance(text, pd.Series) else [text] * len(rows), dtype=object)
+            text = (
+                "strict mode: tournament "
+                + q(s["tid"])
+                + " is judged by the "
+                + cut
+                + " rules but a fact is unknown"
+            )
+        message[rows] = np.asarray(
+            text if isinstance(text, pd.Series) else [text] * len(rows), dtype=object
+        )
     return message
 
 
@@ -489,7 +558,10 @@ def _warning(code: str, tid: str | None, message: str, source: str | None = None
 
 
 def _unverified_warnings(
-    games: pd.DataFrame, tours: pd.DataFrame, judged: dict[str, np.ndarray], rated_unverified: np.ndarray
+    games: pd.DataFrame,
+    tours: pd.DataFrame,
+    judged: dict[str, np.ndarray],
+    rated_unverified: np.ndarray,
 ) -> list[dict]:
     if not rated_unverified.any():
         return []
@@ -502,7 +574,9 @@ def _unverified_warnings(
     source = dict(zip(tours["tournament_id"].astype(str), _strings(tours["source"]), strict=True))
     out = []
     for tid, group in part.groupby("tid", sort=True):
-        names = sorted({n for text in group["missing"].unique() for n in text.split(", ")}, key=_FACTS.index)
+        names = sorted(
+            {n for text in group["missing"].unique() for n in text.split(", ")}, key=_FACTS.index
+        )
         out.append(
             _warning(
                 "unverified",
@@ -515,19 +589,29 @@ def _unverified_warnings(
     return out
 
 
-def _unused_overrides(games: pd.DataFrame, tours: pd.DataFrame, config: EligibilityConfig) -> list[dict]:
+def _unused_overrides(
+    games: pd.DataFrame, tours: pd.DataFrame, config: EligibilityConfig
+) -> list[dict]:
     out = []
     tids = set(tours["tournament_id"].astype(str))
     for listing in ("rated_tournaments", "unrated_tournaments"):
         for tid in sorted(set(getattr(config, listing)) - tids):
-            out.append(_warning("override_unused", tid, f"{listing} names tournament {tid!r}, not in the data"))
+            out.append(
+                _warning(
+                    "override_unused", tid, f"{listing} names tournament {tid!r}, not in the data"
+                )
+            )
     gids = set(games["game_id"].astype(str))
     for gid in sorted(set(config.unrated_games) - gids):
-        out.append(_warning("override_unused", None, f"unrated_games names game {gid!r}, not in the data"))
+        out.append(
+            _warning("override_unused", None, f"unrated_games names game {gid!r}, not in the data")
+        )
     return out
 
 
-def _counts(games: pd.DataFrame, rated: pd.DataFrame, exclusions: pd.DataFrame, unverified: np.ndarray) -> Counts:
+def _counts(
+    games: pd.DataFrame, rated: pd.DataFrame, exclusions: pd.DataFrame, unverified: np.ndarray
+) -> Counts:
     by_reason = exclusions["reason"].value_counts()
     reasons = pd.DataFrame(
         {
@@ -564,10 +648,14 @@ def _counts(games: pd.DataFrame, rated: pd.DataFrame, exclusions: pd.DataFrame, 
     )
 
 
-def _check(games: pd.DataFrame, rated: pd.DataFrame, exclusions: pd.DataFrame, counts: Counts) -> None:
+def _check(
+    games: pd.DataFrame, rated: pd.DataFrame, exclusions: pd.DataFrame, counts: Counts
+) -> None:
     """Games read = rated + excluded, overall and per tournament; every reason a known code."""
     if len(games) != len(rated) + len(exclusions):
-        raise InvariantError(f"{len(games)} games read but {len(rated)} rated + {len(exclusions)} excluded")
+        raise InvariantError(
+            f"{len(games)} games read but {len(rated)} rated + {len(exclusions)} excluded"
+        )
     unknown = set(exclusions["reason"]) - set(REASONS)
     if unknown:
         raise InvariantError(f"exclusions carry unknown reason codes {sorted(unknown)}")
