@@ -351,3 +351,30 @@ def test_patterns_recognise_table_files():
     names = ["a.h9", "b.h2", "c.egf", "d.txt", "e.rif"]
     matched = [n for n in names if any(Path(n).match(p) for p in egf.PATTERNS)]
     assert matched == ["a.h9", "b.h2", "c.egf"]
+
+
+def test_a_directory_of_tables_through_read_source_and_select(tmp_path):
+    import whr
+
+    for name in ["byes.h9", "mismatch.h9", "forfeit_unknown.h9"]:
+        (tmp_path / name).write_bytes((HERE / name).read_bytes())
+    data = whr.read_source(tmp_path)
+    selection = whr.select(data, as_of=dt.date(2025, 1, 1))
+    reasons = dict(
+        zip(selection.exclusions["game_id"], selection.exclusions["reason"], strict=True)
+    )
+    # byes and results by default were not played; mismatches and ? have no result
+    assert reasons == {
+        "egf:byes:r1:bye:3": "forfeit",
+        "egf:byes:r2:bye:1": "forfeit",
+        "egf:byes:r3:bye:1": "forfeit",
+        "egf:byes:r3:bye:2": "forfeit",
+        "egf:byes:r3:bye:3": "forfeit",
+        "egf:forfeit_unknown:r1:1-2": "forfeit",
+        "egf:forfeit_unknown:r2:1-3": "no_result",
+        "egf:mismatch:r1:1-2": "no_result",
+        "egf:mismatch:r2:1-3": "no_result",
+        "egf:mismatch:r3:1-4": "no_result",
+        "egf:mismatch:r3:2-4": "no_result",
+    }
+    assert len(selection.rated) == len(data.games) - len(reasons)

@@ -36,17 +36,10 @@ from pathlib import Path
 
 import pandas as pd
 
+from whr.sources._common import SourceError
 from whr.tables import GAMES, PLAYERS, PROBLEMS, TOURNAMENTS, SourceData, concat, conform, empty
 
-try:  # the sources package owns the error; this module must also work while it is absent
-    from whr.sources import SourceError
-except ImportError:  # pragma: no cover - only before whr.sources defines it
-
-    class SourceError(Exception):  # type: ignore[no-redef]
-        """A source cannot be read at all; the message says what to fix."""
-
-
-__all__ = ["DEFAULT_MAPPING", "PATTERNS", "read_table", "read_tables"]
+__all__ = ["DEFAULT_MAPPING", "PATTERNS", "SourceError", "read_table", "read_tables"]
 
 PATTERNS: tuple[str, ...] = ("*.h[0-9]", "*.H[0-9]", "*.egf")
 """File-name globs of EGF tables (``.h9`` mirrors the handicap setting ``HA[h9]``)."""
