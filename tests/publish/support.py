@@ -1,0 +1,115 @@
+"""Test inputs for publishing: a synthetic history turned into SourceData, selected and fitted
+with the real library (whr.synthetic, whr.select, whr.fit)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+import whr
+import whr.synthetic
+from whr.tables import GAMES, PLAYERS, TOURNAMENTS, SourceData, conform
+
+AS_OF = dt.date(2026, 11, 30)
+HOSTILE_NAME = "<script>alert(1)</script>"
+QUOTED_NAME = 'O\'Brien "Bob" & <b>Sons</b>'
+
+
+@dataclass(frozen=True)
+class Inputs:
+    data: SourceData
+    selection: Any
+    fit: Any
+    params: dict[str, Any]
+
+
+def source_data(n_games: int, seed: int = 0, names: dict[int, str] | None = None) -> SourceData:
+    """SourceData from ``whr.synthetic.history``: every tournament rated face to face under the
+    RIF rule with 60 minutes; player ``i`` (0-based, in id order) is named ``names[i]`` if
+    given, else ``Surname{i} Given``."""
+    h = whr.synthetic.history(n_games, seed=seed)
+    p = h.players.sort_values("player_id").reset_index(drop=True)
+    n = len(p)
+    name = [f"Surname{i} Given" for i in range(n)]
+    for i, text in (names or {}).items():
+        name[i] = text
+    players = pd.DataFrame(
+        {
+            "player_id": p["player_id"].astype("str"),
+            "name": name,
+            "surname": [x.split(" ")[0] for x in name],
+            "given_name": "Given",
+            "native_name": [("名前" if i % 7 == 0 else None) for i in range(n)],
+            "country": p["country"].astype("str"),
+            "country_name": p["country"].astype("str").map(lambda c: f"Country {c}"),
+            "city": "City",
+            "female": np.arange(n) % 5 == 0,
+            "birth": [f"{1950 + i % 50}-00-00" for i in range(n)],
+            "source": "synthetic",
+        }
+    )
+    t = h.tournaments
+    tournaments = pd.DataFrame(
+        {
+            "tournament_id": t["tournament_id"].astype("str"),
+            "name": "Tournament " + t["tournament_id"].astype("str"),
+            "country": t["country"].astype("str"),
+            "country_name": t["country"].astype("str"),
+            "city": "Town",
+            "start": t["start"],
+            "end": t["end"],
+            "rule_id": "1",
+            "rule": "RIF",
+            "category": "renju",
+            "rated": True,
+            "type": 0,
+            "minutes": 60.0,
+            "mode": "face_to_face",
+            "source": "synthetic",
+        }
+    )
+    g = h.games
+    games = pd.DataFrame(
+        {
+            "game_id": g["game_id"].astype("str"),
+            "tournament_id": g["tournament_id"].astype("str"),
+            "round": g["round"].astype("str"),
+            "rule_id": "1",
+            "black": g["black"].astype("str"),
+            "white": g["white"].astype("str"),
+            "result": g["result"].astype(float),
+            "date": g["date"],
+            "moves": np.int32(40),
+            "unrated": False,
+            "forfeit": False,
+            "colours_known": True,
+            "source": "synthetic",
+        }
+    )
+    return SourceData(
+        players=conform(players, PLAYERS),
+        tournaments=conform(tournaments, TOURNAMENTS),
+        games=conform(games, GAMES),
+        problems=whr.tables.empty(whr.tables.PROBLEMS),
+        inputs=(("synthetic.xml", "0" * 64),),
+    )
+
+
+def inputs(
+    n_games: int = 1500, seed: int = 0, names: dict[int, str] | None = None, as_of: dt.date = AS_OF
+) -> Inputs:
+    data = source_data(n_games, seed, names)
+    selection = whr.select(data, as_of)
+    fit = whr.fit(selection.rated, w2=12.9, virtual_games=2)
+    params = {
+        "as_of": as_of.isoformat(),
+        "category": "renju",
+        "w2": 12.9,
+        "virtual_games": 2,
+        "strict": False,
+    }
+    return Inputs(data, selection, fit, params)

@@ -1,0 +1,536 @@
+"""The static HTML site of a snapshot: rendering only.
+
+Every page is a Jinja2 template rendered with autoescaping (names come from outside and are
+always text), from rows that :mod:`whr.lists` built. The site is self-contained: one shared CSS
+file, one script for search/filter, one for the charts (SVG, written here), no network request;
+all links are relative, so it works from ``file://`` and from any static host.
+
+Pages (paths relative to the site directory)::
+
+    index.html, inactive.html, provisional.html     the list on the as-of date, by status
+    years.html, years/YYYY[-inactive|-provisional].html   the list on each December 31
+    countries.html, countries/<code>.html           per-country lists on the as-of date
+    players/<id>.html                               one per listed player
+    tournaments.html, tournaments/<id>.html         tournaments with rated games
+    top.html, about.html
+
+File names come from ids only when they are plain (letters, digits, ``-``); any other id gets a
+name derived from its sha256, so no id can reach outside the site directory.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import re
+import shutil
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+import jinja2
+import numpy as np
+import pandas as pd
+
+from whr import lists
+
+HERE = Path(__file__).parent
+_PLAIN = re.compile(r"[A-Za-z0-9-]{1,64}")
+STATUS_TITLES = {
+    "active": "Established active players",
+    "inactive": "Established inactive players",
+    "provisional": "Provisional players",
+}
+STATUS_LABELS = {
+    "active": "established, active",
+    "inactive": "established, inactive (no rated game in the last 5 years)",
+    "provisional": "provisional (at most 9 rated games)",
+}
+MAX_TOP_SERIES = 20  # players drawn on the top-players chart
+
+
+def slug(value: object) -> str:
+    """A safe file name stem for an id: the id itself when plain, else ``_`` + 20 hex digits."""
+    text = "" if value is None or (isinstance(value, float) and value != value) else str(value)
+    if _PLAIN.fullmatch(text):
+        return text
+    return "_" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:20]
+
+
+def _script_json(value: Any) -> str:
+    """JSON safe to embed in ``<script type="application/json">`` (no ``<``, ``>`` or ``&``)."""
+    text = json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def _environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(HERE / "templates"),
+        autoescape=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+    )
+    env.filters["json"] = lambda v: jinja2.utils.markupsafe.Markup(_script_json(v))
+    return env
+
+
+def _num(value: Any, digits: int = 0) -> str:
+    if value is None or pd.isna(value):
+        return ""
+    return f"{float(value):.{digits}f}"
+
+
+def _int(value: Any) -> str:
+    if value is None or pd.isna(value):
+        return ""
+    return str(int(value))
+
+
+def _text(value: Any) -> str:
+    if value is None or (not isinstance(value, str) and pd.isna(value)):
+        return ""
+    return str(value)
+
+
+def _epoch_days(values: Iterable[Any]) -> list[int]:
+    days = (
+        pd.to_datetime(pd.Series(list(values))).to_numpy().astype("datetime64[D]").astype(np.int64)
+    )
+    return days.tolist()
+
+
+def _round_key(value: Any) -> tuple[int, float, str]:
+    text = _text(value)
+    try:
+        return (0, float(text), text)
+    except ValueError:
+        return (1, 0.0, text)
+
+
+class _Site:
+    """Shared lookups for one rendering."""
+
+    def __init__(
+        self,
+        target: Path,
+        as_of: dt.date,
+        tables: Mapping[str, pd.DataFrame],
+        info: Mapping[str, Any],
+    ):
+        self.target = target
+        self.as_of = as_of
+        self.info = info
+        self.env = _environment()
+        self.written: list[Path] = []
+        players = tables["players"].drop_duplicates("player_id")
+        self.player_facts = players.set_index("player_id")
+        self.names: dict[str, str] = {
+            p: (_text(n) or p) for p, n in zip(players["player_id"], players["name"], strict=True)
+        }
+        self.female = {
+            p: bool(f)
+            for p, f in zip(players["player_id"], players["female"], strict=True)
+            if f is True
+        }
+        tours = tables["tournaments"].drop_duplicates("tournament_id")
+        self.tournaments = tours.set_index("tournament_id")
+        self.tour_names = {
+            t: (_text(n) or t) for t, n in zip(tours["tournament_id"], tours["name"], strict=True)
+        }
+        ratings = tables["ratings"]
+        self.listed = set(ratings["player"])
+        self.years: list[dt.date] = []
+
+    def name(self, player: Any) -> str:
+        p = _text(player)
+        return self.names.get(p, p)
+
+    def render(self, path: str, template: str, **context: Any) -> None:
+        root = "../" * path.count("/")
+        html = self.env.get_template(template).render(
+            root=root, as_of=self.as_of.isoformat(), years=self.years, **context
+        )
+        out = self.target / path
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(html, encoding="utf-8")
+        self.written.append(out)
+
+
+def _list_rows(frame: pd.DataFrame, rank_column: str = "rank") -> list[dict[str, Any]]:
+    """Display rows of a RATINGS frame (already in list order)."""
+    rows = []
+    for r in frame.itertuples(index=False):
+        rows.append(
+            {
+                "rank": _int(getattr(r, rank_column)),
+                "world": _int(r.rank),
+                "slug": slug(r.player),
+                "name": _text(r.name) or r.player,
+                "native": _text(r.native_name),
+                "female": r.female is True,
+                "rating": _num(r.rating),
+                "unc": _num(r.uncertainty),
+                "gy1": r.gy1,
+                "gy2": r.gy2,
+                "gy5": r.gy5,
+                "games": r.games,
+                "last": r.last_game.isoformat(),
+                "country": _text(r.country),
+                "country_name": _text(r.country_name),
+                "by": _int(r.birth_year),
+                "status": r.status,
+            }
+        )
+    return rows
+
+
+def _country_options(frame: pd.DataFrame) -> list[dict[str, Any]]:
+    return [
+        {
+            "code": c.country,
+            "name": _text(c.country_name) or c.country,
+            "slug": slug(c.country),
+            "n": c.players,
+            "active": c.active,
+        }
+        for c in lists.countries(frame).itertuples(index=False)
+    ]
+
+
+def _write_lists(
+    site: _Site, frame: pd.DataFrame, day: dt.date, base: str, year: dt.date | None
+) -> None:
+    """The three status pages of one list (``base`` is the active page's path without .html)."""
+    counts = {s: int((frame["status"] == s).sum()) for s in lists.STATUSES}
+    countries = _country_options(frame)
+    tabs = {s: (f"{base}.html" if s == "active" else f"{base}-{s}.html") for s in lists.STATUSES}
+    for st in lists.STATUSES:
+        part = frame.loc[frame["status"] == st]
+        path = tabs[st]
+        site.render(
+            path,
+            "list.html",
+            title=STATUS_TITLES[st] + (f" on {day.isoformat()}" if year else ""),
+            status=st,
+            day=day.isoformat(),
+            year=year.isoformat() if year else None,
+            rows=_list_rows(part),
+            counts=counts,
+            tabs={s: Path(p).name for s, p in tabs.items()},
+            countries=countries,
+            show_world=False,
+            is_home=(base == "index" and st == "active"),
+        )
+
+
+def _write_countries(site: _Site, ratings: pd.DataFrame) -> None:
+    options = _country_options(ratings)
+    site.render("countries.html", "countries.html", countries=options)
+    for c in options:
+        part = lists.country_list(ratings, c["code"])
+        site.render(
+            f"countries/{c['slug']}.html",
+            "country.html",
+            country=c,
+            groups=[
+                (s, STATUS_TITLES[s], _list_rows(part.loc[part["status"] == s], "country_rank"))
+                for s in lists.STATUSES
+            ],
+        )
+
+
+def _player_blocks(pg: pd.DataFrame, site: _Site) -> dict[str, list[dict[str, Any]]]:
+    """Each player's rated games grouped by tournament, newest first."""
+    if pg.empty:
+        return {}
+    frame = pg.assign(_t=pg["tournament_id"].fillna(""))
+    players = frame["player"].tolist()
+    tids = frame["_t"].tolist()
+    days = [d.item().isoformat() for d in frame["day"].to_numpy().astype("datetime64[D]")]
+    rounds = [_text(r) for r in frame["round"].tolist()]
+    colours = frame["colour"].tolist()
+    scores = frame["score"].tolist()
+    opponents = frame["opponent"].tolist()
+    ratings = frame["rating"].tolist()
+    opp_ratings = frame["opponent_rating"].tolist()
+    result = {1.0: ("Win", "w"), 0.5: ("Draw", "d"), 0.0: ("Loss", "l")}
+    out: dict[str, list[dict[str, Any]]] = {}
+    start = 0
+    n = len(players)
+    while start < n:
+        player = players[start]
+        end = start
+        blocks: dict[str, dict[str, Any]] = {}
+        while end < n and players[end] == player:
+            t = tids[end]
+            block = blocks.get(t)
+            if block is None:
+                block = blocks[t] = {
+                    "tid": t,
+                    "slug": slug(t),
+                    "name": site.tour_names.get(t, t or "(no tournament)"),
+                    "games": [],
+                }
+            text, cls = result[scores[end]]
+            block["games"].append(
+                (
+                    rounds[end],
+                    "Black" if colours[end] == "black" else "White",
+                    text,
+                    cls,
+                    site.name(opponents[end]),
+                    slug(opponents[end]),
+                    _num(opp_ratings[end]),
+                    days[end],
+                    _num(ratings[end]),
+                )
+            )
+            end += 1
+        for block in blocks.values():
+            block["games"].sort(key=lambda g: (g[7], _round_key(g[0])))
+            block["last"] = block["games"][-1][7]
+            block["first"] = block["games"][0][7]
+            block["rating"] = block["games"][-1][8]
+        out[player] = sorted(blocks.values(), key=lambda b: (b["last"], b["tid"]), reverse=True)
+        start = end
+    return out
+
+
+def _write_players(
+    site: _Site, ratings: pd.DataFrame, history: pd.DataFrame, games: pd.DataFrame
+) -> None:
+    pg = lists.player_games(games)
+    blocks = _player_blocks(pg, site)
+    h = history.sort_values(["player", "date"], kind="stable")
+    h_players = h["player"].to_numpy()
+    h_days = _epoch_days(h["date"]) if len(h) else []
+    h_rating = np.round(h["rating"].to_numpy(float), 1).tolist()
+    h_unc = np.round(h["uncertainty"].to_numpy(float), 1).tolist()
+    bounds: dict[str, tuple[int, int]] = {}
+    if len(h_players):
+        uniq, first = np.unique(h_players, return_index=True)
+        last = np.append(first[1:], len(h_players))
+        order = np.argsort(first)
+        uniq, first, last = uniq[order], first[order], np.append(first[order][1:], len(h_players))
+        bounds = {p: (int(a), int(b)) for p, a, b in zip(uniq, first, last, strict=True)}
+    facts = site.player_facts
+    for r in ratings.itertuples(index=False):
+        a, b = bounds.get(r.player, (0, 0))
+        chart = {
+            "series": [
+                {
+                    "name": _text(r.name) or r.player,
+                    "t": h_days[a:b],
+                    "r": h_rating[a:b],
+                    "u": h_unc[a:b],
+                }
+            ]
+        }
+        city = _text(facts.at[r.player, "city"]) if r.player in facts.index else ""
+        site.render(
+            f"players/{slug(r.player)}.html",
+            "player.html",
+            p={
+                "id": r.player,
+                "name": _text(r.name) or r.player,
+                "native": _text(r.native_name),
+                "female": r.female is True,
+                "country": _text(r.country),
+                "country_name": _text(r.country_name),
+                "country_slug": slug(r.country) if _text(r.country) else "",
+                "city": city,
+                "by": _int(r.birth_year),
+                "rating": _num(r.rating, 1),
+                "unc": _num(r.uncertainty, 1),
+                "rank": _int(r.rank),
+                "country_rank": _int(r.country_rank),
+                "status": r.status,
+                "status_title": STATUS_LABELS[r.status],
+                "games": r.games,
+                "wins": r.wins,
+                "draws": r.draws,
+                "losses": r.losses,
+                "gy1": r.gy1,
+                "gy2": r.gy2,
+                "gy5": r.gy5,
+                "first": r.first_game.isoformat(),
+                "last": r.last_game.isoformat(),
+                "best": _num(r.best_rating, 1),
+                "best_date": r.best_date.isoformat(),
+            },
+            chart=chart,
+            blocks=blocks.get(r.player, []),
+        )
+
+
+def _write_tournaments(site: _Site, games: pd.DataFrame) -> None:
+    tours = site.tournaments
+    if games.empty:
+        site.render("tournaments.html", "tournaments.html", rows=[])
+        return
+    g = games.assign(_t=games["tournament_id"].fillna(""))
+    summary = g.groupby("_t", sort=True).agg(
+        n=("game_id", "size"), first=("date", "min"), last=("date", "max")
+    )
+    rows = []
+    for t, s in summary.iterrows():
+        known = t in tours.index
+        start = tours.at[t, "start"] if known else None
+        end = tours.at[t, "end"] if known else None
+        start = start if isinstance(start, dt.date) else s["first"]
+        end = end if isinstance(end, dt.date) else s["last"]
+        place = ", ".join(
+            x
+            for x in (
+                _text(tours.at[t, "city"]) if known else "",
+                _text(tours.at[t, "country_name"]) if known else "",
+            )
+            if x
+        )
+        rows.append(
+            {
+                "tid": t,
+                "slug": slug(t),
+                "name": site.tour_names.get(t, t or "(no tournament)"),
+                "place": place or (_text(tours.at[t, "country"]) if known else ""),
+                "n": int(s["n"]),
+                "start": start.isoformat(),
+                "end": end.isoformat(),
+                "rule": _text(tours.at[t, "rule"]) if known else "",
+            }
+        )
+    rows.sort(key=lambda x: (x["end"], x["start"], x["tid"]), reverse=True)
+    site.render("tournaments.html", "tournaments.html", rows=rows)
+
+    marks = {1.0: "1 : 0", 0.5: "½ : ½", 0.0: "0 : 1"}
+    by_t: dict[str, list[tuple[Any, ...]]] = {}
+    for t, rnd, black, white, res, br, wr in zip(
+        g["_t"],
+        g["round"],
+        g["black"],
+        g["white"],
+        g["result"],
+        g["black_rating"],
+        g["white_rating"],
+        strict=True,
+    ):
+        by_t.setdefault(t, []).append((_text(rnd), black, white, res, br, wr))
+    for row in rows:
+        rounds: dict[str, list[dict[str, Any]]] = {}
+        for rnd, black, white, res, br, wr in by_t[row["tid"]]:
+            rounds.setdefault(rnd, []).append(
+                {
+                    "black": site.name(black),
+                    "bslug": slug(black),
+                    "br": _num(br),
+                    "white": site.name(white),
+                    "wslug": slug(white),
+                    "wr": _num(wr),
+                    "res": marks[res],
+                    "_key": (-max(br, wr), -min(br, wr)),
+                }
+            )
+        ordered = []
+        for rnd in sorted(rounds, key=_round_key):
+            ordered.append((rnd, sorted(rounds[rnd], key=lambda x: x["_key"])))
+        site.render(f"tournaments/{row['slug']}.html", "tournament.html", t=row, rounds=ordered)
+
+
+def _write_top(
+    site: _Site,
+    ratings: pd.DataFrame,
+    year_end: Mapping[dt.date, pd.DataFrame],
+    history: pd.DataFrame,
+) -> None:
+    all_lists = {site.as_of: ratings, **dict(year_end)}
+    chosen = lists.top_players(all_lists)[:MAX_TOP_SERIES]
+    series = []
+    h = history.loc[history["player"].isin(chosen)].sort_values(["player", "date"], kind="stable")
+    for player in chosen:
+        rows = h.loc[h["player"] == player]
+        series.append(
+            {
+                "name": site.name(player),
+                "href": f"players/{slug(player)}.html",
+                "t": _epoch_days(rows["date"]) if len(rows) else [],
+                "r": np.round(rows["rating"].to_numpy(float), 1).tolist(),
+            }
+        )
+    five = lists.top_five(all_lists)
+    table = []
+    for day, part in five.groupby("list_date", sort=False):
+        cells = [
+            {
+                "name": _text(x.name) or x.player,
+                "slug": slug(x.player),
+                "rating": _num(x.rating),
+                "rank": _int(x.rank),
+            }
+            for x in part.itertuples(index=False)
+        ]
+        table.append({"day": day.isoformat(), "current": day == site.as_of, "cells": cells})
+    site.render("top.html", "top.html", chart={"series": series}, table=table)
+
+
+def write_site(
+    target: Path,
+    as_of: dt.date,
+    tables: Mapping[str, pd.DataFrame],
+    year_end: Mapping[dt.date, pd.DataFrame],
+    info: Mapping[str, Any],
+) -> list[Path]:
+    """Render the whole site into ``target`` (created; must not exist).
+
+    Parameters
+    ----------
+    target : pathlib.Path
+        The site directory.
+    as_of : datetime.date
+        The list date of the snapshot.
+    tables : mapping
+        The snapshot tables from :func:`whr.publish.parquet.build_tables` (ratings, history,
+        games, players, tournaments).
+    year_end : mapping of datetime.date to pandas.DataFrame
+        The year-end lists, newest first.
+    info : mapping
+        The manifest's facts (parameters, inputs, counts, versions) for the about page.
+
+    Returns
+    -------
+    list of pathlib.Path
+        Every file written.
+    """
+    target = Path(target)
+    target.mkdir(parents=True)
+    shutil.copytree(HERE / "static", target / "static")
+    site = _Site(target, as_of, tables, info)
+    site.years = [d.year for d in year_end]
+    ratings = tables["ratings"]
+    _write_lists(site, ratings, as_of, "index", None)
+    for day, frame in year_end.items():
+        _write_lists(site, frame, day, f"years/{day.year}", day)
+    site.render(
+        "years.html",
+        "years.html",
+        rows=[
+            {
+                "year": day.year,
+                "day": day.isoformat(),
+                "active": int((f["status"] == "active").sum()),
+                "listed": len(f),
+                "first": _list_rows(f.iloc[:1])[0]
+                if len(f) and f["rank"].iloc[0] is not pd.NA
+                else None,
+            }
+            for day, f in year_end.items()
+        ],
+    )
+    _write_countries(site, ratings)
+    _write_players(site, ratings, tables["history"], tables["games"])
+    _write_tournaments(site, tables["games"])
+    _write_top(site, ratings, year_end, tables["history"])
+    site.render("about.html", "about.html", info=info, params=info.get("parameters", {}))
+    return site.written + sorted((target / "static").iterdir())
