@@ -20,7 +20,7 @@ from whr.elo.formulas import (
     start_interval,
     start_rating,
 )
-from whr.elo.replay import LIST_COLUMNS, RULES, pre_tournament_ratings, replay
+from whr.elo.replay import LIST_COLUMNS, RULES, ratings_before, replay
 
 __all__ = [
     "LIST_COLUMNS",
@@ -28,7 +28,7 @@ __all__ = [
     "contribution",
     "expected_score",
     "game_change",
-    "pre_tournament_ratings",
+    "ratings_before",
     "provisional_rating",
     "replay",
     "round_half_away",

@@ -45,7 +45,7 @@ from whr.elo.formulas import (
     start_rating,
 )
 
-__all__ = ["LIST_COLUMNS", "RULES", "Prepared", "prepare", "replay"]
+__all__ = ["LIST_COLUMNS", "RULES", "Prepared", "prepare", "ratings_before", "replay"]
 
 RULES = ("1996", "1997")
 SEED_RATING = 2200.0  #: default rating of the first tournament's players when no list is given
@@ -249,29 +249,33 @@ def _initial_ratings(prep: Prepared, initial: pd.DataFrame | None) -> np.ndarray
 
 
 class _Predictions:
-    """Ratings of both players of every game as they stood before its tournament started."""
+    """Ratings of the two players of each query game as they stood before its day.
 
-    def __init__(self, prep: Prepared) -> None:
-        # tournament t is predicted before processing tournament k(t): the first one that
-        # ends on or after t's first day, so only tournaments over strictly earlier are used
-        k = np.searchsorted(prep.end, prep.start, side="left")
-        per_game = np.repeat(k, np.diff(prep.bounds))
-        self.order = np.argsort(per_game, kind="stable")
-        self.bounds = np.searchsorted(per_game[self.order], np.arange(prep.n_tournaments + 2))
-        self.black = np.full(prep.black.size, np.nan)
-        self.white = np.full(prep.black.size, np.nan)
-        self.black_established = np.zeros(prep.black.size, dtype=bool)
-        self.white_established = np.zeros(prep.black.size, dtype=bool)
+    Query ``i`` (players ``black[i]``, ``white[i]`` as codes, -1 for a player the replay never
+    saw) is answered before processing tournament ``k``, the first one that ends on or after
+    the query's day: only tournaments over strictly earlier are used.
+    """
 
-    def record(
-        self, step: int, prep: Prepared, rating: np.ndarray, established: np.ndarray
-    ) -> None:
+    def __init__(self, prep: Prepared, black: np.ndarray, white: np.ndarray, day: np.ndarray):
+        k = np.searchsorted(prep.end, day, side="left")
+        self.order = np.argsort(k, kind="stable")
+        self.bounds = np.searchsorted(k[self.order], np.arange(prep.n_tournaments + 2))
+        self.qb, self.qw = black, white
+        self.black = np.full(black.size, np.nan)
+        self.white = np.full(black.size, np.nan)
+        self.black_established = np.zeros(black.size, dtype=bool)
+        self.white_established = np.zeros(black.size, dtype=bool)
+
+    def record(self, step: int, rating: np.ndarray, established: np.ndarray) -> None:
         idx = self.order[self.bounds[step] : self.bounds[step + 1]]
         if idx.size:
-            b, w = prep.black[idx], prep.white[idx]
-            self.black[idx], self.white[idx] = rating[b], rating[w]
-            self.black_established[idx] = established[b]
-            self.white_established[idx] = established[w]
+            for q, r, e in (
+                (self.qb[idx], self.black, self.black_established),
+                (self.qw[idx], self.white, self.white_established),
+            ):
+                known = q >= 0
+                r[idx[known]] = rating[q[known]]
+                e[idx[known]] = established[q[known]]
 
 
 @dataclass
@@ -294,16 +298,18 @@ def _new_state(n: int) -> _State:
 
 
 def _run_1997(
-    prep: Prepared, initial: pd.DataFrame | None, seed_rating: float | None, predict: bool
+    prep: Prepared,
+    initial: pd.DataFrame | None,
+    seed_rating: float | None,
+    pred: _Predictions | None = None,
 ) -> tuple[_State, _Predictions | None]:
     st = _new_state(prep.players.size)
     init = _initial_ratings(prep, initial)
     st.rating[:] = init
     st.established[:] = ~np.isnan(init)
-    pred = _Predictions(prep) if predict else None
     for t in range(prep.n_tournaments):
         if pred is not None:
-            pred.record(t, prep, st.rating, st.established)
+            pred.record(t, st.rating, st.established)
         a, b = prep.bounds[t], prep.bounds[t + 1]
         bl, wh, res = prep.black[a:b], prep.white[a:b], prep.result[a:b]
         who, lb, lw = _local(bl, wh)
@@ -355,7 +361,7 @@ def _run_1997(
             st.counted_games[g_est] += n_both[est]
             st.counted_points[g_est] += p_both[est]
     if pred is not None:
-        pred.record(prep.n_tournaments, prep, st.rating, st.established)
+        pred.record(prep.n_tournaments, st.rating, st.established)
     return st, pred
 
 
@@ -375,7 +381,7 @@ def _run_1996(
     initial: pd.DataFrame | None,
     seed_rating: float | None,
     as_of_day: int,
-    predict: bool,
+    pred: _Predictions | None = None,
 ) -> tuple[_State, np.ndarray, _Predictions | None]:
     n = prep.players.size
     st = _new_state(n)
@@ -387,7 +393,6 @@ def _run_1996(
     first = int(prep.end[0]) if prep.n_tournaments else as_of_day
     lists = _list_dates(first, as_of_day)
     li = 0
-    pred = _Predictions(prep) if predict else None
 
     def publish() -> None:
         new = ~np.isnan(k0)
@@ -406,7 +411,7 @@ def _run_1996(
             publish()
             li += 1
         if pred is not None:
-            pred.record(t, prep, start_ratings(), st.established)
+            pred.record(t, start_ratings(), st.established)
         if t == prep.n_tournaments:
             break
         a, b = prep.bounds[t], prep.bounds[t + 1]
@@ -527,12 +532,12 @@ def replay(
     prep = prepare(games, as_of, tournaments if rules == "1996" else None)
     counts = _counts(prep)
     if rules == "1997":
-        st, _ = _run_1997(prep, initial, seed, predict=False)
+        st, _ = _run_1997(prep, initial, seed)
         extra: dict[str, np.ndarray] = {}
         rating = st.rating
     else:
         last = _day(as_of) if as_of is not None else int(prep.day.max(initial=0))
-        st, pending, _ = _run_1996(prep, initial, seed, last, predict=False)
+        st, pending, _ = _run_1996(prep, initial, seed, last)
         rating = st.rating
         extra = {"pending": pending}
     rated = np.flatnonzero(~np.isnan(rating))
@@ -563,42 +568,59 @@ def replay(
     return frame.iloc[order].reset_index(drop=True)
 
 
-def pre_tournament_ratings(
+def ratings_before(
     games: pd.DataFrame,
+    queries: pd.DataFrame,
     rules: str = "1997",
     *,
     initial: pd.DataFrame | None = None,
     seed_rating: float | None = SEED_RATING,
 ) -> pd.DataFrame:
-    """Each game's two ratings as the rules had them before its tournament began.
+    """The two players' ratings for each query game, from tournaments over strictly before it.
 
-    Used by the evaluation: the ratings for a tournament come only from tournaments that ended
-    strictly before its first game day, so nothing of the tournament itself or later is seen.
+    Used by the evaluation. For query ``(black, white, date)`` the state is the one after every
+    tournament of ``games`` that ended before ``date`` and before any that ended on or after it,
+    so nothing from ``date`` on is seen. Under ``"1996"`` it is each player's start rating
+    (official, or a new player's start rating plus contributions so far).
 
     Parameters
     ----------
     games : pandas.DataFrame
-        As for :func:`replay`.
+        The games replayed, as for :func:`replay`.
+    queries : pandas.DataFrame
+        ``black``, ``white`` (player ids) and ``date`` (datetime.date): the games to rate, e.g.
+        the games of a tournament with ``date`` its first day.
     rules, initial, seed_rating
         As for :func:`replay`.
 
     Returns
     -------
     pandas.DataFrame
-        Indexed like ``games`` (games the replay left out are missing): ``black_rating``,
-        ``white_rating`` (float, NaN for a player without a rating yet), ``black_established``,
-        ``white_established`` (bool).
+        Indexed like ``queries``: ``black_rating``, ``white_rating`` (float, Elo points; NaN for
+        a player without a rating then), ``black_established``, ``white_established`` (bool).
     """
     if rules not in RULES:
         raise ValueError(f"rules must be one of {RULES}, got {rules!r}")
+    missing = [c for c in ("black", "white", "date") if c not in queries.columns]
+    if missing:
+        raise ValueError(f"queries is missing columns {missing}; needs black, white, date")
     seed = _check_seed(seed_rating)
     prep = prepare(games)
+    index = pd.Index(prep.players)
+    qday = (pd.to_datetime(queries["date"]).to_numpy().astype("datetime64[D]") - _EPOCH).astype(
+        np.int64
+    )
+    pred = _Predictions(
+        prep,
+        index.get_indexer(queries["black"].astype(object)).astype(np.int64),
+        index.get_indexer(queries["white"].astype(object)).astype(np.int64),
+        qday,
+    )
     if rules == "1997":
-        _, pred = _run_1997(prep, initial, seed, predict=True)
+        _run_1997(prep, initial, seed, pred)
     else:
-        last = int(prep.day.max(initial=0))
-        _, _, pred = _run_1996(prep, initial, seed, last, predict=True)
-    assert pred is not None
+        last = int(max(prep.day.max(initial=0), qday.max(initial=0)))
+        _run_1996(prep, initial, seed, last, pred)
     return pd.DataFrame(
         {
             "black_rating": pred.black,
@@ -606,5 +628,5 @@ def pre_tournament_ratings(
             "black_established": pred.black_established,
             "white_established": pred.white_established,
         },
-        index=games.index[prep.game_index],
-    ).sort_index()
+        index=queries.index,
+    )

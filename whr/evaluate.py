@@ -1,0 +1,904 @@
+"""Which rating system predicts results it has not seen? Scores on one games table.
+
+Two protocols, both over the same games table (``whr.tables.GAMES``):
+
+- **Forward chaining** (the honest one): tournaments in order of their first day; every game of a
+  tournament is predicted from ratings computed only on games dated strictly before that first
+  day. WHR is refitted at a stride to keep this affordable: checkpoints every ``refit_days``
+  days from the first game day; a tournament starting in ``[c_i, c_i+1)`` is predicted by
+  ``whr.fit`` on the games dated before ``c_i`` (warm-started from the previous checkpoint's
+  fit) through ``Fit.rating_on(c_i - 1 day)``. The Elo-era rules are replayed once; a
+  tournament is predicted from the state after every tournament that ended before its first day.
+- **The RIF's quick protocol** (``wind23/whr_renju:evaluate.py``): games sorted by date, every
+  10th one (positions 9, 19, ...) held out, the system fitted on the other nine in ten; a held-out
+  game is predicted from WHR's ratings on its day (interpolated as ``Fit.rating_on`` does) or
+  from the Elo-era state before its day.
+
+Scores per game, averaged (``s`` is Black's score, ``p`` the predicted probability that Black
+wins under the system's own model): log-likelihood ``s log p + (1 - s) log(1 - p)`` in nats,
+so a draw scores ``(log p + log(1 - p)) / 2``, exactly WHR's draw likelihood
+``sqrt(p (1 - p))`` (Coulom 2008, section 2.2); Brier ``(p - s)^2`` with a draw as outcome
+0.5. Higher log-likelihood and lower Brier are better; always guessing 0.5 scores
+``log 0.5 = -0.693`` and 0.25 (0.0 for a draw).
+
+Unseen players, the same rule for every system: a player the system has no rating for gets the
+system's default rating, its own newcomer level (WHR: ``virtual_rating``, the prior mean; the
+Elo-era rules: ``seed_rating``). The report also gives the scores on the games where both
+players had played a game before the tournament (the same subset for every system).
+
+Systems: WHR at several ``w2``; the Elo-era rules of 1997 (and of 1996); two constant
+baselines (always 0.5; Black's mean score over the earlier games); with a synthetic history,
+the true strengths (the best any system could do).
+
+Command line::
+
+    python -m whr.evaluate [compare|tune] --source S --as-of D --out REPORT_DIR
+    python -m whr.evaluate compare --synthetic 120000 --out REPORT_DIR
+
+``tune`` grids ``w2`` and the number of virtual draws by held-out likelihood (quick protocol)
+and writes ``REPORT_DIR/report.md`` with a table and ``REPORT_DIR/w2.svg``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import math
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from whr import elo
+from whr.elo.replay import SEED_RATING
+
+__all__ = [
+    "DEFAULT_W2",
+    "Scores",
+    "System",
+    "baseline_black",
+    "baseline_half",
+    "compare",
+    "elo_system",
+    "forward_chaining",
+    "main",
+    "quick_protocol",
+    "score",
+    "svg_plot",
+    "truth_system",
+    "tune",
+    "whr_ratings_at",
+    "whr_system",
+]
+
+DEFAULT_W2 = (6.0, 12.9, 19.3, 30.0)  #: Elo^2 per day: 12.9 (RIF 2021) and 19.3 (RIF code today)
+_EPOCH = np.datetime64("1970-01-01", "D")
+_P_MIN = 1e-12  # probabilities are kept in [1e-12, 1 - 1e-12] so a log-likelihood is finite
+
+#: predict(train, queries) -> probability that Black wins, one per query row. ``train`` holds the
+#: games the system may use; ``queries`` has ``black``, ``white``, ``date`` (the day the
+#: prediction is for; forward chaining passes the tournament's first day).
+Predict = Callable[[pd.DataFrame, pd.DataFrame], np.ndarray]
+
+
+@dataclass(frozen=True)
+class System:
+    """A rating system as the evaluation sees it.
+
+    Attributes
+    ----------
+    name : str
+        Label in the report, e.g. ``"whr w2=12.9"``.
+    predict : callable
+        ``predict(train, queries) -> p``; see ``Predict``. Used by the quick protocol.
+    forward : callable, optional
+        ``forward(games, first_day) -> p`` for forward chaining of all games at once, when the
+        system can do better than one ``predict`` per tournament; ``first_day`` is each game's
+        tournament's first day (``datetime64[D]``). None: ``predict`` per tournament.
+    params : dict
+        Parameters, for the report.
+    """
+
+    name: str
+    predict: Predict
+    forward: Callable[[pd.DataFrame, np.ndarray], np.ndarray] | None = None
+    params: dict = field(default_factory=dict)
+
+
+# --------------------------------------------------------------------------- scores
+
+
+@dataclass(frozen=True)
+class Scores:
+    """Mean scores of one system on a set of games.
+
+    Attributes
+    ----------
+    games : int
+    log_likelihood : float
+        Mean per game, nats (higher is better).
+    brier : float
+        Mean squared error of ``p`` against Black's score (lower is better).
+    """
+
+    games: int
+    log_likelihood: float
+    brier: float
+
+
+def score(p: np.ndarray, result: np.ndarray) -> Scores:
+    """Mean log-likelihood and Brier score of predictions (module docstring).
+
+    Parameters
+    ----------
+    p : array of float
+        Predicted probability that Black wins, in [0, 1] (clipped to [1e-12, 1 - 1e-12]).
+    result : array of float
+        Black's score: 1, 0.5 or 0.
+
+    Returns
+    -------
+    Scores
+    """
+    p = np.clip(np.asarray(p, dtype=np.float64), _P_MIN, 1.0 - _P_MIN)
+    s = np.asarray(result, dtype=np.float64)
+    if p.shape != s.shape:
+        raise ValueError(f"p and result must have the same shape, got {p.shape} and {s.shape}")
+    if np.any(np.isnan(p)):
+        raise ValueError("p has NaN predictions")
+    if s.size == 0:
+        return Scores(0, math.nan, math.nan)
+    ll = s * np.log(p) + (1.0 - s) * np.log1p(-p)
+    return Scores(int(s.size), float(ll.mean()), float(((p - s) ** 2).mean()))
+
+
+# --------------------------------------------------------------------------- inputs
+
+
+def _days(values: object) -> np.ndarray:
+    return pd.to_datetime(pd.Series(values)).to_numpy().astype("datetime64[D]")
+
+
+def clean(games: pd.DataFrame) -> pd.DataFrame:
+    """The games a rating system can use: both players, a result and a date, two players.
+
+    Parameters
+    ----------
+    games : pandas.DataFrame
+        The shared games table (``black``, ``white``, ``result``, ``date``; ``tournament_id``
+        optional: a game without one is its own tournament).
+
+    Returns
+    -------
+    pandas.DataFrame
+        A new frame, sorted by date (stable), with a fresh ``RangeIndex`` and a
+        ``tournament_id`` on every row.
+    """
+    missing = [c for c in ("black", "white", "result", "date") if c not in games.columns]
+    if missing:
+        raise ValueError(f"games is missing columns {missing}; needs black, white, result, date")
+    ok = (
+        games["black"].notna()
+        & games["white"].notna()
+        & games["result"].notna()
+        & games["date"].notna()
+        & (games["black"].astype(object) != games["white"].astype(object))
+    )
+    g = games.loc[ok.to_numpy(dtype=bool)].copy()
+    if "tournament_id" not in g.columns:
+        g["tournament_id"] = None
+    lone = g["tournament_id"].isna().to_numpy()
+    if lone.any():
+        tid = g["tournament_id"].astype(object).to_numpy(copy=True)
+        tid[lone] = [f"game:{i}" for i in np.flatnonzero(lone)]
+        g["tournament_id"] = tid
+    g["date"] = [d.date() if isinstance(d, pd.Timestamp) else d for d in g["date"]]
+    order = np.argsort(_days(g["date"]), kind="stable")
+    return g.iloc[order].reset_index(drop=True)
+
+
+def _first_days(games: pd.DataFrame) -> np.ndarray:
+    """Each game's tournament's first day (``datetime64[D]``)."""
+    days = pd.Series(_days(games["date"]), index=games.index)
+    return (
+        days.groupby(games["tournament_id"].astype(object).to_numpy()).transform("min").to_numpy()
+    )
+
+
+def _as_dates(days: np.ndarray) -> list[dt.date]:
+    return [d.item() for d in np.asarray(days, dtype="datetime64[D]")]
+
+
+# --------------------------------------------------------------------------- systems
+
+
+def _p_whr(black: np.ndarray, white: np.ndarray) -> np.ndarray:
+    """WHR's probability that Black wins (Bradley-Terry, base 10 over 400; spec section 1)."""
+    return 1.0 / (1.0 + 10.0 ** ((white - black) / 400.0))
+
+
+def baseline_half() -> System:
+    """Every game 50/50."""
+
+    def predict(train: pd.DataFrame, queries: pd.DataFrame) -> np.ndarray:
+        return np.full(len(queries), 0.5)
+
+    def forward(games: pd.DataFrame, first_day: np.ndarray) -> np.ndarray:
+        return np.full(len(games), 0.5)
+
+    return System("constant 0.5", predict, forward)
+
+
+def baseline_black() -> System:
+    """Black's mean score over the games the system may use (0.5 before any game)."""
+
+    def predict(train: pd.DataFrame, queries: pd.DataFrame) -> np.ndarray:
+        rate = float(train["result"].mean()) if len(train) else 0.5
+        return np.full(len(queries), rate)
+
+    def forward(games: pd.DataFrame, first_day: np.ndarray) -> np.ndarray:
+        days = _days(games["date"])
+        order = np.argsort(days, kind="stable")
+        cum = np.concatenate([[0.0], np.cumsum(games["result"].to_numpy(dtype=float)[order])])
+        # games dated strictly before the tournament's first day
+        n = np.searchsorted(days[order], first_day, side="left")
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(n > 0, cum[n] / np.maximum(n, 1), 0.5)
+
+    return System("black's mean score", predict, forward)
+
+
+def elo_system(rules: str = "1997", seed_rating: float = SEED_RATING) -> System:
+    """The Elo-era rules: predicted with their own expectancy, base 2 over 120 points.
+
+    Parameters
+    ----------
+    rules : {"1997", "1996"}
+    seed_rating : float
+        The rules' seed rating, also the default rating of a player without one.
+    """
+
+    def from_state(r: pd.DataFrame) -> np.ndarray:
+        b = r["black_rating"].fillna(seed_rating).to_numpy()
+        w = r["white_rating"].fillna(seed_rating).to_numpy()
+        return np.asarray(elo.expected_score(b, w), dtype=np.float64)
+
+    def predict(train: pd.DataFrame, queries: pd.DataFrame) -> np.ndarray:
+        if len(train) == 0:
+            return np.full(len(queries), 0.5)
+        return from_state(elo.ratings_before(train, queries, rules, seed_rating=seed_rating))
+
+    def forward(games: pd.DataFrame, first_day: np.ndarray) -> np.ndarray:
+        q = pd.DataFrame(
+            {"black": games["black"], "white": games["white"], "date": _as_dates(first_day)}
+        )
+        return from_state(elo.ratings_before(games, q, rules, seed_rating=seed_rating))
+
+    return System(f"elo {rules} rules", predict, forward, {"seed_rating": seed_rating})
+
+
+def whr_ratings_at(history: pd.DataFrame, players: np.ndarray, days: np.ndarray) -> np.ndarray:
+    """WHR ratings of ``players`` on ``days``, as ``Fit.rating_on`` defines them (spec section 1).
+
+    Between two rating days the rating is interpolated linearly, after the last one it stays,
+    before the first there is none (NaN). Vectorised over all queries.
+
+    Parameters
+    ----------
+    history : pandas.DataFrame
+        ``Fit.history``: ``player``, ``date``, ``rating`` (Elo, published scale).
+    players : array of str
+        Player ids, one per query.
+    days : array of datetime64[D]
+        Days, one per query.
+
+    Returns
+    -------
+    numpy.ndarray of float
+        Elo points, NaN where the player has no rating on that day.
+    """
+    h = history[["player", "date", "rating"]]
+    codes, names = pd.factorize(h["player"].astype(object))
+    hday = (_days(h["date"]) - _EPOCH).astype(np.int64)
+    key = codes.astype(np.int64) * (1 << 32) + hday
+    order = np.argsort(key, kind="stable")
+    key, rating, hcode = key[order], h["rating"].to_numpy(dtype=float)[order], codes[order]
+    q = pd.Index(names).get_indexer(pd.Series(players, dtype=object))
+    qday = (np.asarray(days, dtype="datetime64[D]") - _EPOCH).astype(np.int64)
+    qkey = np.where(q >= 0, q.astype(np.int64) * (1 << 32) + qday, -1)
+    right = np.searchsorted(key, qkey, side="right")  # first entry after the query
+    left = right - 1
+    out = np.full(q.size, np.nan)
+    ok = (q >= 0) & (left >= 0)
+    ok[ok] = hcode[left[ok]] == q[ok]  # a rating day of the same player on or before
+    has_next = ok & (right < key.size)
+    has_next[has_next] = hcode[right[has_next]] == q[has_next]
+    out[ok] = rating[left[ok]]
+    i = np.flatnonzero(has_next)
+    if i.size:
+        d0, d1 = key[left[i]] & 0xFFFFFFFF, key[right[i]] & 0xFFFFFFFF
+        frac = (qday[i] - d0) / (d1 - d0)
+        out[i] = rating[left[i]] + frac * (rating[right[i]] - rating[left[i]])
+    return out
+
+
+def whr_system(
+    w2: float,
+    virtual_games: int = 2,
+    virtual_rating: float = 1900.0,
+    *,
+    refit_days: int = 91,
+    fit: Callable | None = None,
+    log: Callable[[str], None] | None = None,
+) -> System:
+    """WHR at one ``w2``, fitted with ``whr.fit`` (Coulom 2008).
+
+    Parameters
+    ----------
+    w2 : float
+        Wiener variance, Elo^2 per day.
+    virtual_games : int
+        Virtual draws against ``virtual_rating`` on each player's first day.
+    virtual_rating : float
+        Published rating of the virtual opponent; also the default rating of an unseen player.
+    refit_days : int
+        Forward-chaining stride: days between refits (module docstring).
+    fit : callable, optional
+        The fitting function; default ``whr.fit``.
+    log : callable, optional
+        Called with a line of progress per refit.
+    """
+    if not w2 > 0:
+        raise ValueError(f"w2 must be > 0 (Elo^2 per day), got {w2!r}")
+    if int(refit_days) < 1:
+        raise ValueError(f"refit_days must be >= 1, got {refit_days!r}")
+
+    def do_fit(train: pd.DataFrame, warm: object | None) -> object:
+        f = fit
+        if f is None:
+            import whr
+
+            f = whr.fit
+        return f(
+            train,
+            w2=w2,
+            virtual_games=virtual_games,
+            virtual_rating=virtual_rating,
+            warm_start=warm,
+        )
+
+    def probs(history: pd.DataFrame, q: pd.DataFrame, days: np.ndarray) -> np.ndarray:
+        b = whr_ratings_at(history, q["black"].to_numpy(object), days)
+        w = whr_ratings_at(history, q["white"].to_numpy(object), days)
+        b = np.where(np.isnan(b), virtual_rating, b)
+        w = np.where(np.isnan(w), virtual_rating, w)
+        return _p_whr(b, w)
+
+    def predict(train: pd.DataFrame, queries: pd.DataFrame) -> np.ndarray:
+        if len(train) == 0:
+            return np.full(len(queries), 0.5)
+        fitted = do_fit(train, None)
+        return probs(fitted.history, queries, _days(queries["date"]))
+
+    def forward(games: pd.DataFrame, first_day: np.ndarray) -> np.ndarray:
+        days = _days(games["date"])
+        start = first_day.min()
+        cps = np.arange(start, first_day.max() + np.timedelta64(1, "D"), int(refit_days))
+        ci = np.searchsorted(cps, first_day, side="right") - 1
+        p = np.full(len(games), 0.5)
+        warm = None
+        for i in np.unique(ci):
+            c = cps[i]
+            train = games.loc[days < c]
+            sel = np.flatnonzero(ci == i)
+            if len(train) == 0:
+                continue
+            t0 = time.perf_counter()
+            fitted = do_fit(train, warm)
+            warm = fitted
+            # rating_on(c - 1 day): the rating on the day before the checkpoint
+            on = c - np.timedelta64(1, "D")
+            rows = fitted.rating_on(on.item()).set_index("player")["rating"]
+            q = games.iloc[sel]
+            b = rows.reindex(q["black"].astype(object)).to_numpy(dtype=float)
+            w = rows.reindex(q["white"].astype(object)).to_numpy(dtype=float)
+            b = np.where(np.isnan(b), virtual_rating, b)
+            w = np.where(np.isnan(w), virtual_rating, w)
+            p[sel] = _p_whr(b, w)
+            if log is not None:
+                log(
+                    f"  w2={w2:g}: refit {i + 1}/{cps.size} on {len(train)} games "
+                    f"({time.perf_counter() - t0:.1f} s)"
+                )
+        return p
+
+    name = f"whr w2={w2:g}" + ("" if virtual_games == 2 else f" vg={virtual_games:g}")
+    params = {
+        "w2": w2,
+        "virtual_games": virtual_games,
+        "virtual_rating": virtual_rating,
+        "refit_days": int(refit_days),
+    }
+    return System(name, predict, forward, params)
+
+
+def truth_system(truth: pd.DataFrame) -> System:
+    """The true strengths of a synthetic history, on the game day (an upper bound, not a system).
+
+    Parameters
+    ----------
+    truth : pandas.DataFrame
+        ``whr.synthetic.History.truth``: ``player``, ``date``, ``rating`` (WHR's scale).
+    """
+
+    def predict(train: pd.DataFrame, queries: pd.DataFrame) -> np.ndarray:
+        # the game day, not the day asked for: the truth is not a forecast
+        days = _days(queries["game_date"] if "game_date" in queries else queries["date"])
+        b = whr_ratings_at(truth, queries["black"].to_numpy(object), days)
+        w = whr_ratings_at(truth, queries["white"].to_numpy(object), days)
+        return _p_whr(np.nan_to_num(b, nan=1900.0), np.nan_to_num(w, nan=1900.0))
+
+    def forward(games: pd.DataFrame, first_day: np.ndarray) -> np.ndarray:
+        return predict(games, games)
+
+    return System("true strengths (bound)", predict, forward)
+
+
+# --------------------------------------------------------------------------- protocols
+
+
+def forward_chaining(games: pd.DataFrame, system: System) -> pd.DataFrame:
+    """Predict every game from games dated strictly before its tournament's first day.
+
+    Parameters
+    ----------
+    games : pandas.DataFrame
+        The shared games table; not modified.
+    system : System
+
+    Returns
+    -------
+    pandas.DataFrame
+        The cleaned games (see :func:`clean`) with ``first_day`` (date), ``seen`` (bool: both
+        players had a game dated before ``first_day``) and ``p`` (probability Black wins).
+    """
+    g = clean(games)
+    first = _first_days(g)
+    if system.forward is not None:
+        p = np.asarray(system.forward(g, first), dtype=np.float64)
+    else:
+        p = np.full(len(g), np.nan)
+        days = _days(g["date"])
+        for day in np.unique(first):
+            sel = np.flatnonzero(first == day)
+            q = g.iloc[sel].assign(date=_as_dates(first[sel]))
+            p[sel] = system.predict(g.loc[days < day], q)
+    out = g.assign(first_day=_as_dates(first), p=p)
+    out["seen"] = _seen_before(g, first)
+    return out
+
+
+def _seen_before(games: pd.DataFrame, first_day: np.ndarray) -> np.ndarray:
+    """Both players have a game dated strictly before ``first_day``."""
+    days = _days(games["date"])
+    both = pd.DataFrame(
+        {
+            "player": np.concatenate(
+                [games["black"].to_numpy(object), games["white"].to_numpy(object)]
+            ),
+            "day": np.concatenate([days, days]),
+        }
+    )
+    debut = both.groupby("player")["day"].min()
+    b = debut.reindex(games["black"].astype(object)).to_numpy()
+    w = debut.reindex(games["white"].astype(object)).to_numpy()
+    return (b < first_day) & (w < first_day)
+
+
+def quick_split(games: pd.DataFrame, every: int = 10) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The RIF's split: games sorted by date (stable), every ``every``-th held out.
+
+    Returns
+    -------
+    (train, test) : pandas.DataFrame
+        Cleaned games; ``test`` holds positions ``every - 1, 2 every - 1, ...``.
+    """
+    g = clean(games)
+    held = (np.arange(len(g)) % every) == every - 1
+    return g.loc[~held], g.loc[held]
+
+
+def quick_protocol(games: pd.DataFrame, system: System, every: int = 10) -> pd.DataFrame:
+    """The RIF's quick protocol: fit on nine games in ten, predict the tenth.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The held-out games with ``p`` (probability Black wins) and ``seen`` (both players in
+        the training games).
+    """
+    train, test = quick_split(games, every)
+    q = test.assign(game_date=test["date"])
+    p = np.asarray(system.predict(train, q), dtype=np.float64)
+    known = set(train["black"]).union(train["white"])
+    seen = test["black"].isin(known).to_numpy() & test["white"].isin(known).to_numpy()
+    return test.assign(p=p, seen=seen)
+
+
+# --------------------------------------------------------------------------- comparison
+
+
+def compare(
+    games: pd.DataFrame,
+    systems: Sequence[System],
+    protocols: Sequence[str] = ("forward", "quick"),
+    log: Callable[[str], None] | None = None,
+) -> pd.DataFrame:
+    """Score every system under every protocol on the same games.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per system and protocol: ``system``, ``protocol``, ``games``,
+        ``log_likelihood``, ``brier`` (all games scored), ``seen_games``, ``seen_log_likelihood``,
+        ``seen_brier`` (games whose two players had played before), ``seconds``.
+    """
+    rows = []
+    for proto in protocols:
+        if proto not in ("forward", "quick"):
+            raise ValueError(f"protocols must be 'forward' or 'quick', got {proto!r}")
+        for system in systems:
+            t0 = time.perf_counter()
+            if log is not None:
+                log(f"{proto}: {system.name}")
+            res = (
+                forward_chaining(games, system)
+                if proto == "forward"
+                else quick_protocol(games, system)
+            )
+            seconds = time.perf_counter() - t0
+            all_ = score(res["p"].to_numpy(), res["result"].to_numpy())
+            seen = res["seen"].to_numpy(dtype=bool)
+            sub = score(res["p"].to_numpy()[seen], res["result"].to_numpy()[seen])
+            rows.append(
+                {
+                    "system": system.name,
+                    "protocol": proto,
+                    "games": all_.games,
+                    "log_likelihood": all_.log_likelihood,
+                    "brier": all_.brier,
+                    "seen_games": sub.games,
+                    "seen_log_likelihood": sub.log_likelihood,
+                    "seen_brier": sub.brier,
+                    "seconds": seconds,
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def tune(
+    games: pd.DataFrame,
+    w2_grid: Sequence[float],
+    virtual_games_grid: Sequence[int] = (2,),
+    *,
+    virtual_rating: float = 1900.0,
+    fit: Callable | None = None,
+    log: Callable[[str], None] | None = None,
+) -> pd.DataFrame:
+    """Held-out scores of WHR over a grid of ``w2`` and virtual draws (quick protocol).
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``w2``, ``virtual_games``, ``games``, ``log_likelihood``, ``brier``, ``best`` (bool:
+        the highest log-likelihood), sorted by ``virtual_games`` then ``w2``.
+    """
+    if len(w2_grid) == 0 or len(virtual_games_grid) == 0:
+        raise ValueError("w2_grid and virtual_games_grid must not be empty")
+    rows = []
+    for vg in virtual_games_grid:
+        for w2 in sorted(w2_grid):
+            if log is not None:
+                log(f"tune: w2={w2:g} virtual_games={vg}")
+            s = whr_system(w2, vg, virtual_rating, fit=fit)
+            res = quick_protocol(games, s)
+            sc = score(res["p"].to_numpy(), res["result"].to_numpy())
+            rows.append(
+                {
+                    "w2": float(w2),
+                    "virtual_games": vg,
+                    "games": sc.games,
+                    "log_likelihood": sc.log_likelihood,
+                    "brier": sc.brier,
+                }
+            )
+    out = pd.DataFrame(rows)
+    out["best"] = out["log_likelihood"] == out["log_likelihood"].max()
+    return out
+
+
+# --------------------------------------------------------------------------- report
+
+
+def svg_plot(
+    series: dict[str, tuple[Sequence[float], Sequence[float]]],
+    *,
+    x_label: str,
+    y_label: str,
+    hlines: dict[str, float] | None = None,
+    width: int = 560,
+    height: int = 320,
+) -> str:
+    """A small line plot as an SVG document, written by hand (no plotting library).
+
+    Parameters
+    ----------
+    series : dict of name -> (xs, ys)
+        Lines with markers; the x axis is linear.
+    x_label, y_label : str
+    hlines : dict of name -> y, optional
+        Dashed horizontal reference lines.
+    width, height : int
+        Pixels.
+
+    Returns
+    -------
+    str
+        The SVG text.
+    """
+    from html import escape
+
+    hlines = hlines or {}
+    xs = [float(x) for v in series.values() for x in v[0]]
+    ys = [float(y) for v in series.values() for y in v[1]] + list(hlines.values())
+    ys = [y for y in ys if math.isfinite(y)]
+    if not xs or not ys:
+        raise ValueError("svg_plot needs at least one finite point")
+    x0, x1 = min(xs), max(xs)
+    y0, y1 = min(ys), max(ys)
+    if x1 == x0:
+        x0, x1 = x0 - 1, x1 + 1
+    pad = (y1 - y0) * 0.08 or abs(y0) * 0.01 or 1.0
+    y0, y1 = y0 - pad, y1 + pad
+    left, right, top, bottom = 72, 170, 16, 44
+    pw, ph = width - left - right, height - top - bottom
+
+    def px(x: float) -> float:
+        return left + (x - x0) / (x1 - x0) * pw
+
+    def py(y: float) -> float:
+        return top + (y1 - y) / (y1 - y0) * ph
+
+    colours = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#17becf"]
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="11">',
+        f'<rect x="{left}" y="{top}" width="{pw}" height="{ph}" fill="none" stroke="#444"/>',
+    ]
+    for i in range(5):
+        yv = y0 + (y1 - y0) * i / 4
+        out.append(
+            f'<line x1="{left}" y1="{py(yv):.1f}" x2="{left + pw}" y2="{py(yv):.1f}" '
+            'stroke="#ddd"/>'
+        )
+        out.append(f'<text x="{left - 6}" y="{py(yv) + 4:.1f}" text-anchor="end">{yv:.4f}</text>')
+    for xv in sorted(set(xs)):
+        out.append(
+            f'<line x1="{px(xv):.1f}" y1="{top + ph}" x2="{px(xv):.1f}" '
+            f'y2="{top + ph + 4}" stroke="#444"/>'
+        )
+        out.append(f'<text x="{px(xv):.1f}" y="{top + ph + 16}" text-anchor="middle">{xv:g}</text>')
+    out.append(
+        f'<text x="{left + pw / 2}" y="{height - 6}" text-anchor="middle">{escape(x_label)}</text>'
+    )
+    out.append(
+        f'<text transform="translate(14 {top + ph / 2}) rotate(-90)" '
+        f'text-anchor="middle">{escape(y_label)}</text>'
+    )
+    legend_y = top + 10
+    for k, (name, (sx, sy)) in enumerate(series.items()):
+        c = colours[k % len(colours)]
+        pts = " ".join(
+            f"{px(float(a)):.1f},{py(float(b)):.1f}" for a, b in zip(sx, sy, strict=True)
+        )
+        out.append(f'<polyline points="{pts}" fill="none" stroke="{c}" stroke-width="2"/>')
+        for a, b in zip(sx, sy, strict=True):
+            out.append(
+                f'<circle cx="{px(float(a)):.1f}" cy="{py(float(b)):.1f}" r="3" fill="{c}"/>'
+            )
+        out.append(
+            f'<line x1="{left + pw + 10}" y1="{legend_y}" x2="{left + pw + 26}" '
+            f'y2="{legend_y}" stroke="{c}" stroke-width="2"/>'
+        )
+        out.append(f'<text x="{left + pw + 30}" y="{legend_y + 4}">{escape(name)}</text>')
+        legend_y += 16
+    for k, (name, yv) in enumerate(hlines.items()):
+        c = colours[(len(series) + k) % len(colours)]
+        out.append(
+            f'<line x1="{left}" y1="{py(yv):.1f}" x2="{left + pw}" y2="{py(yv):.1f}" '
+            f'stroke="{c}" stroke-dasharray="5 3"/>'
+        )
+        out.append(
+            f'<line x1="{left + pw + 10}" y1="{legend_y}" x2="{left + pw + 26}" '
+            f'y2="{legend_y}" stroke="{c}" stroke-dasharray="5 3"/>'
+        )
+        out.append(f'<text x="{left + pw + 30}" y="{legend_y + 4}">{escape(name)}</text>')
+        legend_y += 16
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def _markdown(frame: pd.DataFrame, floats: str = "{:.4f}") -> str:
+    cols = list(frame.columns)
+    lines = ["| " + " | ".join(cols) + " |", "|" + "|".join("---" for _ in cols) + "|"]
+    for _, row in frame.iterrows():
+        cells = []
+        for c in cols:
+            v = row[c]
+            if isinstance(v, float | np.floating):
+                cells.append("" if math.isnan(v) else floats.format(v))
+            else:
+                cells.append(str(v))
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+_METHOD = """\
+## Method
+
+- Forward chaining: tournaments in order of their first day; each game is predicted from
+  ratings computed on games dated strictly before its tournament's first day. WHR is refitted
+  every {refit_days} days (warm-started from the previous fit) and read with
+  `Fit.rating_on(checkpoint - 1 day)`; the Elo-era rules are replayed once and read before each
+  tournament.
+- Quick protocol (the RIF's): games sorted by date, every 10th held out, fit on the rest; WHR
+  read on the game day (`rating_on` semantics), Elo from the state before the game day.
+- Log-likelihood: mean per game of `s log p + (1 - s) log(1 - p)` (nats, Black's view; a draw
+  scores `(log p + log(1 - p)) / 2`, WHR's own draw likelihood). Brier: mean `(p - s)^2`, a draw
+  is the outcome 0.5. Higher log-likelihood and lower Brier are better.
+- Unseen players: a player a system has no rating for gets that system's default rating (WHR:
+  the virtual opponent's {virtual_rating:g}; Elo-era rules: the seed rating {seed_rating:g}).
+  `seen_*` columns: only games whose two players had a game before (the same games for every
+  system).
+"""
+
+
+def write_report(
+    out: Path,
+    title: str,
+    results: pd.DataFrame,
+    notes: Sequence[str],
+    method: str,
+    plot: str | None = None,
+    plot_name: str = "w2.svg",
+) -> Path:
+    """Write ``out/report.md`` (and the plot, and the table as CSV); returns the report path."""
+    out.mkdir(parents=True, exist_ok=True)
+    results.to_csv(out / "scores.csv", index=False)
+    parts = [f"# {title}\n", *[f"{n}\n" for n in notes], _markdown(results), method]
+    if plot is not None:
+        (out / plot_name).write_text(plot, encoding="utf-8")
+        parts.insert(2, f"![score against w2]({plot_name})\n")
+    path = out / "report.md"
+    path.write_text("\n".join(parts), encoding="utf-8")
+    return path
+
+
+# --------------------------------------------------------------------------- command line
+
+
+def _load(args: argparse.Namespace) -> tuple[pd.DataFrame, pd.DataFrame | None, str]:
+    if args.synthetic:
+        from whr import synthetic
+
+        h = synthetic.history(args.synthetic, seed=args.seed)
+        games = h.games
+        if args.as_of is not None:
+            games = games.loc[_days(games["date"]) <= np.datetime64(args.as_of, "D")]
+        return games, h.truth, f"synthetic history, {args.synthetic} games, seed {args.seed}"
+    import whr
+
+    data = whr.read_source(args.source, as_of=args.as_of)
+    sel = whr.select(data, as_of=args.as_of)
+    return sel.rated, None, f"source {args.source}, rated games up to {args.as_of}"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The command line (module docstring); returns the exit status."""
+    ap = argparse.ArgumentParser(prog="python -m whr.evaluate", description=__doc__.split("\n")[0])
+    ap.add_argument("mode", nargs="?", choices=("compare", "tune"), default="compare")
+    src = ap.add_mutually_exclusive_group(required=True)
+    src.add_argument("--source", help="directory or file read with whr.read_source")
+    src.add_argument("--synthetic", type=int, metavar="N_GAMES", help="a synthetic history")
+    ap.add_argument("--seed", type=int, default=0, help="seed of the synthetic history")
+    ap.add_argument("--as-of", type=dt.date.fromisoformat, default=None, help="YYYY-MM-DD")
+    ap.add_argument("--out", type=Path, required=True, help="report directory")
+    ap.add_argument("--w2", type=float, nargs="+", default=None, help="Elo^2 per day")
+    ap.add_argument("--virtual-games", type=int, nargs="+", default=None)
+    ap.add_argument("--refit-days", type=int, default=91, help="forward-chaining WHR stride")
+    ap.add_argument("--protocol", choices=("forward", "quick", "both"), default="both")
+    args = ap.parse_args(argv)
+    if args.source and args.as_of is None:
+        ap.error("--as-of is required with --source")
+
+    def log(line: str) -> None:
+        print(line, file=sys.stderr, flush=True)
+
+    games, truth, what = _load(args)
+    if args.mode == "tune":
+        w2_grid = args.w2 or [3.0, 6.0, 9.0, 12.9, 16.0, 19.3, 25.0, 35.0, 50.0]
+        vg_grid = args.virtual_games or [1, 2, 4]
+        res = tune(games, w2_grid, vg_grid, log=log)
+        best = res.loc[res["best"]].iloc[0]
+        plot = svg_plot(
+            {
+                f"{vg} virtual draws": (g["w2"].tolist(), g["log_likelihood"].tolist())
+                for vg, g in res.groupby("virtual_games")
+            },
+            x_label="w2 (Elo^2 per day)",
+            y_label="held-out mean log-likelihood",
+        )
+        notes = [
+            f"Data: {what}. Quick protocol (every 10th game held out), {int(best['games'])} "
+            "held-out games.",
+            f"Best: w2 = {best['w2']:g} Elo^2/day with {int(best['virtual_games'])} virtual "
+            f"draws (mean log-likelihood {best['log_likelihood']:.5f}).",
+        ]
+        method = _METHOD.format(
+            refit_days=args.refit_days, virtual_rating=1900.0, seed_rating=SEED_RATING
+        )
+        path = write_report(args.out, "Tuning w2 and virtual draws", res, notes, method, plot)
+        print(path)
+        return 0
+    w2s = args.w2 or list(DEFAULT_W2)
+    vg = (args.virtual_games or [2])[0]
+    notes = []
+    try:
+        import whr
+
+        whr.fit  # noqa: B018  (the engine may not be installed)
+        systems = [whr_system(w, vg, refit_days=args.refit_days, log=log) for w in w2s]
+    except (ImportError, AttributeError) as exc:
+        notes.append(f"WHR left out: whr.fit is not available ({exc}).")
+        systems = []
+    systems += [elo_system("1997"), elo_system("1996"), baseline_half(), baseline_black()]
+    if truth is not None:
+        systems.append(truth_system(truth))
+    protocols = ("forward", "quick") if args.protocol == "both" else (args.protocol,)
+    res = compare(games, systems, protocols, log=log)
+    res = res.sort_values(["protocol", "log_likelihood"], ascending=[True, False])
+    notes.insert(0, f"Data: {what}; {len(clean(games))} games.")
+    fw = res.loc[res["protocol"] == protocols[0]]
+    whr_rows = fw.loc[fw["system"].str.startswith("whr")]
+    plot = None
+    if len(whr_rows) > 1:
+        xs = [float(s.split("w2=")[1].split()[0]) for s in whr_rows["system"]]
+        order = np.argsort(xs)
+        others = fw.loc[~fw["system"].str.startswith("whr") & ~fw["system"].str.startswith("true")]
+        plot = svg_plot(
+            {
+                "whr": (
+                    [xs[i] for i in order],
+                    [whr_rows["log_likelihood"].to_numpy()[i] for i in order],
+                )
+            },
+            x_label="w2 (Elo^2 per day)",
+            y_label=f"mean log-likelihood ({protocols[0]})",
+            hlines=dict(zip(others["system"], others["log_likelihood"], strict=True)),
+        )
+    method = _METHOD.format(
+        refit_days=args.refit_days, virtual_rating=1900.0, seed_rating=SEED_RATING
+    )
+    path = write_report(
+        args.out, "Which rating system predicts best", res.round(6), notes, method, plot
+    )
+    print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
