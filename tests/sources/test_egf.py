@@ -378,3 +378,24 @@ def test_a_directory_of_tables_through_read_source_and_select(tmp_path):
         "egf:mismatch:r3:2-4": "no_result",
     }
     assert len(selection.rated) == len(data.games) - len(reasons)
+
+
+def test_a_broken_entry_in_the_last_round_is_an_error_with_its_line(tmp_path):
+    path = tmp_path / "t.h9"
+    path.write_text(
+        "; DT[2020-01-01]\n 1 A A 1d EE Tall 1 2+/b0\n 2 B B 1d EE Tall 0 1--w0\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(egf.SourceError, match=r"line 3: '1--w0' is not a round entry"):
+        egf.read_table(path, mapping=EMPTY_MAPPING)
+
+
+def test_a_printed_place_other_than_the_line_position_is_a_warning(tmp_path):
+    path = tmp_path / "t.h9"
+    path.write_text(
+        "; DT[2020-01-01]\n 1 A A 1d EE Tall 1 2=/b0\n 1 B B 1d EE Tall 0 1=/w0\n",
+        encoding="utf-8",
+    )
+    data = egf.read_table(path, mapping=EMPTY_MAPPING)
+    assert codes(data, "egf_place") == ["line 3"]
+    assert data.games["result"].tolist() == [0.5]  # still read by position

@@ -33,6 +33,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import pandas as pd
 
@@ -107,6 +108,15 @@ class PlayerLine:
     country: str | None
     pin: str | None
     entries: tuple[Entry, ...]
+
+
+class _Raw(NamedTuple):
+    line: int
+    place: int | None
+    name: str
+    country: str | None
+    tail: list[str]  # tie-break columns, then round entries
+    pin: str | None
 
 
 @dataclass(frozen=True)
@@ -203,6 +213,19 @@ def _read(path: Path, known: _Mapping) -> SourceData:
             )
         )
     header, info, lines = _parse(text, source)
+    misplaced = next((p for p in lines if p.place not in (None, p.position)), None)
+    if misplaced is not None:
+        problems.append(
+            _problem(
+                "egf_place",
+                "warning",
+                source,
+                f"line {misplaced.line}",
+                f"printed place {misplaced.place} but this is player line {misplaced.position}; "
+                "opponents are read as player-line positions (1 = first line), so check the "
+                "pairings of this table",
+            )
+        )
     tournament = _tournament(path, header, info, source, problems)
     tid = tournament["tournament_id"]
     ids, players = _players(lines, tid, known, source, problems)
@@ -220,7 +243,7 @@ def _parse(text: str, source: str) -> tuple[dict[str, str], dict[str, str], list
     """Split a table into header keys, informational ``;key=`` lines and player lines."""
     header: dict[str, str] = {}
     info: dict[str, str] = {}
-    rows: list[tuple[int, int | None, str, str | None, str | None, list[str]]] = []
+    rows: list[_Raw] = []
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if line.startswith(";"):
@@ -235,34 +258,32 @@ def _parse(text: str, source: str) -> tuple[dict[str, str], dict[str, str], list
         pin = None
         if match := PIN.search(body):
             pin, body = match["pin"], body[: match.start()]
-        rows.append((number, *_split_player(body.split(), number, source), pin))
+        rows.append(_Raw(number, *_split_player(body.split(), number, source), pin))
     if not rows:
         raise SourceError(f"{source}: no player line found; is this an EGF table?")
-    rounds = _round_count([(row[0], row[5]) for row in rows], source)
+    rounds = _round_count([(row.line, row.tail) for row in rows], source)
     return (
         header,
         info,
         [
             PlayerLine(
-                line=number,
+                line=row.line,
                 position=position,
-                place=place,
-                name=name,
-                country=country,
-                pin=pin,
-                entries=tuple(_entry(token) for token in tail[len(tail) - rounds :]),
+                place=row.place,
+                name=row.name,
+                country=row.country,
+                pin=row.pin,
+                entries=tuple(_entry(token) for token in row.tail[len(row.tail) - rounds :]),
             )
-            for position, (number, place, name, country, _club, tail, pin) in enumerate(
-                rows, start=1
-            )
+            for position, row in enumerate(rows, start=1)
         ],
     )
 
 
 def _split_player(
     tokens: list[str], number: int, source: str
-) -> tuple[int | None, str, str | None, str, list[str]]:
-    """Place (or None), name, country, club and the remaining columns of a player line."""
+) -> tuple[int | None, str, str | None, list[str]]:
+    """Place (or None), name, country and the columns after the club of a player line."""
     first = 1 if PLACE.fullmatch(tokens[0]) else 0
     place = int(tokens[0]) if first else None
     grade = next(
@@ -278,8 +299,7 @@ def _split_player(
         place,
         " ".join(tokens[first:grade]),
         None if country == UNKNOWN_COUNTRY else country,
-        tokens[grade + 2],
-        tokens[grade + 3 :],
+        tokens[grade + 3 :],  # tokens[grade + 2] is the club, not kept
     )
 
 
@@ -319,7 +339,7 @@ def _round_count(tails: list[tuple[int, list[str]]], source: str) -> int:
         while rounds < width and all(_is_entry(tail[-rounds - 1]) for _, tail in tails):
             rounds += 1
         column = [(number, tail[-rounds - 1]) for number, tail in tails] if rounds < width else []
-        if rounds and any(GAME_LONG.fullmatch(token) for _, token in column):
+        if any(GAME_LONG.fullmatch(token) for _, token in column):
             # a column of entries like 12+/w0 is a round even when one value is broken
             number, token = next((n, t) for n, t in column if not _is_entry(t))
             raise SourceError(
