@@ -399,3 +399,34 @@ def test_a_printed_place_other_than_the_line_position_is_a_warning(tmp_path):
     data = egf.read_table(path, mapping=EMPTY_MAPPING)
     assert codes(data, "egf_place") == ["line 3"]
     assert data.games["result"].tolist() == [0.5]  # still read by position
+
+
+def test_a_broken_short_entry_is_an_error_not_a_tie_break(tmp_path):
+    # round 1 is all short entries that pair up, except one broken value on line 4
+    path = tmp_path / "t.h9"
+    path.write_text(
+        "; DT[2020-01-01]\n"
+        " 1 A A 1d EE Tall 2 2+ 3+\n"
+        " 2 B B 1d EE Tall 1 1- 4+\n"
+        " 3 C C 1d EE Tall 1 4x 1-\n"
+        " 4 D D 1d EE Tall 0 3- 2-\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(egf.SourceError, match=r"line 4: '4x' is not a round entry"):
+        egf.read_table(path, mapping=EMPTY_MAPPING)
+
+
+def test_a_tie_break_column_of_entry_like_values_is_not_a_round(tmp_path):
+    # the SOS column reads 2?, 3?, 4?, 9: short entries on three lines, but no two lines name
+    # each other in it, so it is a tie-break column and the table has one round
+    path = tmp_path / "t.h9"
+    path.write_text(
+        "; DT[2020-01-01]\n"
+        " 1 A A 1d EE Tall 2? 2+/b0\n"
+        " 2 B B 1d EE Tall 3? 1-/w0\n"
+        " 3 C C 1d EE Tall 4? 4+/b0\n"
+        " 4 D D 1d EE Tall 9  3-/w0\n",
+        encoding="utf-8",
+    )
+    data = egf.read_table(path, mapping=EMPTY_MAPPING)
+    assert sorted(data.games["game_id"]) == ["egf:t:r1:1-2", "egf:t:r1:3-4"]

@@ -339,8 +339,7 @@ def _round_count(tails: list[tuple[int, list[str]]], source: str) -> int:
         while rounds < width and all(_is_entry(tail[-rounds - 1]) for _, tail in tails):
             rounds += 1
         column = [(number, tail[-rounds - 1]) for number, tail in tails] if rounds < width else []
-        if any(GAME_LONG.fullmatch(token) for _, token in column):
-            # a column of entries like 12+/w0 is a round even when one value is broken
+        if column and _is_round_column([token for _, token in column]):
             number, token = next((n, t) for n, t in column if not _is_entry(t))
             raise SourceError(
                 f"{source}, line {number}: {token!r} is not a round entry (like 12+/w0, 5+, "
@@ -360,6 +359,23 @@ def _round_count(tails: list[tuple[int, list[str]]], source: str) -> int:
     if rounds == 0:
         raise SourceError(f"{source}, line {tails[0][0]}: no round entries found")
     return rounds
+
+
+def _is_round_column(tokens: list[str]) -> bool:
+    """Whether a column that is not all entries is still a round with a broken value: it holds
+    a long entry (``12+/w0``, never a tie-break value), or at least half the lines are paired in
+    it (line i names j and line j names i), which tie-break values like ``12?`` are not by chance."""
+    if any(GAME_LONG.fullmatch(token) for token in tokens):
+        return True
+    names = [
+        int(match["opponent"]) if (match := GAME_SHORT.fullmatch(token)) else 0 for token in tokens
+    ]
+    paired = sum(
+        1
+        for position, opponent in enumerate(names, start=1)
+        if 0 < opponent <= len(names) and names[opponent - 1] == position
+    )
+    return 2 * paired >= len(tokens)  # one broken value unpairs two lines
 
 
 def _trailing_entries(tail: list[str]) -> int:
