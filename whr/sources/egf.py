@@ -197,7 +197,7 @@ def read_table(path: Path, mapping: Path | None = None) -> SourceData:
 
 def _read(path: Path, known: _Mapping) -> SourceData:
     raw = path.read_bytes()
-    source = str(path)
+    source = path.name  # as the other readers name their files
     problems: list[dict] = []
     try:
         text = raw.decode("utf-8-sig")
