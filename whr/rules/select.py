@@ -127,9 +127,9 @@ def select(
     category : {"renju", "gomoku"}
         The list computed; games of the other category are out of scope.
     strict : bool
-        False (default): a tournament judged by the 2021 rules whose rule, minutes, mode or a
-        game's moves are unknown is rated on the database's flag, under an "unverified" warning.
-        True: such games are excluded with the reason ``unverified``.
+        False (default): a game judged by the 2021 rules whose tournament's rule, minutes or mode,
+        or whose own number of moves, is unknown is rated on the database's flag, under an
+        "unverified" warning. True: such games are excluded with the reason ``unverified``.
     config : EligibilityConfig, optional
         The rules; None loads the repository's ``data/rules/``.
 
@@ -143,6 +143,10 @@ def select(
         On a bad argument (named in the message) or a table lacking a column of its schema.
     InvariantError
         If games read != rated + excluded, overall or for some tournament (a bug).
+
+    Notes
+    -----
+    The reasons are tested in the order of ``whr.rules.REASONS``; see ``docs/eligibility.md``.
     """
     as_of = _as_of(as_of)
     if category not in CATEGORIES:
@@ -156,7 +160,8 @@ def select(
     for name in ("players", "tournaments", "games"):
         if not isinstance(getattr(data, name, None), pd.DataFrame):
             raise TypeError(
-                f"data must be a whr.tables.SourceData with a {name} DataFrame, got {type(data).__name__}"
+                f"data must be a whr.tables.SourceData with a {name} DataFrame, "
+                f"got {type(data).__name__}"
             )
     _require(data.games, GAMES, "games")
     _require(data.tournaments, TOURNAMENTS, "tournaments")
@@ -165,25 +170,27 @@ def select(
     games = data.games.reset_index(drop=True)
     tours, warnings = _tournaments(data.tournaments, config)
     judged = _judge(games, tours, data.players, as_of, category, bool(strict), config)
-    reason = judged["reason"]
+    reason = judged.reason
     excluded = reason != ""
+    rows = np.flatnonzero(excluded)
+    message = _messages(reason, rows, judged.pos, games, tours, as_of, category, config)
 
     rated = games.loc[~excluded, list(GAMES.names)].reset_index(drop=True)
     exclusions = conform(
         pd.DataFrame(
             {
-                "game_id": games["game_id"].to_numpy()[excluded],
-                "tournament_id": games["tournament_id"].to_numpy()[excluded],
-                "reason": reason[excluded],
-                "message": judged["message"][excluded],
+                "game_id": games["game_id"].iloc[rows].to_numpy(),
+                "tournament_id": games["tournament_id"].iloc[rows].to_numpy(),
+                "reason": reason[rows],
+                "message": message,
             }
         ),
         EXCLUSIONS,
     )
-    unverified = judged["unverified"] & ~excluded
+    unverified = judged.unknown_fact & ~excluded
     warnings.extend(_unverified_warnings(games, tours, judged, unverified))
     warnings.extend(_unused_overrides(games, tours, config))
-    counts = _counts(games, rated, exclusions, unverified)
+    counts = _counts(games, reason, unverified)
     _check(games, rated, exclusions, counts)
     return Selection(
         rated=rated,
@@ -239,10 +246,31 @@ def _floats(values: pd.Series) -> np.ndarray:
     return pd.to_numeric(values, errors="coerce").to_numpy(dtype="float64", na_value=np.nan)
 
 
-def _strings(values: pd.Series) -> pd.Series:
-    """Strings with missing values as None, on a fresh RangeIndex."""
-    out = values.astype(object).reset_index(drop=True)
-    return out.where(out.notna(), None)
+def _objects(values: pd.Series) -> np.ndarray:
+    """A (small) column as an object array with None where missing."""
+    out = values.astype(object).to_numpy(copy=True)
+    out[pd.isna(out)] = None
+    return out
+
+
+def _arrow_strings(values: object) -> pa.Array:
+    """Ids as an Arrow string array (nulls kept)."""
+    array = pa.array(values, from_pandas=True) if not isinstance(values, pa.Array) else values
+    if isinstance(array, pa.ChunkedArray):
+        array = array.combine_chunks()
+    return array if pa.types.is_string(array.type) else pc.cast(array, pa.string())
+
+
+def _isin(values: pd.Series, members: object) -> np.ndarray:
+    """``values.isin(members)`` for string ids, in Arrow (nulls give False)."""
+    found = pc.is_in(_arrow_strings(values), value_set=_arrow_strings(members))
+    return pc.fill_null(found, False).to_numpy(zero_copy_only=False)
+
+
+def _index_in(values: pd.Series, keys: pd.Series) -> np.ndarray:
+    """Position of each of ``values`` among ``keys`` (unique), -1 where absent or null."""
+    found = pc.index_in(_arrow_strings(values), value_set=_arrow_strings(keys))
+    return pc.fill_null(found, -1).to_numpy(zero_copy_only=False).astype(np.intp)
 
 
 def _tournaments(frame: pd.DataFrame, config: EligibilityConfig) -> tuple[pd.DataFrame, list[dict]]:
@@ -251,41 +279,42 @@ def _tournaments(frame: pd.DataFrame, config: EligibilityConfig) -> tuple[pd.Dat
     frame = frame.loc[frame["tournament_id"].notna()]
     repeated = frame["tournament_id"].duplicated(keep="first")
     for tid in frame.loc[repeated, "tournament_id"].unique():
-        warnings.append(
-            _warning(
-                "duplicate_tournament",
-                tid,
-                f"tournament id {tid!r} appears more than once; the first row is used",
-            )
-        )
+        message = f"tournament id {tid!r} appears more than once; the first row is used"
+        warnings.append(_warning("duplicate_tournament", tid, message))
     tours = frame.loc[~repeated].reset_index(drop=True)
     minutes = _floats(tours["minutes"])
-    mode = _strings(tours["mode"])
+    mode = _objects(tours["mode"])
     facts = config.facts
     if len(facts):
-        index = pd.Index(facts["tournament_id"].astype(str))
-        pos = index.get_indexer(tours["tournament_id"].astype(str))
+        pos = pd.Index(facts["tournament_id"].astype(str)).get_indexer(
+            tours["tournament_id"].astype(str)
+        )
         hit = pos >= 0
-        fact_minutes = np.full(len(tours), np.nan)
-        fact_minutes[hit] = facts["minutes"].to_numpy(dtype="float64")[pos[hit]]
-        minutes = np.where(np.isnan(fact_minutes), minutes, fact_minutes)
-        fact_mode = pd.Series([None] * len(tours), dtype=object)
-        fact_mode[hit] = _strings(facts["mode"]).to_numpy()[pos[hit]]
-        mode = fact_mode.where(fact_mode.notna(), mode)
-    tours = tours.assign(minutes=minutes, mode=mode.to_numpy())
-    return tours, warnings
+        fact_minutes = _take(facts["minutes"].to_numpy(dtype="float64"), pos, np.nan)
+        minutes = np.where(hit & ~np.isnan(fact_minutes), fact_minutes, minutes)
+        fact_mode = _take(_objects(facts["mode"]), pos, None)
+        mode = np.where(hit & pd.notna(fact_mode), fact_mode, mode)
+    return tours.assign(minutes=minutes, mode=mode), warnings
 
 
 # --- the judgement ---------------------------------------------------------------------------
 
 
 def _take(values: np.ndarray, pos: np.ndarray, fill: object) -> np.ndarray:
-    """``values[pos]`` with ``fill`` where ``pos`` is -1."""
-    out = np.empty(len(pos), dtype=values.dtype if values.dtype != object else object)
+    """``values[pos]``, with ``fill`` where ``pos`` is -1."""
+    out = np.empty(len(pos), dtype=values.dtype)
     hit = pos >= 0
     out[hit] = values[pos[hit]]
     out[~hit] = fill
     return out
+
+
+@dataclass(frozen=True)
+class _Judged:
+    reason: np.ndarray  # object array of codes, "" where rated
+    pos: np.ndarray  # row of the game's tournament in ``tours``, -1 when unknown
+    unknown_fact: np.ndarray  # judged by the 2021 rules with a fact unknown
+    known: dict[str, np.ndarray]  # fact name -> known, per game
 
 
 def _judge(
@@ -296,251 +325,182 @@ def _judge(
     category: str,
     strict: bool,
     config: EligibilityConfig,
-) -> dict[str, np.ndarray]:
-    n = len(games)
-    gid = _strings(games["game_id"])
-    tid = _strings(games["tournament_id"])
-    black = _strings(games["black"])
-    white = _strings(games["white"])
+) -> _Judged:
+    """The reason code of every game, by boolean masks in the order of ``REASONS``."""
+    tid = games["tournament_id"]
+    black, white = games["black"], games["white"]
     result = _floats(games["result"])
     date = _days(games["date"])
     moves = _floats(games["moves"])
     as_of64 = np.datetime64(as_of, "D")
     cutover64 = np.datetime64(config.cutover, "D")
 
-    pos = pd.Index(tours["tournament_id"].astype(str)).get_indexer(tid.astype(str))
-    pos[tid.isna().to_numpy()] = -1
-    t_category = _take(_strings(tours["category"]).to_numpy(), pos, None)
-    t_rule = _take(_strings(tours["rule"]).to_numpy(), pos, None)
-    t_rated = _take(_bools(tours["rated"], False), pos, False)
-    t_type = _take(np.nan_to_num(_floats(tours["type"]), nan=0.0), pos, 0.0)
-    t_end = _take(_days(tours["end"]), pos, np.datetime64("NaT"))
-    t_minutes = _take(tours["minutes"].to_numpy(dtype="float64"), pos, np.nan)
-    t_mode = _take(_strings(tours["mode"]).to_numpy(), pos, None)
-    certified = _take(certified_mask(tours["rule"], config.certified_rules), pos, False)
-
+    # Tournament-level facts are computed once per tournament, then taken per game.
+    t_ids = tours["tournament_id"]
+    pos = _index_in(tid, t_ids)
     known_t = pos >= 0
-    forced_in = tid.isin(config.rated_tournaments).to_numpy() & known_t
-    player_ids = players["player_id"].dropna().astype(str)
-    end = np.where(np.isnat(t_end), date, t_end)  # the era of a game whose tournament has no end
-    modern = (end >= cutover64) & ~forced_in
+    t_mode = pd.Series(tours["mode"], dtype=object)
+    t_rule = tours["rule"].astype(object)
+    t_minutes = tours["minutes"].to_numpy(dtype="float64")
 
-    rule_known = pd.Series(t_rule).fillna("").str.strip().ne("").to_numpy()
-    minutes_known = ~np.isnan(t_minutes)
-    mode_known = pd.Series(t_mode).isin(list(MODES)).to_numpy()
+    def per_game(values: np.ndarray, fill: object) -> np.ndarray:
+        return _take(np.asarray(values), pos, fill)
+
+    in_category = per_game((tours["category"] == category).fillna(False).to_numpy(bool), False)
+    flagged = per_game(_bools(tours["rated"], False), False)
+    ordinary = per_game(np.nan_to_num(_floats(tours["type"]), nan=0.0) == 0, True)
+    end = per_game(_days(tours["end"]), np.datetime64("NaT"))
+    rule_known = per_game(t_rule.fillna("").astype(str).str.strip().ne("").to_numpy(bool), False)
+    certified = per_game(certified_mask(tours["rule"], config.certified_rules), False)
+    minutes_known = per_game(~np.isnan(t_minutes), False)
+    long_enough = per_game(~(t_minutes < config.min_minutes), False)
+    mode_known = per_game(t_mode.isin(list(MODES)).to_numpy(bool), False)
+    mode_accepted = per_game(t_mode.isin(list(config.accepted_modes)).to_numpy(bool), False)
     moves_known = ~np.isnan(moves)
-    facts_known = {
-        "rule": rule_known,
-        "minutes": minutes_known,
-        "mode": mode_known,
-        "moves": moves_known,
-    }
+
+    forced_in = per_game(_isin(t_ids, list(config.rated_tournaments)), False)
+    forced_out = per_game(_isin(t_ids, list(config.unrated_tournaments)), False)
+    era_end = np.where(np.isnat(end), date, end)  # a tournament without an end: the game's date
+    modern = (era_end >= cutover64) & ~forced_in
+    known = {"rule": rule_known, "minutes": minutes_known, "mode": mode_known, "moves": moves_known}
     unknown_fact = modern & ~(rule_known & minutes_known & mode_known & moves_known)
-    flag = t_rated | forced_in
+    player_ids = players["player_id"].dropna().unique()
 
     conditions = {
         "duplicate_game": games["game_id"].duplicated(keep="first").to_numpy(),
         "unknown_tournament": ~known_t,
-        "out_of_category": t_category != category,
-        "override_game": gid.isin(config.unrated_games).to_numpy(),
-        "override_tournament": tid.isin(config.unrated_tournaments).to_numpy(),
+        "out_of_category": ~in_category,
+        "override_game": _isin(games["game_id"], list(config.unrated_games)),
+        "override_tournament": forced_out,
         "forfeit": _bools(games["forfeit"], False),
         "unrated_game": _bools(games["unrated"], False),
         "no_result": ~np.isin(result, (0.0, 0.5, 1.0)),
-        "unknown_player": ~(black.isin(player_ids) & white.isin(player_ids)).to_numpy(),
-        "self_play": (black == white).fillna(False).to_numpy(dtype=bool),
+        "unknown_player": ~(_isin(black, player_ids) & _isin(white, player_ids)),
+        "self_play": (black == white).fillna(False).to_numpy(bool),
         "unknown_date": np.isnat(date),
         "after_as_of": date > as_of64,
-        "unfinished_tournament": t_end > as_of64,
-        "tournament_type": (t_type != 0) & ~forced_in,
+        "unfinished_tournament": end > as_of64,
+        "tournament_type": ~ordinary & ~forced_in,
         "rule_not_certified": modern & rule_known & ~certified,
-        "too_short": modern
-        & minutes_known
-        & (np.nan_to_num(t_minutes, nan=np.inf) < config.min_minutes),
-        "online_unsupervised": modern
-        & mode_known
-        & ~pd.Series(t_mode).isin(list(config.accepted_modes)).to_numpy(),
-        "no_moves": modern & moves_known & (np.nan_to_num(moves, nan=1.0) <= 0),
-        # Before the cut-over the flag decides; after it, only when a fact is unknown.
-        "not_rated": ~flag & (~modern | unknown_fact) & ~forced_in,
+        "too_short": modern & minutes_known & ~long_enough,
+        "online_unsupervised": modern & mode_known & ~mode_accepted,
+        "no_moves": modern & moves_known & ~(moves > 0),
+        # Before the cut-over the database's flag decides; from it, only when a fact is unknown.
+        "not_rated": ~flagged & ~forced_in & (~modern | unknown_fact),
         "unverified": unknown_fact & strict,
     }
-    assert tuple(conditions) == tuple(REASONS), "conditions must follow REASONS"
+    if tuple(conditions) != tuple(REASONS):
+        raise InvariantError("the conditions of _judge must follow the order of REASONS")
     reason = np.select(list(conditions.values()), list(conditions), default="").astype(object)
-
-    frame = pd.DataFrame(
-        {
-            "gid": gid,
-            "tid": tid,
-            "black": black,
-            "white": white,
-            "category": t_category,
-            "rule": t_rule,
-            "type": t_type,
-            "end": t_end,
-            "date": date,
-            "minutes": t_minutes,
-            "mode": t_mode,
-            "result": result,
-        }
-    )
-    message = _messages(reason, frame, as_of, category, config, facts_known)
-    missing_facts = np.full(n, "", dtype=object)
-    for name in _FACTS:
-        gap = unknown_fact & ~facts_known[name]
-        missing_facts[gap] = missing_facts[gap] + np.where(
-            missing_facts[gap] == "", name, ", " + name
-        )
-    return {
-        "reason": reason,
-        "message": message,
-        "unverified": unknown_fact,
-        "missing": missing_facts,
-    }
+    return _Judged(reason=reason, pos=pos, unknown_fact=unknown_fact, known=known)
 
 
 def _messages(
     reason: np.ndarray,
-    f: pd.DataFrame,
+    rows: np.ndarray,
+    pos: np.ndarray,
+    games: pd.DataFrame,
+    tours: pd.DataFrame,
     as_of: dt.date,
     category: str,
     config: EligibilityConfig,
-    known: dict[str, np.ndarray],
 ) -> np.ndarray:
-    """A human message per excluded game, built per reason over that reason's rows only."""
-    message = np.full(len(reason), "", dtype=object)
+    """One human message per excluded game (``rows``), built per reason over its rows only."""
+    message = np.empty(len(rows), dtype=object)
     cut = config.cutover.isoformat()
-
-    def q(values: pd.Series) -> pd.Series:
-        return "'" + values.fillna("?").astype(str) + "'"
+    after = ", after the as-of date " + as_of.isoformat()
 
     for code in REASONS:
-        rows = np.flatnonzero(reason == code)
-        if not len(rows):
+        which = np.flatnonzero(reason[rows] == code)
+        if not len(which):
             continue
-        s = f.iloc[rows]
+        at = rows[which]
+
+        def g(column: str, at: np.ndarray = at) -> pd.Series:
+            return pd.Series(_objects(games[column].iloc[at]), dtype=object)
+
+        def t(column: str, at: np.ndarray = at) -> pd.Series:
+            return pd.Series(_take(_objects(tours[column]), pos[at], None), dtype=object)
+
+        def q(values: pd.Series) -> pd.Series:
+            return "'" + values.fillna("?").astype(str) + "'"
+
+        def choose(condition: pd.Series, yes: pd.Series | str, no: pd.Series | str) -> pd.Series:
+            return pd.Series(np.where(condition.to_numpy(bool), yes, no), dtype=object)
+
         if code == "duplicate_game":
-            text = "game id " + q(s["gid"]) + " was read before; only the first copy is judged"
+            text = "game id " + q(g("game_id")) + " was read before; only the first copy is judged"
         elif code == "unknown_tournament":
-            text = pd.Series(
-                np.where(
-                    s["tid"].isna(),
-                    "the game names no tournament",
-                    "tournament " + q(s["tid"]) + " is not in the tournaments table",
-                ),
-                index=s.index,
+            tid = g("tournament_id")
+            text = choose(
+                tid.isna(),
+                "the game names no tournament",
+                "tournament " + q(tid) + " is not in the tournaments table",
             )
         elif code == "out_of_category":
-            text = pd.Series(
-                np.where(
-                    s["category"].isna(),
-                    "rule " + q(s["rule"]) + " has no known category; the list is " + category,
-                    "rule "
-                    + q(s["rule"])
-                    + " is "
-                    + s["category"].fillna("").astype(str)
-                    + "; the list is "
-                    + category,
-                ),
-                index=s.index,
+            rule, cat = q(t("rule")), t("category")
+            text = choose(
+                cat.isna(),
+                "rule " + rule + " has no known category; the list is " + category,
+                "rule " + rule + " is " + cat.fillna("").astype(str) + "; the list is " + category,
             )
         elif code == "override_game":
-            text = "unrated_games: " + s["gid"].map(config.unrated_games).fillna("").replace(
-                "", "(no reason given)"
-            )
+            comment = g("game_id").map(dict(config.unrated_games)).fillna("")
+            text = "unrated_games: " + comment.replace("", "(no reason given)")
         elif code == "override_tournament":
-            text = "unrated_tournaments: " + s["tid"].map(config.unrated_tournaments).fillna(
-                ""
-            ).replace("", "(no reason given)")
+            comment = g("tournament_id").map(dict(config.unrated_tournaments)).fillna("")
+            text = "unrated_tournaments: " + comment.replace("", "(no reason given)")
         elif code == "forfeit":
             text = "not played in reality (walk-over, forfeit, default or bye)"
         elif code == "unrated_game":
             text = "the game record is marked unrated"
         elif code == "no_result":
-            text = pd.Series(
-                np.where(
-                    np.isnan(s["result"].to_numpy()),
-                    "no result recorded",
-                    "result " + s["result"].astype(str) + " is not 1, 0.5 or 0",
-                ),
-                index=s.index,
+            value = g("result")
+            text = choose(
+                value.isna(),
+                "no result recorded",
+                "result " + value.astype(str) + " is not 1, 0.5 or 0",
             )
         elif code == "unknown_player":
-            side = np.where(
-                s["black"].isna(),
+            black, white = g("black"), g("white")
+            text = choose(
+                black.isna(),
                 "black is unknown",
-                np.where(s["white"].isna(), "white is unknown", ""),
-            )
-            text = pd.Series(
-                np.where(
-                    side != "",
-                    side,
-                    "player "
-                    + q(s["black"])
-                    + " or "
-                    + q(s["white"])
-                    + " is not in the players table",
+                choose(
+                    white.isna(),
+                    "white is unknown",
+                    "player " + q(black) + " or " + q(white) + " is not in the players table",
                 ),
-                index=s.index,
             )
         elif code == "self_play":
-            text = "black and white are the same player " + q(s["black"])
+            text = "black and white are the same player " + q(g("black"))
         elif code == "unknown_date":
             text = "neither the game nor its tournament has a known date"
         elif code == "after_as_of":
-            text = (
-                "played "
-                + pd.Series(s["date"]).astype(str)
-                + ", after the as-of date "
-                + as_of.isoformat()
-            )
+            text = "played " + g("date").astype(str) + after
         elif code == "unfinished_tournament":
-            text = (
-                "tournament "
-                + q(s["tid"])
-                + " ends "
-                + s["end"].astype(str)
-                + ", after the as-of date "
-                + as_of.isoformat()
-            )
+            text = "tournament " + q(g("tournament_id")) + " ends " + t("end").astype(str) + after
         elif code == "tournament_type":
-            text = (
-                "tournament type "
-                + s["type"].astype(int).astype(str)
-                + " is not 0 (ordinary); the RIF's site rates type 0 only"
-            )
+            text = "tournament type " + t("type").astype(str) + " is not 0 (ordinary)"
+            text = text + "; the RIF's site rates type 0 only"
         elif code == "rule_not_certified":
             text = (
-                "rule " + q(s["rule"]) + " is not certified by the RIF (required from " + cut + ")"
+                "rule " + q(t("rule")) + " is not certified by the RIF (required from " + cut + ")"
             )
         elif code == "too_short":
-            text = (
-                s["minutes"].map("{:g}".format)
-                + f" minutes per player, less than {config.min_minutes:g} (required from {cut})"
-            )
+            minutes = t("minutes").map("{:g}".format)
+            text = minutes + f" minutes per player, less than {config.min_minutes:g} (from {cut})"
         elif code == "online_unsupervised":
-            text = (
-                "played "
-                + s["mode"].astype(str)
-                + ", not face to face or supervised online (required from "
-                + cut
-                + ")"
-            )
+            text = "played " + t("mode").astype(str) + "; face to face or supervised online only"
+            text = text + " (from " + cut + ")"
         elif code == "no_moves":
             text = "no moves recorded; complete game records are required from " + cut
         elif code == "not_rated":
-            text = "the database does not mark tournament " + q(s["tid"]) + " rated"
-        elif code == "unverified":
-            text = (
-                "strict mode: tournament "
-                + q(s["tid"])
-                + " is judged by the "
-                + cut
-                + " rules but a fact is unknown"
-            )
-        message[rows] = np.asarray(
-            text if isinstance(text, pd.Series) else [text] * len(rows), dtype=object
-        )
+            text = "the database does not mark tournament " + q(g("tournament_id")) + " rated"
+        else:  # unverified
+            text = "strict mode: tournament " + q(g("tournament_id"))
+            text = text + " is judged by the rules of " + cut + " but a fact is not known"
+        message[which] = text.to_numpy(dtype=object) if isinstance(text, pd.Series) else text
     return message
 
 
@@ -558,110 +518,116 @@ def _warning(code: str, tid: str | None, message: str, source: str | None = None
 
 
 def _unverified_warnings(
-    games: pd.DataFrame,
-    tours: pd.DataFrame,
-    judged: dict[str, np.ndarray],
-    rated_unverified: np.ndarray,
+    games: pd.DataFrame, tours: pd.DataFrame, judged: _Judged, rated_unverified: np.ndarray
 ) -> list[dict]:
+    """One warning per tournament with games rated on the database's flag alone."""
     if not rated_unverified.any():
         return []
-    part = pd.DataFrame(
-        {
-            "tid": _strings(games["tournament_id"]).to_numpy()[rated_unverified],
-            "missing": judged["missing"][rated_unverified],
-        }
-    )
-    source = dict(zip(tours["tournament_id"].astype(str), _strings(tours["source"]), strict=True))
+    part = pd.DataFrame({"pos": judged.pos[rated_unverified]})
+    for name, known in judged.known.items():
+        part[name] = ~known[rated_unverified]
+    summary = part.groupby("pos", sort=False).agg(["size", "any"])
+    ids, sources = _objects(tours["tournament_id"]), _objects(tours["source"])
     out = []
-    for tid, group in part.groupby("tid", sort=True):
-        names = sorted(
-            {n for text in group["missing"].unique() for n in text.split(", ")}, key=_FACTS.index
+    for p in sorted(summary.index, key=lambda p: ids[p]):
+        row = summary.loc[p]
+        games_n = int(row[(_FACTS[0], "size")])
+        missing = ", ".join(name for name in _FACTS if row[(name, "any")])
+        message = (
+            f"{games_n} games rated on the database's flag alone; not known: {missing} "
+            "(settle them in data/rules/tournament_facts.csv)"
         )
-        out.append(
-            _warning(
-                "unverified",
-                tid,
-                f"{len(group)} games rated on the database's flag alone; not known: {', '.join(names)} "
-                "(settle them in data/rules/tournament_facts.csv)",
-                source.get(tid),
-            )
-        )
+        out.append(_warning("unverified", ids[p], message, sources[p]))
     return out
 
 
 def _unused_overrides(
     games: pd.DataFrame, tours: pd.DataFrame, config: EligibilityConfig
 ) -> list[dict]:
+    """Override ids that name nothing in the data (a typo, or a record since removed)."""
     out = []
-    tids = set(tours["tournament_id"].astype(str))
     for listing in ("rated_tournaments", "unrated_tournaments"):
-        for tid in sorted(set(getattr(config, listing)) - tids):
-            out.append(
-                _warning(
-                    "override_unused", tid, f"{listing} names tournament {tid!r}, not in the data"
-                )
-            )
-    gids = set(games["game_id"].astype(str))
-    for gid in sorted(set(config.unrated_games) - gids):
-        out.append(
-            _warning("override_unused", None, f"unrated_games names game {gid!r}, not in the data")
-        )
+        ids = sorted(getattr(config, listing))
+        for tid in (
+            np.asarray(ids, dtype=object)[
+                ~_isin(pd.Series(ids, dtype=object), tours["tournament_id"])
+            ]
+            if ids
+            else []
+        ):
+            message = f"{listing} names tournament {tid!r}, not in the data"
+            out.append(_warning("override_unused", tid, message))
+    ids = sorted(config.unrated_games)
+    for gid in (
+        np.asarray(ids, dtype=object)[~_isin(pd.Series(ids, dtype=object), games["game_id"])]
+        if ids
+        else []
+    ):
+        message = f"unrated_games names game {gid!r}, not in the data"
+        out.append(_warning("override_unused", None, message))
     return out
 
 
-def _counts(
-    games: pd.DataFrame, rated: pd.DataFrame, exclusions: pd.DataFrame, unverified: np.ndarray
-) -> Counts:
-    by_reason = exclusions["reason"].value_counts()
+def _counts(games: pd.DataFrame, reason: np.ndarray, unverified: np.ndarray) -> Counts:
+    """Counts by reason and by tournament, by bincount over factorised ids and codes."""
+    codes = list(REASONS)
+    reason_index = pd.Index(["", *codes]).get_indexer(reason)  # 0 = rated
+    by_reason = np.bincount(reason_index, minlength=len(codes) + 1)
     reasons = pd.DataFrame(
         {
-            "reason": list(REASONS),
-            "games": [int(by_reason.get(code, 0)) for code in REASONS],
+            "reason": codes,
+            "games": by_reason[1:].astype("int64"),
             "description": list(REASONS.values()),
         }
     )
-
-    def per_tournament(ids: pd.Series) -> pd.Series:
-        return ids.astype(object).fillna("\0").value_counts()
-
-    read = per_tournament(games["tournament_id"])
-    table = pd.DataFrame({"read": read})
-    table["rated"] = per_tournament(rated["tournament_id"])
-    table["excluded"] = per_tournament(exclusions["tournament_id"])
-    table["rated_unverified"] = per_tournament(games["tournament_id"][unverified])
-    wide = (
-        pd.crosstab(exclusions["tournament_id"].astype(object).fillna("\0"), exclusions["reason"])
-        if len(exclusions)
-        else pd.DataFrame(index=table.index)
-    )
-    table = table.join(wide.reindex(columns=list(REASONS)), how="left").fillna(0).astype("int64")
-    table = table.sort_index()
-    table.index = [None if i == "\0" else i for i in table.index]
-    table = table.rename_axis("tournament_id").reset_index()
+    t_code, t_ids = pd.factorize(games["tournament_id"], use_na_sentinel=False)
+    n_t, width = len(t_ids), len(codes) + 1
+    grid = np.bincount(t_code * width + reason_index, minlength=n_t * width).reshape(n_t, width)
+    table = pd.DataFrame(grid[:, 1:], columns=codes, dtype="int64")
+    table.insert(0, "rated_unverified", np.bincount(t_code[unverified], minlength=n_t))
+    table.insert(0, "excluded", grid[:, 1:].sum(axis=1))
+    table.insert(0, "rated", grid[:, 0])
+    table.insert(0, "read", np.bincount(t_code, minlength=n_t))
+    table.insert(0, "tournament_id", pd.Series(t_ids, dtype=object).where(pd.notna(t_ids), None))
+    order = np.argsort(table["tournament_id"].fillna("").to_numpy(str), kind="stable")
     return Counts(
         read=len(games),
-        rated=len(rated),
-        excluded=len(exclusions),
+        rated=int(by_reason[0]),
+        excluded=int(by_reason[1:].sum()),
         unverified=int(unverified.sum()),
         by_reason=reasons,
-        by_tournament=table,
+        by_tournament=table.iloc[order].reset_index(drop=True),
     )
 
 
 def _check(
     games: pd.DataFrame, rated: pd.DataFrame, exclusions: pd.DataFrame, counts: Counts
 ) -> None:
-    """Games read = rated + excluded, overall and per tournament; every reason a known code."""
+    """Games read = rated + excluded, overall and per tournament, recounted from the outputs."""
     if len(games) != len(rated) + len(exclusions):
         raise InvariantError(
             f"{len(games)} games read but {len(rated)} rated + {len(exclusions)} excluded"
         )
-    unknown = set(exclusions["reason"]) - set(REASONS)
+    unknown = set(exclusions["reason"].unique()) - set(REASONS)
     if unknown:
         raise InvariantError(f"exclusions carry unknown reason codes {sorted(unknown)}")
+    nul = "\0"  # stands for a missing tournament id, so that it is counted too
+    read = games["tournament_id"].fillna(nul).value_counts()
+    out = (
+        rated["tournament_id"]
+        .fillna(nul)
+        .value_counts()
+        .add(exclusions["tournament_id"].fillna(nul).value_counts(), fill_value=0)
+    )
+    diff = read.sub(out, fill_value=0)
+    if (diff != 0).any():
+        raise InvariantError(
+            f"games read != rated + excluded for tournaments {list(diff[diff != 0].index[:10])}"
+        )
     table = counts.by_tournament
-    bad = table.loc[table["read"] != table["rated"] + table["excluded"], "tournament_id"]
-    if len(bad):
-        raise InvariantError(f"games read != rated + excluded for tournaments {list(bad)[:10]}")
-    if int(counts.by_reason["games"].sum()) != len(exclusions):
-        raise InvariantError("counts by reason do not add up to the exclusions")
+    if not (table["read"] == table["rated"] + table["excluded"]).all() or (
+        counts.read != counts.rated + counts.excluded
+        or counts.excluded != len(exclusions)
+        or int(counts.by_reason["games"].sum()) != len(exclusions)
+    ):
+        raise InvariantError("the counts do not add up to the rated and excluded games")
