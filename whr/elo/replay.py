@@ -505,6 +505,7 @@ def replay(
         The list date; tournaments that end later are left out. Default: after the last game.
     initial : pandas.DataFrame, optional
         ``player``, ``rating``: official ratings before the first game (established players).
+        Only players with a game in ``games`` are listed.
     seed_rating : float or None
         Rating (Elo points) given to the players of a tournament in which nobody has a rating
         yet (module docstring); None: never.
