@@ -1,0 +1,177 @@
+"""The RenjuNet reader, on hand-written fixtures whose expected tables are written out by hand."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pandas as pd
+import pytest
+
+import whr
+from whr.sources.renjunet import FORFEIT_PATTERN
+from whr.tables import GAMES, PLAYERS, TOURNAMENTS, conform
+
+from sources_support import FIXTURES
+
+D = dt.date
+
+
+def _frame(rows: list[dict], schema) -> pd.DataFrame:
+    return conform(pd.DataFrame(rows, columns=schema.names), schema)
+
+
+def test_basic_players_are_keyed_by_disp_id_with_names_places_and_flags():
+    data = whr.read_source(FIXTURES / "basic.rif")
+    src = "basic.rif"
+    expected = _frame(
+        [
+            ["100999", "Zhang Wei", "Zhang", "Wei", "张伟", "CHN", "China", "Beijing", True,
+             "2001-05-17", src],
+            ["090123", "Tamm Mart", "Tamm", "Mart", None, "EST", "Estonia", "Tallinn", False,
+             None, src],
+            ["000042", "Mägi", "Mägi", None, None, "EST", "Estonia", "?", None, "1970-00-00",
+             src],
+        ],  # fmt: skip
+        PLAYERS,
+    )
+    pd.testing.assert_frame_equal(data.players, expected)
+
+
+def test_basic_tournaments_resolve_rules_categories_places_and_dates():
+    data = whr.read_source(FIXTURES / "basic.rif")
+    src = "basic.rif"
+    expected = _frame(
+        [
+            ["5001", "Example Open 2024", "EST", "Estonia", "Tallinn", D(2024, 6, 8),
+             D(2024, 6, 9), "30", "Taraguchi-10", "renju", True, 0, None, None, src],
+            # 0000-00-00 twice: the year/month attributes give the whole of April 1993
+            ["5002", "Old Cup", "EST", "Estonia", "Tallinn", D(1993, 4, 1), D(1993, 4, 30), "1",
+             "RIF", "renju", True, 0, None, None, src],
+            ["5003", "Gomoku & Friends", "CHN", "China", "Beijing", D(2022, 1, 15),
+             D(2022, 1, 16), "40", "Swap2", "gomoku", False, 2, None, None, src],
+            # a rule of category 3 has no known category; no city attribute
+            ["5004", "Odd Rules", "CHN", "China", None, D(2023, 3, 1), D(2023, 3, 2), "50",
+             "Odd", None, True, 0, None, None, src],
+        ],  # fmt: skip
+        TOURNAMENTS,
+    )
+    pd.testing.assert_frame_equal(data.tournaments, expected)
+
+
+def test_basic_games_map_players_count_moves_and_take_the_tournament_end_date():
+    data = whr.read_source(FIXTURES / "basic.rif")
+    src = "basic.rif"
+    expected = _frame(
+        [
+            ["250001", "5001", "3", "30", "100999", "090123", 0.5, D(2024, 6, 9), 6, False,
+             False, True, src],
+            ["250002", "5001", "4", "30", "090123", "100999", 0.0, D(2024, 6, 9), 0, True, True,
+             True, src],
+            # moves spread over lines and runs of spaces: 3; info "B=1245" is not a forfeit
+            ["250003", "5002", "F2", "1", "100999", "000042", 1.0, D(1993, 4, 30), 3, False,
+             False, True, src],
+            # a self-game with an empty result and an empty round: kept as read
+            ["250004", "5003", "", "40", "000042", "000042", None, D(2022, 1, 16), 0, False,
+             False, True, src],
+            # no round attribute, no <move>; its own date wins over the tournament's end
+            ["250005", "5004", None, "50", "090123", "100999", 1.0, D(2023, 3, 1), 0, False,
+             False, True, src],
+        ],  # fmt: skip
+        GAMES,
+    )
+    pd.testing.assert_frame_equal(data.games, expected)
+    assert data.problems.empty
+
+
+def _problems(name: str) -> set[tuple[str, str, str]]:
+    data = whr.read_source(FIXTURES / name)
+    return set(data.problems[["code", "severity", "locator"]].itertuples(index=False, name=None))
+
+
+@pytest.mark.parametrize(
+    ("code", "severity", "locator"),
+    [
+        ("unknown_country", "warning", "line 15, player id=2"),
+        ("unknown_city", "warning", "line 15, player id=2"),
+        ("missing_id", "error", "line 16, player id=3"),
+        ("duplicate_id", "warning", "line 17, player id=1"),
+        ("date_order", "warning", "line 21, tournament id=11"),
+        ("unknown_date", "warning", "line 22, tournament id=12"),
+        ("bad_date", "warning", "line 23, tournament id=13"),
+        ("unknown_rule", "warning", "line 23, tournament id=13"),
+        ("bad_value", "warning", "line 23, tournament id=13"),
+        ("unknown_section", "warning", "line 25"),
+        ("unknown_player", "error", "line 30, game id=2"),
+        ("unknown_tournament", "error", "line 31, game id=3"),
+        ("bad_result", "error", "line 32, game id=4"),
+        ("duplicate_id", "error", "line 33, game id=1"),
+        ("unknown_player", "error", "line 34, game id=6"),
+        ("missing_id", "error", "line 35, game id="),
+        ("bad_date", "warning", "line 37, game id=9"),
+    ],
+)
+def test_each_problem_code_is_reported_with_its_locator(code, severity, locator):
+    assert (code, severity, locator) in _problems("problems.rif")
+
+
+def test_problem_fixture_reports_nothing_else():
+    # 17 distinct (code, severity, locator) findings above; nothing unexpected on top
+    assert len(_problems("problems.rif")) == 17
+    data = whr.read_source(FIXTURES / "problems.rif")
+    assert len(data.problems) == 17
+    assert set(data.problems["source"]) == {"problems.rif"}
+    assert data.problems["message"].str.len().min() > 10
+
+
+def test_problem_records_keep_every_game_row_with_nulls_where_unresolved():
+    data = whr.read_source(FIXTURES / "problems.rif")
+    games = data.games
+    assert list(games["game_id"]) == ["1", "2", "3", "4", "1", "6", "", "8", "9"]
+    assert games.loc[1, "white"] is None or pd.isna(games.loc[1, "white"])
+    assert games.loc[2, "tournament_id"] == "404" and pd.isna(games.loc[2, "date"])
+    assert pd.isna(games.loc[3, "result"])
+    assert games.loc[4, "result"] == 0.5  # the duplicate keeps its own values
+    assert pd.isna(games.loc[5, "black"])  # player 3 had no disp_id, so it is unknown
+    assert pd.isna(games.loc[7, "date"])  # tournament 12 has no date at all
+    assert games.loc[8, "date"] == D(2020, 5, 3)  # bad own date: the tournament's end
+    tournaments = data.tournaments.set_index("tournament_id")
+    assert tournaments.loc["11", "start"] == D(2020, 6, 7) == tournaments.loc["11", "end"]
+    assert tournaments.loc["13", "start"] == D(2020, 3, 1)  # 2020-02-30 is no date: copied
+    assert pd.isna(tournaments.loc["13", "type"]) and pd.isna(tournaments.loc["13", "category"])
+    assert list(data.players["player_id"]) == ["090001", "090002"]
+    assert data.players.loc[1, "country"] is None or pd.isna(data.players.loc[1, "country"])
+
+
+@pytest.mark.parametrize(
+    ("note", "forfeit"),
+    [
+        ("forfeit", True),
+        ("Forfeited by White", True),
+        ("walk-over", True),
+        ("Walkover", True),
+        ("w/o", True),
+        ("bye", True),
+        ("won by default", True),
+        ("default loss", True),
+        ("B=1245", False),
+        ("byebye", False),
+        ("defaulted opening", False),
+        ("", False),
+    ],
+)
+def test_forfeit_rule_on_info_notes(note, forfeit):
+    assert bool(FORFEIT_PATTERN.search(note)) is forfeit
+
+
+def test_sections_may_come_in_any_order(tmp_path):
+    text = (FIXTURES / "basic.rif").read_text(encoding="utf-8")
+    head, rest = text.split("<countries>", 1)
+    dictionaries, rest = ("<countries>" + rest).split("<games>", 1)
+    games, tail = ("<games>" + rest).split("</games>", 1)
+    reordered = head + games + "</games>" + dictionaries + tail
+    path = tmp_path / "reordered.rif"
+    path.write_text(reordered, encoding="utf-8")
+    a = whr.read_source(FIXTURES / "basic.rif")
+    b = whr.read_source(path)
+    pd.testing.assert_frame_equal(a.games.drop(columns="source"), b.games.drop(columns="source"))
+    assert b.problems.empty
