@@ -1,0 +1,45 @@
+"""The WHR solver: integer indices and arrays in, arrays out (numpy/scipy only).
+
+No files, names, pandas or Prefect here; :mod:`whr.engine` maps names and dates to indices.
+Natural units inside (``r_natural = r_elo * ln(10) / 400``).
+"""
+
+from whr.core.model import (
+    ELO_PER_NATURAL,
+    NATURAL_PER_ELO,
+    Problem,
+    build,
+    gradient,
+    gradient_and_neg_hessian_parts,
+    log_posterior,
+    neg_hessian,
+    neg_hessian_parts,
+)
+from whr.core.solver import (
+    REFERENCE_JITTER,
+    ConvergenceError,
+    Operator,
+    Solution,
+    solve,
+    tridiagonal_inverse_diagonal,
+    uncertainty,
+)
+
+__all__ = [
+    "ELO_PER_NATURAL",
+    "NATURAL_PER_ELO",
+    "REFERENCE_JITTER",
+    "ConvergenceError",
+    "Operator",
+    "Problem",
+    "Solution",
+    "build",
+    "gradient",
+    "gradient_and_neg_hessian_parts",
+    "log_posterior",
+    "neg_hessian",
+    "neg_hessian_parts",
+    "solve",
+    "tridiagonal_inverse_diagonal",
+    "uncertainty",
+]
