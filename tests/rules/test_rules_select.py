@@ -53,6 +53,22 @@ def test_era_boundary_on_flag(end, expected):
     assert reasons(sel).get("x") == expected
 
 
+def test_rated_flag_can_be_required_from_the_cutover(tmp_path):
+    toml = (rules_dir(tmp_path) / "eligibility.toml").read_text(encoding="utf-8")
+    assert "require_rated_flag = false" in toml
+    strict_toml = toml.replace("require_rated_flag = false", "require_rated_flag = true")
+    (tmp_path / "other").mkdir()
+    config = load_config(rules_dir(tmp_path / "other", eligibility__toml=strict_toml))
+    assert config.require_rated_flag is True
+    data = make_data(
+        [game("x", tournament_id="no"), game("y", tournament_id="yes")],
+        [modern("no", rated=False), modern("yes", rated=True)],
+    )
+    sel = select(data, as_of=AS_OF, config=config)
+    assert reasons(sel) == {"x": "not_rated"}
+    assert list(sel.rated["game_id"]) == ["y"]
+
+
 def test_era_follows_the_tournament_end_not_the_game_date():
     # A game dated before the cut-over in a tournament ending on it: judged by the 2021 rules.
     t = modern(end=CUTOVER, start=dt.date(2021, 8, 1), minutes=15.0)

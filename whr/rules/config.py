@@ -54,6 +54,9 @@ class EligibilityConfig:
         Minimum thinking time per player, in minutes, from the cut-over (30).
     accepted_modes : frozenset of str
         Modes of play accepted from the cut-over (``face_to_face``, ``online_supervised``).
+    require_rated_flag : bool
+        From the cut-over, also require the database's rated flag when every fact is known
+        (False: the facts decide, the flag only when a fact is unknown).
     certified_rules : tuple of CertifiedRule
         The rules certified by the RIF, with their name patterns.
     facts : pandas.DataFrame
@@ -69,6 +72,7 @@ class EligibilityConfig:
     cutover: dt.date
     min_minutes: float
     accepted_modes: frozenset[str]
+    require_rated_flag: bool
     certified_rules: tuple[CertifiedRule, ...]
     facts: pd.DataFrame
     rated_tournaments: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
@@ -158,7 +162,7 @@ def _read_settings(path: Path) -> dict:
         if key not in raw:
             raise ConfigError(f"{path}: missing key {key!r} ({what})")
         value = raw[key]
-        if not isinstance(value, kind) or isinstance(value, bool):
+        if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
             raise ConfigError(f"{path}: {key!r} must be {what}, got {value!r}")
         return value
 
@@ -172,6 +176,7 @@ def _read_settings(path: Path) -> dict:
     unknown = [m for m in modes if m not in MODES]
     if unknown:
         raise ConfigError(f"{path}: accepted_modes {unknown} are not among {list(MODES)}")
+    require_flag = need("require_rated_flag", bool, "true or false")
     entries = need("certified_rules", list, "an array of tables [[certified_rules]]")
     rules = []
     for number, entry in enumerate(entries, start=1):
@@ -188,6 +193,7 @@ def _read_settings(path: Path) -> dict:
         "cutover": cutover,
         "min_minutes": min_minutes,
         "accepted_modes": frozenset(modes),
+        "require_rated_flag": require_flag,
         "certified_rules": tuple(rules),
     }
 

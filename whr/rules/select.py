@@ -385,8 +385,9 @@ def _judge(
         "too_short": modern & minutes_known & ~long_enough,
         "online_unsupervised": modern & mode_known & ~mode_accepted,
         "no_moves": modern & moves_known & ~(moves > 0),
-        # Before the cut-over the database's flag decides; from it, only when a fact is unknown.
-        "not_rated": ~flagged & ~forced_in & (~modern | unknown_fact),
+        # Before the cut-over the database's flag decides; from it, only when a fact is unknown
+        # (unless the configuration requires the flag as well).
+        "not_rated": ~flagged & ~forced_in & (~modern | unknown_fact | config.require_rated_flag),
         "unverified": unknown_fact & strict,
     }
     if tuple(conditions) != tuple(REASONS):
