@@ -403,3 +403,10 @@ def test_table_missing_a_column():
     )
     with pytest.raises(ValueError, match=r"data.games lacks columns \['forfeit'\]"):
         select(broken, as_of=AS_OF)
+
+
+def test_tournaments_are_listed_numbers_first_by_value():
+    tours = [tournament(t) for t in ("10", "9", "b", "100")]
+    games = [game(str(i), tournament_id=t) for i, t in enumerate(["10", "9", "b", "100", None])]
+    ids = select(make_data(games, tours), as_of=AS_OF).counts.by_tournament["tournament_id"]
+    assert ids.tolist() == ["9", "10", "100", "b", None]

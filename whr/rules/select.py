@@ -53,8 +53,8 @@ class Counts:
         precedence order, zeros included.
     by_tournament : pandas.DataFrame
         Columns ``tournament_id, read, rated, excluded, rated_unverified`` then one column per
-        reason code (games excluded for it); one row per tournament id named by a game (null for games
-        without one), sorted by id.
+        reason code (games excluded for it); one row per tournament id named by a game (null
+        for games without one), numeric ids by value first, then other ids, then null.
     """
 
     read: int
@@ -530,12 +530,13 @@ def _unverified_warnings(
     summary = part.groupby("pos", sort=False).agg(["size", "any"])
     ids, sources = _objects(tours["tournament_id"]), _objects(tours["source"])
     out = []
-    for p in sorted(summary.index, key=lambda p: ids[p]):
+    for p in sorted(summary.index, key=lambda p: _natural(ids[p])):
         row = summary.loc[p]
         games_n = int(row[(_FACTS[0], "size")])
         missing = ", ".join(name for name in _FACTS if row[(name, "any")])
         message = (
-            f"{games_n} games rated on the database's flag alone; not known: {missing} "
+            f"{games_n} game{'s' if games_n != 1 else ''} rated on the database's flag alone; "
+            f"not known: {missing} "
             "(settle them in data/rules/tournament_facts.csv)"
         )
         out.append(_warning("unverified", ids[p], message, sources[p]))
@@ -569,6 +570,13 @@ def _unused_overrides(
     return out
 
 
+def _natural(tid: str | None) -> tuple:
+    """Sort key for ids: numbers by value first ("2" < "10"), then other ids, then None."""
+    if tid is None:
+        return (2, 0, "")
+    return (0, int(tid), tid) if tid.isdigit() else (1, 0, tid)
+
+
 def _counts(games: pd.DataFrame, reason: np.ndarray, unverified: np.ndarray) -> Counts:
     """Counts by reason and by tournament, by bincount over factorised ids and codes."""
     codes = list(REASONS)
@@ -590,7 +598,8 @@ def _counts(games: pd.DataFrame, reason: np.ndarray, unverified: np.ndarray) -> 
     table.insert(0, "rated", grid[:, 0])
     table.insert(0, "read", np.bincount(t_code, minlength=n_t))
     table.insert(0, "tournament_id", pd.Series(t_ids, dtype=object).where(pd.notna(t_ids), None))
-    order = np.argsort(table["tournament_id"].fillna("").to_numpy(str), kind="stable")
+    keys = [_natural(tid) for tid in table["tournament_id"]]
+    order = sorted(range(n_t), key=keys.__getitem__)
     return Counts(
         read=len(games),
         rated=int(by_reason[0]),
