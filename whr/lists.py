@@ -246,35 +246,11 @@ def list_on(
         by rating (descending), ties by player id.
     """
     _check_date(on, "on")
-    day = np.datetime64(on, "D")
-    pg = games.loc[games["day"].to_numpy() <= day]
-    if pg.empty:
-        return conform(pd.DataFrame({n: [] for n in RATINGS.names}), RATINGS)
-    score = pg["score"].to_numpy()
-    counts = pd.DataFrame(
-        {
-            "player": pg["player"].to_numpy(),
-            "day": pg["day"].to_numpy(),
-            "win": score == 1.0,
-            "draw": score == 0.5,
-            "loss": score == 0.0,
-        }
-    )
-    for years in WINDOWS_YEARS:
-        counts[f"gy{years}"] = counts["day"].to_numpy() > np.datetime64(
-            years_before(on, years), "D"
-        )
-    agg = counts.groupby("player", sort=True).agg(
-        games=("day", "size"),
-        wins=("win", "sum"),
-        draws=("draw", "sum"),
-        losses=("loss", "sum"),
-        gy1=("gy1", "sum"),
-        gy2=("gy2", "sum"),
-        gy5=("gy5", "sum"),
-        first_game=("day", "min"),
-        last_game=("day", "max"),
-    )
+    return _list_on(on, _prepare_history(history), games, _prepare_players(players), rating_on)
+
+
+def _prepare_history(history: pd.DataFrame) -> pd.DataFrame:
+    """player (str), day (datetime64[D]), rating; sorted by player and day."""
     h = pd.DataFrame(
         {
             "player": history["player"].astype("str").to_numpy(),
@@ -282,9 +258,76 @@ def list_on(
             "rating": history["rating"].to_numpy(float),
         }
     )
-    h = h.loc[h["day"].to_numpy() <= day].sort_values(["player", "day"], kind="stable")
-    best = h.loc[h.groupby("player", sort=False)["rating"].idxmax()]
-    best = best.set_index("player").rename(columns={"rating": "best_rating", "day": "best_date"})
+    return h.sort_values(["player", "day"], kind="stable").reset_index(drop=True)
+
+
+def _prepare_players(players: pd.DataFrame) -> pd.DataFrame:
+    """Player facts indexed by player_id (first row of each id), with birth_year."""
+    facts = players.drop_duplicates("player_id", keep="first").set_index("player_id")
+    out = pd.DataFrame(index=facts.index)
+    for column in ("name", "native_name", "country", "country_name", "female"):
+        out[column] = facts.get(column, None)
+    out["birth_year"] = (
+        _birth_year(facts["birth"]) if "birth" in facts else pd.array([None] * len(facts), "Int32")
+    )
+    return out
+
+
+def _group_bounds(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Start and end (exclusive) positions of the runs of equal values in sorted ``keys``."""
+    n = len(keys)
+    if n == 0:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    change = np.flatnonzero(keys[1:] != keys[:-1]) + 1
+    starts = np.concatenate([[0], change])
+    return starts, np.append(starts[1:], n)
+
+
+def _list_on(
+    on: dt.date, h: pd.DataFrame, games: pd.DataFrame, facts: pd.DataFrame, rating_on: RatingOn
+) -> pd.DataFrame:
+    day = np.datetime64(on, "D")
+    keep = games["day"].to_numpy() <= day
+    if not keep.any():
+        return conform(pd.DataFrame({n: [] for n in RATINGS.names}), RATINGS)
+    # games are sorted by player then day: each player's rows are one run
+    player = games["player"].to_numpy()[keep]
+    days = games["day"].to_numpy()[keep].astype("datetime64[D]")
+    score = games["score"].to_numpy()[keep]
+    starts, ends = _group_bounds(player)
+    cumulative = {
+        "wins": score == 1.0,
+        "draws": score == 0.5,
+        "losses": score == 0.0,
+        **{f"gy{y}": days > np.datetime64(years_before(on, y), "D") for y in WINDOWS_YEARS},
+    }
+    agg = pd.DataFrame(
+        {
+            "games": ends - starts,
+            **{k: np.add.reduceat(v.astype(np.int64), starts) for k, v in cumulative.items()},
+            "first_game": days[starts],
+            "last_game": days[ends - 1],
+        },
+        index=pd.Index(player[starts], name="player"),
+    )
+    hk = h["day"].to_numpy() <= day
+    hp = h["player"].to_numpy()[hk]
+    hd = h["day"].to_numpy()[hk]
+    hr = h["rating"].to_numpy()[hk]
+    h_starts, h_ends = _group_bounds(hp)
+    if len(hp):
+        # best rating of each player: the first day of the maximum (rows are sorted by day)
+        group = np.repeat(np.arange(len(h_starts)), h_ends - h_starts)
+        top = np.maximum.reduceat(hr, h_starts)
+        candidates = np.flatnonzero(hr == top[group])
+        _, first = np.unique(group[candidates], return_index=True)
+        best_at = candidates[first]
+        best = pd.DataFrame(
+            {"best_rating": hr[best_at], "best_date": hd[best_at]},
+            index=pd.Index(hp[h_starts], name="player"),
+        )
+    else:
+        best = pd.DataFrame({"best_rating": [], "best_date": np.array([], "datetime64[D]")})
 
     now = rating_on(on)
     now = pd.DataFrame(
@@ -300,17 +343,10 @@ def list_on(
     rows["best_date"] = rows["best_date"].fillna(rows["last_game"])
     rows["status"] = status(rows["games"].to_numpy(), rows["last_game"].to_numpy(), on)
     rows = rows.reset_index(names="player")
-
-    facts = players.drop_duplicates("player_id", keep="first").set_index("player_id")
-    facts = facts.reindex(rows["player"].to_numpy())
-    for column in ("name", "native_name", "country", "country_name", "female"):
-        rows[column] = facts[column].to_numpy() if column in facts else None
+    info = facts.reindex(rows["player"].to_numpy())
+    for column in info.columns:
+        rows[column] = info[column].to_numpy()
     rows["name"] = rows["name"].where(rows["name"].notna(), rows["player"])
-    rows["birth_year"] = (
-        _birth_year(facts["birth"]).to_numpy()
-        if "birth" in facts
-        else pd.array([None] * len(rows), "Int32")
-    )
 
     order = {s: i for i, s in enumerate(STATUSES)}
     rows["_status"] = rows["status"].map(order)
@@ -362,8 +398,11 @@ def year_end_lists(
     """
     if games.empty:
         return {}
+    _check_date(on, "on")
     first = pd.Timestamp(games["day"].min()).date()
-    return {d: list_on(d, history, games, players, rating_on) for d in year_ends(first, on)}
+    h = _prepare_history(history)
+    facts = _prepare_players(players)
+    return {d: _list_on(d, h, games, facts, rating_on) for d in year_ends(first, on)}
 
 
 def country_list(ratings: pd.DataFrame, country: str) -> pd.DataFrame:

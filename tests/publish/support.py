@@ -27,13 +27,22 @@ class Inputs:
     params: dict[str, Any]
 
 
-def source_data(n_games: int, seed: int = 0, names: dict[int, str] | None = None) -> SourceData:
+def source_data(
+    n_games: int,
+    seed: int = 0,
+    names: dict[int, str] | None = None,
+    ids: dict[int, str] | None = None,
+    first_year: int = 2012,
+) -> SourceData:
     """SourceData from ``whr.synthetic.history``: every tournament rated face to face under the
     RIF rule with 60 minutes; player ``i`` (0-based, in id order) is named ``names[i]`` if
-    given, else ``Surname{i} Given``."""
-    h = whr.synthetic.history(n_games, seed=seed)
+    given, else ``Surname{i} Given``, and gets the id ``ids[i]`` if given; games start in
+    ``first_year`` (a short history keeps the number of year-end lists small)."""
+    h = whr.synthetic.history(n_games, seed=seed, end=AS_OF, first_year=first_year)
     p = h.players.sort_values("player_id").reset_index(drop=True)
     n = len(p)
+    rename = {p["player_id"].iloc[i]: new for i, new in (ids or {}).items()}
+    p["player_id"] = p["player_id"].map(lambda x: rename.get(x, x))
     name = [f"Surname{i} Given" for i in range(n)]
     for i, text in (names or {}).items():
         name[i] = text
@@ -79,8 +88,8 @@ def source_data(n_games: int, seed: int = 0, names: dict[int, str] | None = None
             "tournament_id": g["tournament_id"].astype("str"),
             "round": g["round"].astype("str"),
             "rule_id": "1",
-            "black": g["black"].astype("str"),
-            "white": g["white"].astype("str"),
+            "black": g["black"].astype("str").map(lambda x: rename.get(x, x)),
+            "white": g["white"].astype("str").map(lambda x: rename.get(x, x)),
             "result": g["result"].astype(float),
             "date": g["date"],
             "moves": np.int32(40),
@@ -100,9 +109,13 @@ def source_data(n_games: int, seed: int = 0, names: dict[int, str] | None = None
 
 
 def inputs(
-    n_games: int = 1500, seed: int = 0, names: dict[int, str] | None = None, as_of: dt.date = AS_OF
+    n_games: int = 1500,
+    seed: int = 0,
+    names: dict[int, str] | None = None,
+    ids: dict[int, str] | None = None,
+    as_of: dt.date = AS_OF,
 ) -> Inputs:
-    data = source_data(n_games, seed, names)
+    data = source_data(n_games, seed, names, ids)
     selection = whr.select(data, as_of)
     fit = whr.fit(selection.rated, w2=12.9, virtual_games=2)
     params = {

@@ -126,9 +126,11 @@ class _Site:
         self.env = _environment()
         self.written: list[Path] = []
         players = tables["players"].drop_duplicates("player_id")
-        self.player_facts = players.set_index("player_id")
         self.names: dict[str, str] = {
             p: (_text(n) or p) for p, n in zip(players["player_id"], players["name"], strict=True)
+        }
+        self.cities = {
+            p: _text(c) for p, c in zip(players["player_id"], players["city"], strict=True)
         }
         self.female = {
             p: bool(f)
@@ -161,27 +163,28 @@ class _Site:
 
 def _list_rows(frame: pd.DataFrame, rank_column: str = "rank") -> list[dict[str, Any]]:
     """Display rows of a RATINGS frame (already in list order)."""
+    if frame.empty:
+        return []
+    c = {name: frame[name].tolist() for name in frame.columns}
     rows = []
-    for r in frame.itertuples(index=False):
+    for i, player in enumerate(c["player"]):
         rows.append(
             {
-                "rank": _int(getattr(r, rank_column)),
-                "world": _int(r.rank),
-                "slug": slug(r.player),
-                "name": _text(r.name) or r.player,
-                "native": _text(r.native_name),
-                "female": r.female is True,
-                "rating": _num(r.rating),
-                "unc": _num(r.uncertainty),
-                "gy1": r.gy1,
-                "gy2": r.gy2,
-                "gy5": r.gy5,
-                "games": r.games,
-                "last": r.last_game.isoformat(),
-                "country": _text(r.country),
-                "country_name": _text(r.country_name),
-                "by": _int(r.birth_year),
-                "status": r.status,
+                "rank": _int(c[rank_column][i]),
+                "world": _int(c["rank"][i]),
+                "slug": slug(player),
+                "name": _text(c["name"][i]) or player,
+                "native": _text(c["native_name"][i]),
+                "female": c["female"][i] is True,
+                "rating": f"{c['rating'][i]:.0f}",
+                "unc": f"{c['uncertainty'][i]:.0f}",
+                "gy1": c["gy1"][i],
+                "gy2": c["gy2"][i],
+                "gy5": c["gy5"][i],
+                "games": c["games"][i],
+                "country": _text(c["country"][i]),
+                "by": _int(c["birth_year"][i]),
+                "status": c["status"][i],
             }
         )
     return rows
@@ -316,7 +319,6 @@ def _write_players(
         order = np.argsort(first)
         uniq, first, last = uniq[order], first[order], np.append(first[order][1:], len(h_players))
         bounds = {p: (int(a), int(b)) for p, a, b in zip(uniq, first, last, strict=True)}
-    facts = site.player_facts
     for r in ratings.itertuples(index=False):
         a, b = bounds.get(r.player, (0, 0))
         chart = {
@@ -329,7 +331,7 @@ def _write_players(
                 }
             ]
         }
-        city = _text(facts.at[r.player, "city"]) if r.player in facts.index else ""
+        city = site.cities.get(r.player, "")
         site.render(
             f"players/{slug(r.player)}.html",
             "player.html",
@@ -375,31 +377,25 @@ def _write_tournaments(site: _Site, games: pd.DataFrame) -> None:
     summary = g.groupby("_t", sort=True).agg(
         n=("game_id", "size"), first=("date", "min"), last=("date", "max")
     )
+    facts = {r["tournament_id"]: r for r in tours.reset_index().to_dict(orient="records")}
     rows = []
-    for t, s in summary.iterrows():
-        known = t in tours.index
-        start = tours.at[t, "start"] if known else None
-        end = tours.at[t, "end"] if known else None
-        start = start if isinstance(start, dt.date) else s["first"]
-        end = end if isinstance(end, dt.date) else s["last"]
-        place = ", ".join(
-            x
-            for x in (
-                _text(tours.at[t, "city"]) if known else "",
-                _text(tours.at[t, "country_name"]) if known else "",
-            )
-            if x
-        )
+    for t, n, first, last in zip(
+        summary.index, summary["n"], summary["first"], summary["last"], strict=True
+    ):
+        f = facts.get(t, {})
+        start = f.get("start") if isinstance(f.get("start"), dt.date) else first
+        end = f.get("end") if isinstance(f.get("end"), dt.date) else last
+        place = ", ".join(x for x in (_text(f.get("city")), _text(f.get("country_name"))) if x)
         rows.append(
             {
                 "tid": t,
                 "slug": slug(t),
                 "name": site.tour_names.get(t, t or "(no tournament)"),
-                "place": place or (_text(tours.at[t, "country"]) if known else ""),
-                "n": int(s["n"]),
+                "place": place or _text(f.get("country")),
+                "n": int(n),
                 "start": start.isoformat(),
                 "end": end.isoformat(),
-                "rule": _text(tours.at[t, "rule"]) if known else "",
+                "rule": _text(f.get("rule")),
             }
         )
     rows.sort(key=lambda x: (x["end"], x["start"], x["tid"]), reverse=True)

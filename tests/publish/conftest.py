@@ -1,0 +1,41 @@
+"""Fixtures for the publishing tests: one small synthetic history, selected, fitted and published
+once per session (names and ids chosen to be hostile)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+import support
+
+from whr.publish import publish
+
+ODD_ID = "../x y/<z>"  # must not escape the site directory nor break a link
+
+
+@pytest.fixture(scope="session")
+def small() -> support.Inputs:
+    return support.inputs(
+        800,
+        names={0: support.HOSTILE_NAME, 1: support.QUOTED_NAME},
+        ids={2: ODD_ID},
+    )
+
+
+@pytest.fixture(scope="session")
+def published(small, tmp_path_factory) -> Path:
+    """``out`` directory with the snapshot of support.AS_OF published once (do not modify)."""
+    out = tmp_path_factory.mktemp("published")
+    publish(out, support.AS_OF, small.data, small.selection, small.fit, small.params)
+    return out
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    path = Path(__file__).resolve().parents[1] / "artifacts"
+    path.mkdir(exist_ok=True)
+    return path
