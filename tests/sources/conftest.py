@@ -13,7 +13,7 @@ from sources_support import Server
 def http_server() -> Iterator[Server]:
     """A threaded HTTP server on 127.0.0.1; tests register ``routes[path] = fn(handler, hit)``."""
     server = Server()
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True)
     thread.start()
     try:
         yield server

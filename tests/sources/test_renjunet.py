@@ -6,12 +6,11 @@ import datetime as dt
 
 import pandas as pd
 import pytest
+from sources_support import FIXTURES
 
 import whr
 from whr.sources.renjunet import FORFEIT_PATTERN
 from whr.tables import GAMES, PLAYERS, TOURNAMENTS, conform
-
-from sources_support import FIXTURES
 
 D = dt.date
 
@@ -25,12 +24,33 @@ def test_basic_players_are_keyed_by_disp_id_with_names_places_and_flags():
     src = "basic.rif"
     expected = _frame(
         [
-            ["100999", "Zhang Wei", "Zhang", "Wei", "张伟", "CHN", "China", "Beijing", True,
-             "2001-05-17", src],
-            ["090123", "Tamm Mart", "Tamm", "Mart", None, "EST", "Estonia", "Tallinn", False,
-             None, src],
-            ["000042", "Mägi", "Mägi", None, None, "EST", "Estonia", "?", None, "1970-00-00",
-             src],
+            [
+                "100999",
+                "Zhang Wei",
+                "Zhang",
+                "Wei",
+                "张伟",
+                "CHN",
+                "China",
+                "Beijing",
+                True,
+                "2001-05-17",
+                src,
+            ],
+            [
+                "090123",
+                "Tamm Mart",
+                "Tamm",
+                "Mart",
+                None,
+                "EST",
+                "Estonia",
+                "Tallinn",
+                False,
+                None,
+                src,
+            ],
+            ["000042", "Mägi", "Mägi", None, None, "EST", "Estonia", "?", None, "1970-00-00", src],
         ],  # fmt: skip
         PLAYERS,
     )
@@ -42,16 +62,76 @@ def test_basic_tournaments_resolve_rules_categories_places_and_dates():
     src = "basic.rif"
     expected = _frame(
         [
-            ["5001", "Example Open 2024", "EST", "Estonia", "Tallinn", D(2024, 6, 8),
-             D(2024, 6, 9), "30", "Taraguchi-10", "renju", True, 0, None, None, src],
+            [
+                "5001",
+                "Example Open 2024",
+                "EST",
+                "Estonia",
+                "Tallinn",
+                D(2024, 6, 8),
+                D(2024, 6, 9),
+                "30",
+                "Taraguchi-10",
+                "renju",
+                True,
+                0,
+                None,
+                None,
+                src,
+            ],
             # 0000-00-00 twice: the year/month attributes give the whole of April 1993
-            ["5002", "Old Cup", "EST", "Estonia", "Tallinn", D(1993, 4, 1), D(1993, 4, 30), "1",
-             "RIF", "renju", True, 0, None, None, src],
-            ["5003", "Gomoku & Friends", "CHN", "China", "Beijing", D(2022, 1, 15),
-             D(2022, 1, 16), "40", "Swap2", "gomoku", False, 2, None, None, src],
+            [
+                "5002",
+                "Old Cup",
+                "EST",
+                "Estonia",
+                "Tallinn",
+                D(1993, 4, 1),
+                D(1993, 4, 30),
+                "1",
+                "RIF",
+                "renju",
+                True,
+                0,
+                None,
+                None,
+                src,
+            ],
+            [
+                "5003",
+                "Gomoku & Friends",
+                "CHN",
+                "China",
+                "Beijing",
+                D(2022, 1, 15),
+                D(2022, 1, 16),
+                "40",
+                "Swap2",
+                "gomoku",
+                False,
+                2,
+                None,
+                None,
+                src,
+            ],
             # a rule of category 3 has no known category; no city attribute
-            ["5004", "Odd Rules", "CHN", "China", None, D(2023, 3, 1), D(2023, 3, 2), "50",
-             "Odd", None, True, 0, None, None, src],
+            [
+                "5004",
+                "Odd Rules",
+                "CHN",
+                "China",
+                None,
+                D(2023, 3, 1),
+                D(2023, 3, 2),
+                "50",
+                "Odd",
+                None,
+                True,
+                0,
+                None,
+                None,
+                src,
+            ],
         ],  # fmt: skip
         TOURNAMENTS,
     )
@@ -63,19 +143,84 @@ def test_basic_games_map_players_count_moves_and_take_the_tournament_end_date():
     src = "basic.rif"
     expected = _frame(
         [
-            ["250001", "5001", "3", "30", "100999", "090123", 0.5, D(2024, 6, 9), 6, False,
-             False, True, src],
-            ["250002", "5001", "4", "30", "090123", "100999", 0.0, D(2024, 6, 9), 0, True, True,
-             True, src],
+            [
+                "250001",
+                "5001",
+                "3",
+                "30",
+                "100999",
+                "090123",
+                0.5,
+                D(2024, 6, 9),
+                6,
+                False,
+                False,
+                True,
+                src,
+            ],
+            [
+                "250002",
+                "5001",
+                "4",
+                "30",
+                "090123",
+                "100999",
+                0.0,
+                D(2024, 6, 9),
+                0,
+                True,
+                True,
+                True,
+                src,
+            ],
             # moves spread over lines and runs of spaces: 3; info "B=1245" is not a forfeit
-            ["250003", "5002", "F2", "1", "100999", "000042", 1.0, D(1993, 4, 30), 3, False,
-             False, True, src],
+            [
+                "250003",
+                "5002",
+                "F2",
+                "1",
+                "100999",
+                "000042",
+                1.0,
+                D(1993, 4, 30),
+                3,
+                False,
+                False,
+                True,
+                src,
+            ],
             # a self-game with an empty result and an empty round: kept as read
-            ["250004", "5003", "", "40", "000042", "000042", None, D(2022, 1, 16), 0, False,
-             False, True, src],
+            [
+                "250004",
+                "5003",
+                "",
+                "40",
+                "000042",
+                "000042",
+                None,
+                D(2022, 1, 16),
+                0,
+                False,
+                False,
+                True,
+                src,
+            ],
             # no round attribute, no <move>; its own date wins over the tournament's end
-            ["250005", "5004", None, "50", "090123", "100999", 1.0, D(2023, 3, 1), 0, False,
-             False, True, src],
+            [
+                "250005",
+                "5004",
+                None,
+                "50",
+                "090123",
+                "100999",
+                1.0,
+                D(2023, 3, 1),
+                0,
+                False,
+                False,
+                True,
+                src,
+            ],
         ],  # fmt: skip
         GAMES,
     )

@@ -62,7 +62,7 @@ def test_undefined_entity_is_malformed_not_expanded():
 def test_truncated_document_is_malformed(tmp_path):
     text = (FIXTURES / "basic.rif").read_text(encoding="utf-8")
     path = tmp_path / "cut.rif"
-    path.write_text(text[: text.index("<game id=\"250003\"")], encoding="utf-8")
+    path.write_text(text[: text.index('<game id="250003"')], encoding="utf-8")
     with pytest.raises(whr.SourceError, match="malformed XML at line 4[0-9]"):
         whr.read_source(path)
 

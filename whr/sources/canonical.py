@@ -53,7 +53,11 @@ REQUIRED = {
     "tournaments": ("tournament_id",),
     "games": ("game_id", "black", "white", "result"),
 }
-DEFAULTS = {"games": {"unrated": False, "forfeit": False, "colours_known": True, "moves": None}}
+#: Values of absent columns and empty cells; every other column defaults to null.
+DEFAULTS = {
+    "tournaments": {"type": 0},
+    "games": {"unrated": False, "forfeit": False, "colours_known": True},
+}
 TRUE = {"true", "1", "yes", "t", "y"}
 FALSE = {"false", "0", "no", "f", "n"}
 
@@ -104,11 +108,14 @@ def _as_text(values: pd.Series) -> pd.Series:
 def _parse_column(
     values: pd.Series,
     field: pa.Field,
-    kind: str,
     log: ProblemLog,
     where: list[str],
+    default: object = None,
 ) -> pd.Series:
-    """Convert one column to the field's type; what does not parse becomes null + a problem."""
+    """Convert one column to the field's type; what does not parse becomes null + a problem.
+
+    An empty cell becomes ``default``.
+    """
     text = _as_text(values)
     ftype = field.type
     column = field.name
@@ -157,6 +164,8 @@ def _parse_column(
             where[i],
             f"{column} {text.iloc[i]!r} is not a valid {ftype}; kept as null",
         )
+    if default is not None:
+        out = out.astype(object).mask(text.isna(), default)
     return out
 
 
@@ -187,12 +196,12 @@ def _read_table(path: Path, kind: str, log: ProblemLog) -> pd.DataFrame:
     columns: dict[str, pd.Series] = {}
     defaults = DEFAULTS.get(kind, {})
     for field in schema:
+        default = defaults.get(field.name)
         if field.name == "source":
             columns["source"] = pd.Series([name] * len(raw), dtype=object)
         elif field.name in raw.columns:
-            columns[field.name] = _parse_column(raw[field.name], field, kind, log, where)
+            columns[field.name] = _parse_column(raw[field.name], field, log, where, default)
         else:
-            default = defaults.get(field.name, 0 if field.name == "type" else None)
             columns[field.name] = pd.Series([default] * len(raw), dtype=object)
     frame = pd.DataFrame(columns)
     if kind == "games":
@@ -329,7 +338,7 @@ def read_canonical(paths: list[Path]) -> SourceData:
         tournaments=_conform(frames["tournaments"], TOURNAMENTS),
         games=_conform(frames["games"], GAMES),
         problems=concat(parts).problems if parts else empty(PROBLEMS),
-        inputs=tuple((by_kind[k].name, sha256_file(by_kind[k])) for k in by_kind),
+        inputs=tuple((by_kind[k].name, sha256_file(by_kind[k])) for k in SCHEMAS if k in by_kind),
     )
     return tables
 

@@ -50,6 +50,8 @@ def _download_once(url: str, part: Path, timeout_s: float, max_bytes: int) -> in
         raise SourceError(f"{url}: HTTP {exc.code} {exc.reason}; check the URL") from None
     except (urllib.error.URLError, OSError, http.client.HTTPException) as exc:
         reason = getattr(exc, "reason", exc)
+        if isinstance(reason, (TimeoutError, socket.timeout)):
+            raise _Transient(f"no answer within {timeout_s} s (timeout_s)") from None
         raise _Transient(f"cannot connect: {reason}") from None
     with response:
         length_text = response.headers.get("Content-Length")

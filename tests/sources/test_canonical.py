@@ -1,0 +1,131 @@
+"""Canonical CSV/Parquet tables: parsing, defaults, problem codes with locators, round trips."""
+
+from __future__ import annotations
+
+import datetime as dt
+import shutil
+
+import pandas as pd
+import pytest
+from sources_support import FIXTURES
+
+import whr
+from whr.sources.canonical import read_canonical, write_canonical
+
+CANONICAL = FIXTURES / "canonical"
+D = dt.date
+
+
+def test_players_keep_leading_zeros_and_parse_booleans():
+    data = whr.read_source(CANONICAL)
+    players = data.players
+    assert list(players["player_id"]) == ["010005", "090123", "000042"]  # duplicate dropped
+    assert list(players["female"]) == [False, False, True]
+    assert players.loc[0, "birth"] == "1980-00-00"
+    assert pd.isna(players.loc[2, "given_name"])  # an empty cell is null
+    assert set(players["source"]) == {"players.csv"}
+
+
+def test_tournaments_parse_numbers_modes_and_default_type():
+    t = whr.read_source(CANONICAL).tournaments.set_index("tournament_id")
+    assert (t.loc["T1", "start"], t.loc["T1", "end"]) == (D(2024, 5, 1), D(2024, 5, 2))
+    assert (t.loc["T1", "minutes"], t.loc["T1", "mode"]) == (60.0, "face_to_face")
+    assert t.loc["T2", "type"] == 0  # empty cell: the default
+    assert bool(t.loc["T2", "rated"]) and not bool(t.loc["T3", "rated"])
+    for column in ("category", "type", "minutes", "mode"):
+        assert pd.isna(t.loc["T3", column])  # "chess", "x", "long", "zoom" do not parse
+
+
+def test_games_keep_every_row_and_fall_back_to_the_tournament_end():
+    g = whr.read_source(CANONICAL).games
+    assert list(g["game_id"]) == ["g1", "g2", "g3", "g4", "g5", "g6", "g1"]
+    assert list(g["date"]) == [
+        D(2024, 5, 2),  # empty: T1's end
+        D(2024, 5, 1),  # its own date
+        D(2024, 6, 1),
+        D(2024, 5, 2),
+        None,  # unknown tournament T9
+        D(2024, 5, 2),
+        D(2024, 5, 2),  # 2024-02-30 is not a date: T1's end
+    ]
+    assert pd.isna(g.loc[3, "white"])  # 999999 is not in players.csv
+    assert g.loc[4, "tournament_id"] == "T9"
+    assert pd.isna(g.loc[5, "result"])
+    assert list(g["unrated"][:6]) == [False, False, True, False, False, False]
+    assert pd.isna(g.loc[6, "unrated"])  # "maybe"
+    assert g["colours_known"].all() and not g["forfeit"].any()  # absent column: defaults
+    assert pd.isna(g.loc[1, "moves"]) and g.loc[0, "moves"] == 40
+
+
+@pytest.mark.parametrize(
+    ("code", "severity", "source", "locator"),
+    [
+        ("duplicate_id", "warning", "players.csv", "line 5, player id=010005"),
+        ("bad_value", "warning", "tournaments.csv", "line 4, tournament id=T3"),
+        ("unknown_column", "warning", "games.csv", "line 1"),
+        ("unknown_player", "error", "games.csv", "line 5, game id=g4"),
+        ("unknown_tournament", "error", "games.csv", "line 6, game id=g5"),
+        ("bad_result", "error", "games.csv", "line 7, game id=g6"),
+        ("duplicate_id", "error", "games.csv", "line 8, game id=g1"),
+        ("bad_date", "warning", "games.csv", "line 8, game id=g1"),
+        ("bad_value", "warning", "games.csv", "line 8, game id=g1"),
+    ],
+)
+def test_problem_codes_and_locators(code, severity, source, locator):
+    problems = whr.read_source(CANONICAL).problems
+    rows = set(problems[["code", "severity", "source", "locator"]].itertuples(False, None))
+    assert (code, severity, source, locator) in rows
+
+
+def test_tournament_row_with_four_bad_values_reports_four_problems():
+    problems = whr.read_source(CANONICAL).problems
+    assert (problems["locator"] == "line 4, tournament id=T3").sum() == 4
+    assert len(problems) == 12
+
+
+def test_games_alone_are_not_checked_against_absent_tables(tmp_path):
+    shutil.copy(CANONICAL / "games.csv", tmp_path / "games.csv")
+    data = whr.read_source(tmp_path / "games.csv")
+    assert data.players.empty and data.tournaments.empty
+    assert not {"unknown_player", "unknown_tournament"} & set(data.problems["code"])
+    assert data.games.loc[3, "white"] == "999999"
+    assert pd.isna(data.games.loc[0, "date"])  # no tournament table, no own date
+
+
+def test_missing_required_column_is_fatal(tmp_path):
+    (tmp_path / "games.csv").write_text("game_id,black,white\n1,a,b\n", encoding="utf-8")
+    with pytest.raises(whr.SourceError, match=r"lacks the required columns \['result'\]"):
+        whr.read_source(tmp_path)
+
+
+def test_two_files_for_one_table_are_refused(tmp_path):
+    shutil.copy(CANONICAL / "games.csv", tmp_path / "games.csv")
+    data = read_canonical([tmp_path / "games.csv"])
+    write_canonical(data, tmp_path, "parquet")
+    (tmp_path / "players.parquet").unlink()
+    (tmp_path / "tournaments.parquet").unlink()
+    with pytest.raises(whr.SourceError, match="two files hold the games table"):
+        whr.read_source(tmp_path)
+
+
+@pytest.mark.parametrize("fmt", ["csv", "parquet"])
+def test_write_then_read_gives_the_same_tables(tmp_path, fmt):
+    original = whr.read_source(FIXTURES / "basic.rif")
+    write_canonical(original, tmp_path, fmt)
+    again = whr.read_source(tmp_path)
+    for name in ("players", "tournaments", "games"):
+        a = getattr(original, name).drop(columns="source")
+        b = getattr(again, name).drop(columns="source")
+        if name == "games":
+            # canonical tables read empty text as null (CSV cannot tell them apart)
+            a = a.assign(round=a["round"].mask(a["round"] == "", None))
+        pd.testing.assert_frame_equal(a, b)
+    assert again.problems.empty
+    assert [n for n, _ in again.inputs] == [
+        f"{k}.{fmt}" for k in ("players", "tournaments", "games")
+    ]
+
+
+def test_bad_fmt_is_a_value_error(tmp_path):
+    with pytest.raises(ValueError, match="fmt must be 'parquet' or 'csv'; got 'xml'"):
+        write_canonical(whr.read_source(FIXTURES / "basic.rif"), tmp_path, "xml")
