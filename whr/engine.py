@@ -300,6 +300,14 @@ class _Input:
         return f"row {pos}" if label == pos else f"row {pos} (index {label!r})"
 
     def raw(self, name: str) -> pa.Array:
+        arr = self._raw(name)
+        if len(arr) == 0 and pa.types.is_null(arr.type):  # an empty column of no type
+            return pa.array(
+                [], type={"result": pa.float64(), "date": pa.date32()}.get(name, pa.string())
+            )
+        return arr
+
+    def _raw(self, name: str) -> pa.Array:
         if isinstance(self.games, pa.Table):
             col = self.games.column(name)
             return col.combine_chunks() if col.num_chunks != 1 else col.chunk(0)
