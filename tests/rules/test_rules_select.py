@@ -410,3 +410,28 @@ def test_tournaments_are_listed_numbers_first_by_value():
     games = [game(str(i), tournament_id=t) for i, t in enumerate(["10", "9", "b", "100", None])]
     ids = select(make_data(games, tours), as_of=AS_OF).counts.by_tournament["tournament_id"]
     assert ids.tolist() == ["9", "10", "100", "b", None]
+
+
+def test_gomoku_has_no_certified_rule_list_so_the_rule_is_not_checked():
+    # Rule 9 certifies renju rules; the gomoku list keeps the other 2021 criteria.
+    tours = [
+        modern("a", rule="Swap2", category="gomoku"),
+        modern("b", rule="Standard gomoku", category="gomoku", minutes=15.0),
+        modern("c", rule=None, category="gomoku", rated=True),
+    ]
+    games = [
+        game("x", tournament_id="a"),
+        game("y", tournament_id="b"),
+        game("z", tournament_id="c"),
+    ]
+    sel = select(make_data(games, tours), as_of=AS_OF, category="gomoku", strict=True)
+    assert list(sel.rated["game_id"]) == ["x", "z"]
+    assert reasons(sel) == {"y": "too_short"}
+
+
+def test_certified_rule_category_is_checked(tmp_path):
+    toml = (rules_dir(tmp_path) / "eligibility.toml").read_text(encoding="utf-8")
+    bad = toml + '\n[[certified_rules]]\nname = "X"\npattern = "x"\ncategory = "chess"\n'
+    (tmp_path / "other").mkdir()
+    with pytest.raises(ConfigError, match="category must be one of"):
+        load_config(rules_dir(tmp_path / "other", eligibility__toml=bad))

@@ -25,7 +25,7 @@ from types import MappingProxyType
 import pandas as pd
 
 from whr.rules.names import CertifiedRule
-from whr.tables import MODES
+from whr.tables import CATEGORIES, MODES
 
 CONFIG_FILE = "eligibility.toml"
 FACTS_FILE = "tournament_facts.csv"
@@ -188,7 +188,13 @@ def _read_settings(path: Path) -> dict:
             raise ConfigError(
                 f"{path}: certified rule {entry['name']!r}: bad pattern {entry['pattern']!r}: {error}"
             ) from error
-        rules.append(CertifiedRule(name=str(entry["name"]), pattern=pattern))
+        category = entry.get("category", "renju")
+        if category not in CATEGORIES:
+            raise ConfigError(
+                f"{path}: certified rule {entry['name']!r}: category must be one of "
+                f"{list(CATEGORIES)}, got {category!r}"
+            )
+        rules.append(CertifiedRule(name=str(entry["name"]), pattern=pattern, category=category))
     return {
         "cutover": cutover,
         "min_minutes": min_minutes,

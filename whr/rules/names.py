@@ -50,10 +50,13 @@ class CertifiedRule:
         The canonical name, e.g. ``"Soosyrv-N"``.
     pattern : re.Pattern
         Matched (whole) against the normal form of a rule name.
+    category : str
+        The list the rule is certified for (``"renju"``).
     """
 
     name: str
     pattern: re.Pattern[str]
+    category: str = "renju"
 
     def matches(self, rule_name: str) -> bool:
         """Whether ``rule_name`` (any spelling) is this rule."""

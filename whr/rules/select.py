@@ -350,8 +350,14 @@ def _judge(
     flagged = per_game(_bools(tours["rated"], False), False)
     ordinary = per_game(np.nan_to_num(_floats(tours["type"]), nan=0.0) == 0, True)
     end = per_game(_days(tours["end"]), np.datetime64("NaT"))
-    rule_known = per_game(t_rule.fillna("").astype(str).str.strip().ne("").to_numpy(bool), False)
-    certified = per_game(certified_mask(tours["rule"], config.certified_rules), False)
+    # Rule 9 certifies renju rules; a category without a certified list skips the rule check.
+    rules = [rule for rule in config.certified_rules if rule.category == category]
+    if rules:
+        named = t_rule.fillna("").astype(str).str.strip().ne("").to_numpy(bool)
+        rule_known = per_game(named, False)
+        certified = per_game(certified_mask(tours["rule"], rules), False)
+    else:
+        rule_known = certified = np.ones(len(games), dtype=bool)
     minutes_known = per_game(~np.isnan(t_minutes), False)
     long_enough = per_game(~(t_minutes < config.min_minutes), False)
     mode_known = per_game(t_mode.isin(list(MODES)).to_numpy(bool), False)
