@@ -175,8 +175,13 @@ def validate(data: whr.SourceData, as_of: dt.date, category: str, strict: bool) 
         selection = whr.select(data, as_of, category=category, strict=strict)
     logger = get_run_logger()
     logger.info("%d games rated, %d excluded", len(selection.rated), len(selection.exclusions))
-    for warning in selection.warnings:
-        logger.warning("%s", warning)
+    warnings = selection.warnings
+    if isinstance(warnings, pd.DataFrame):
+        for code, n in _value_counts(warnings, ["code"]).items():
+            logger.warning("%d eligibility warnings %s", n, code)
+    else:
+        for warning in warnings:
+            logger.warning("%s", warning)
     return selection
 
 
@@ -229,7 +234,7 @@ def daily(
     pull_timeout_s: float = 60.0,
     pull_max_bytes: int = 500_000_000,
     pull_retries: int = 3,
-    pull_backoff_s: float = 30.0,
+    pull_backoff_s: float = 10.0,
 ) -> State | str:
     """Compute and publish the rating list as of ``as_of``.
 
@@ -252,7 +257,7 @@ def daily(
         Virtual draws against a 1900-rated opponent on each player's first day.
     strict : bool
         Passed to eligibility: exclude games whose tournament lacks facts the rules need
-        (minutes, mode) instead of admitting them with a warning.
+        (minutes, mode, moves, rule) instead of admitting them with a warning.
     force : bool
         Publish even when the input and parameters equal the latest snapshot's.
     pull_timeout_s : float
@@ -260,7 +265,8 @@ def daily(
     pull_max_bytes : int
         Refuse a download larger than this, in bytes.
     pull_retries : int
-        Further attempts after a failed pull.
+        Further attempts after a transient download failure (timeout, broken connection,
+        HTTP 408/429/5xx); a final failure (404, size cap) is not retried.
     pull_backoff_s : float
         Wait before the first retry, in seconds; doubled for each further retry.
 
@@ -466,6 +472,9 @@ def summarize(
         ("rated", len(selection.rated)),
         ("excluded", len(selection.exclusions)),
     ]
+    unverified = getattr(getattr(selection, "counts", None), "unverified", None)
+    if unverified:
+        rows.insert(2, ("rated, but not every fact known (see strict)", int(unverified)))
     rows += [(f"excluded: {reason}", n) for reason, n in excluded.items()]
     parts.append(_table(["games", "count"], rows))
     if len(data.problems):
@@ -631,7 +640,7 @@ def parser() -> argparse.ArgumentParser:
         "--strict",
         action="store_true",
         help="exclude games whose tournament lacks facts the eligibility rules need "
-        "(time control, mode) instead of admitting them with a warning",
+        "(time control, mode, moves, rule) instead of admitting them with a warning",
     )
     p.add_argument(
         "--force",
@@ -656,7 +665,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--backoff",
         type=float,
-        default=30.0,
+        default=10.0,
         metavar="SECONDS",
         help="wait before the first retry; doubled for each further one (default: %(default)s)",
     )
