@@ -277,3 +277,18 @@ def test_rated_games_carry_each_players_rating_that_day():
     out = lists.rated_games(games, history)
     assert out["black_rating"].tolist() == [2000.0, 1900.0]
     assert out["white_rating"].tolist() == [1900.0, 2000.0]
+
+
+def test_a_rating_on_that_misses_a_player_is_refused():
+    games = make_games(series("p", "q", 3, D(2020, 1, 1)))
+    history = history_of(games, {"p": 2000, "q": 1900})
+    full = rating_on_of(history)
+
+    def partial(day):
+        frame = full(day)
+        return frame.loc[frame["player"] != "q"]
+
+    with pytest.raises(ValueError, match=r"no rating for 1 players.*'q'"):
+        lists.list_on(
+            D(2020, 2, 1), history, lists.player_games(games), players_of(["p", "q"]), partial
+        )

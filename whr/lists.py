@@ -337,8 +337,14 @@ def _list_on(
             "uncertainty": now["uncertainty"].to_numpy(float),
         }
     ).set_index("player")
-    rows = agg.join(now, how="inner").join(best, how="left")
-    rows = rows.loc[rows["rating"].notna()]
+    rows = agg.join(now, how="left").join(best, how="left")
+    missing = rows.index[rows["rating"].isna() | rows["uncertainty"].isna()]
+    if len(missing):
+        raise ValueError(
+            f"rating_on({on}) gave no rating for {len(missing)} players with rated games up to "
+            f"that day (e.g. {list(missing[:5])}); it must rate every player from their first "
+            "rating day on (spec section 1)"
+        )
     rows["best_rating"] = rows["best_rating"].fillna(rows["rating"])
     rows["best_date"] = rows["best_date"].fillna(rows["last_game"])
     rows["status"] = status(rows["games"].to_numpy(), rows["last_game"].to_numpy(), on)

@@ -14,7 +14,8 @@ import whr
 import whr.synthetic
 from whr.tables import GAMES, PLAYERS, TOURNAMENTS, SourceData, conform
 
-AS_OF = dt.date(2026, 11, 30)
+END = dt.date(2026, 11, 30)  # synthetic histories end on or before this day
+AS_OF = dt.date(2026, 11, 25)  # the last game day of the 800-game history the tests publish
 HOSTILE_NAME = "<script>alert(1)</script>"
 QUOTED_NAME = 'O\'Brien "Bob" & <b>Sons</b>'
 
@@ -38,7 +39,7 @@ def source_data(
     RIF rule with 60 minutes; player ``i`` (0-based, in id order) is named ``names[i]`` if
     given, else ``Surname{i} Given``, and gets the id ``ids[i]`` if given; games start in
     ``first_year`` (a short history keeps the number of year-end lists small)."""
-    h = whr.synthetic.history(n_games, seed=seed, end=AS_OF, first_year=first_year)
+    h = whr.synthetic.history(n_games, seed=seed, end=END, first_year=first_year)
     p = h.players.sort_values("player_id").reset_index(drop=True)
     n = len(p)
     rename = {p["player_id"].iloc[i]: new for i, new in (ids or {}).items()}
