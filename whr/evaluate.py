@@ -7,7 +7,7 @@ Two protocols, both over the same games table (``whr.tables.GAMES``):
   day. WHR is refitted at a stride to keep this affordable: checkpoints every ``refit_days``
   days from the first game day; a tournament starting in ``[c_i, c_i+1)`` is predicted by
   ``whr.fit`` on the games dated before ``c_i`` (warm-started from the previous checkpoint's
-  fit) through ``Fit.rating_on(c_i - 1 day)``. The Elo-era rules are replayed once; a
+  fit) and read on the day ``c_i - 1`` with ``Fit.rating_on``'s rule (:func:`whr_ratings_at`). The Elo-era rules are replayed once; a
   tournament is predicted from the state after every tournament that ended before its first day.
 - **The RIF's quick protocol** (``wind23/whr_renju:evaluate.py``): games sorted by date, every
   10th one (positions 9, 19, ...) held out, the system fitted on the other nine in ten; a held-out
@@ -400,15 +400,10 @@ def whr_system(
             t0 = time.perf_counter()
             fitted = do_fit(train, warm)
             warm = fitted
-            # rating_on(c - 1 day): the rating on the day before the checkpoint
-            on = c - np.timedelta64(1, "D")
-            rows = fitted.rating_on(on.item()).set_index("player")["rating"]
-            q = games.iloc[sel]
-            b = rows.reindex(q["black"].astype(object)).to_numpy(dtype=float)
-            w = rows.reindex(q["white"].astype(object)).to_numpy(dtype=float)
-            b = np.where(np.isnan(b), virtual_rating, b)
-            w = np.where(np.isnan(w), virtual_rating, w)
-            p[sel] = _p_whr(b, w)
+            # the ratings on the day before the checkpoint, as Fit.rating_on(c - 1 day) defines
+            # them (read from Fit.history, see whr_ratings_at)
+            on = np.full(sel.size, c - np.timedelta64(1, "D"))
+            p[sel] = probs(fitted.history, games.iloc[sel], on)
             if log is not None:
                 log(
                     f"  w2={w2:g}: refit {i + 1}/{cps.size} on {len(train)} games "
@@ -752,8 +747,8 @@ _METHOD = """\
 
 - Forward chaining: tournaments in order of their first day; each game is predicted from
   ratings computed on games dated strictly before its tournament's first day. WHR is refitted
-  every {refit_days} days (warm-started from the previous fit) and read with
-  `Fit.rating_on(checkpoint - 1 day)`; the Elo-era rules are replayed once and read before each
+  every {refit_days} days (warm-started from the previous fit) and read on the day before the
+  checkpoint (`Fit.rating_on` semantics, from `Fit.history`); the Elo-era rules are replayed once and read before each
   tournament.
 - Quick protocol (the RIF's): games sorted by date, every 10th held out, fit on the rest; WHR
   read on the game day (`rating_on` semantics), Elo from the state before the game day.
