@@ -220,3 +220,28 @@ def test_tune_writes_table_and_plot(tmp_path) -> None:
     root = ET.fromstring((tmp_path / "w2.svg").read_text())
     assert len(root.findall("{http://www.w3.org/2000/svg}polyline")) == 2
     assert "w2.svg" in (tmp_path / "report.md").read_text()
+
+
+def test_whr_refits_at_the_stride_on_earlier_games_only() -> None:
+    pytest.importorskip("whr.engine")
+    import whr
+
+    # tournaments every 10 days from 2001-01-01 to 2001-04-11 (11 tournaments, days 0..100)
+    rows = []
+    for k in range(11):
+        day = (dt.date(2001, 1, 1) + dt.timedelta(days=10 * k)).isoformat()
+        rows += [
+            (f"t{k}", day, f"P{(k + i) % 6}", f"P{(k + i + 1) % 6}", float(i % 2)) for i in range(3)
+        ]
+    games = table(rows)
+    seen: list[dt.date] = []
+
+    def fit(train: pd.DataFrame, **kw: object) -> object:
+        seen.append(max(train["date"]))
+        return whr.fit(train, **kw)
+
+    ev.forward_chaining(games, ev.whr_system(12.9, refit_days=30, fit=fit))
+    # checkpoints at days 0, 30, 60, 90: the one at day 0 has no games; the others fit on the
+    # games before them, whose last days are 20, 50, 80
+    first = dt.date(2001, 1, 1)
+    assert seen == [first + dt.timedelta(days=d) for d in (20, 50, 80)]

@@ -204,9 +204,8 @@ def clean(games: pd.DataFrame) -> pd.DataFrame:
 def _first_days(games: pd.DataFrame) -> np.ndarray:
     """Each game's tournament's first day (``datetime64[D]``)."""
     days = pd.Series(_days(games["date"]), index=games.index)
-    return (
-        days.groupby(games["tournament_id"].astype(object).to_numpy()).transform("min").to_numpy()
-    )
+    first = days.groupby(games["tournament_id"].astype(object).to_numpy()).transform("min")
+    return first.to_numpy().astype("datetime64[D]")
 
 
 def _as_dates(days: np.ndarray) -> list[dt.date]:
@@ -386,6 +385,7 @@ def whr_system(
 
     def forward(games: pd.DataFrame, first_day: np.ndarray) -> np.ndarray:
         days = _days(games["date"])
+        first_day = np.asarray(first_day, dtype="datetime64[D]")
         start = first_day.min()
         cps = np.arange(start, first_day.max() + np.timedelta64(1, "D"), int(refit_days))
         ci = np.searchsorted(cps, first_day, side="right") - 1
