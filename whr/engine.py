@@ -422,7 +422,8 @@ def _warm_start(
 
     A day the previous fit had keeps its rating; a new day between two old ones is interpolated
     linearly, before or after them takes the nearest one; a new player starts at the virtual
-    opponent's rating.
+    opponent's rating. Then, when they are few, the players with a new day are placed by Newton's
+    method on their own ratings with everyone else held fixed (:func:`whr.core.local_newton`).
     """
     old_labels, old_player, old_day, old_r = prev.to_core()
     r0 = np.full(problem.n, virtual_rating)
@@ -451,6 +452,13 @@ def _warm_start(
         np.where(both, (1 - frac) * old_r[left] + frac * old_r[right_c], old_r[left]),
     )
     r0[known] = val
+    # the players with a new player-day (or a new player): place their whole chains first
+    new = np.ones(problem.n, dtype=bool)
+    new[np.flatnonzero(known)[exact]] = False
+    touched = np.unique(problem.pd_player[new])
+    free = np.flatnonzero(np.isin(problem.pd_player, touched))
+    if 0 < free.size <= max(1000, problem.n // 10):
+        r0 = core.local_newton(problem, r0, free)
     return r0
 
 

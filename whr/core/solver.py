@@ -49,6 +49,7 @@ __all__ = [
     "ConvergenceError",
     "Solution",
     "Operator",
+    "local_newton",
     "solve",
     "tridiagonal_inverse_diagonal",
     "uncertainty",
@@ -235,6 +236,108 @@ def uncertainty(problem: Problem, r: np.ndarray, jitter: float = REFERENCE_JITTE
     return tridiagonal_inverse_diagonal(diag + jitter, -problem.inv_s2)
 
 
+def local_newton(
+    problem: Problem,
+    r: np.ndarray,
+    free: np.ndarray,
+    *,
+    max_iter: int = 30,
+    tol: float = 1e-8,
+) -> np.ndarray:
+    """Maximise the log posterior over the player-days ``free`` only, the others held fixed.
+
+    A cheap way to place a few new player-days (a warm start: the new day's players, whole
+    chains) before the global Newton iterations: only the terms that touch ``free`` are
+    evaluated, and the small Newton system is solved by sparse LU.
+
+    Parameters
+    ----------
+    problem : Problem
+    r : ndarray, shape (n,)
+        Ratings, natural units (not modified).
+    free : ndarray of int
+        Indices of the player-days to optimise.
+    max_iter : int
+        Newton iterations at most (stops early, without error: this is only a starting point).
+    tol : float
+        Stop when the largest change is below this, natural units.
+
+    Returns
+    -------
+    ndarray, shape (n,)
+        ``r`` with the free player-days moved.
+    """
+    from scipy.sparse.linalg import spsolve
+
+    n = problem.n
+    free = np.unique(np.asarray(free, dtype=np.int64))
+    r = np.array(r, dtype=np.float64)
+    m = free.size
+    if m == 0:
+        return r
+    loc = np.full(n, -1, dtype=np.int64)
+    loc[free] = np.arange(m)
+    is_free = loc >= 0
+    sel = is_free[problem.pair_a] | is_free[problem.pair_b]
+    a, b = problem.pair_a[sel], problem.pair_b[sel]
+    pn, ps = problem.pair_n[sel], problem.pair_s[sel]
+    la, lb = loc[a], loc[b]
+    fa, fb = la >= 0, lb >= 0
+    both = fa & fb
+    k = np.flatnonzero(problem.inv_s2 > 0)
+    k = k[is_free[k] | is_free[k + 1]]
+    s2 = problem.inv_s2[k]
+    lk, lk1 = loc[k], loc[k + 1]
+    fk, fk1 = lk >= 0, lk1 >= 0
+    lboth = fk & fk1
+    vf = free[problem.first[free]]
+    lv = loc[vf]
+    v, rv = problem.virtual_games, problem.virtual_rating
+    rows = np.concatenate([la[both], lb[both], lk[lboth], lk1[lboth]])
+    cols = np.concatenate([lb[both], la[both], lk1[lboth], lk[lboth]])
+
+    def local_f(x: np.ndarray) -> float:
+        d = x[a] - x[b]
+        sp_ = np.maximum(-d, 0.0) + np.log1p(np.exp(-np.abs(d)))
+        val = -dot(pn, sp_) - dot(pn - ps, d)
+        u = x[vf] - rv
+        val -= v * float(np.sum(np.maximum(-u, 0.0) + np.log1p(np.exp(-np.abs(u))) + 0.5 * u))
+        dd = x[k + 1] - x[k]
+        return val - 0.5 * dot(s2, dd * dd)
+
+    f = local_f(r)
+    for _ in range(max_iter):
+        p = 0.5 * (1.0 + np.tanh(0.5 * (r[a] - r[b])))
+        ga = ps - pn * p
+        w = pn * p * (1.0 - p)
+        g = np.bincount(la[fa], ga[fa], m) - np.bincount(lb[fb], ga[fb], m)
+        diag = np.bincount(la[fa], w[fa], m) + np.bincount(lb[fb], w[fb], m)
+        q = 0.5 * (1.0 + np.tanh(0.5 * (r[vf] - rv)))
+        g[lv] += v * (0.5 - q)
+        diag[lv] += v * q * (1.0 - q)
+        t = s2 * (r[k + 1] - r[k])
+        g += np.bincount(lk[fk], t[fk], m) - np.bincount(lk1[fk1], t[fk1], m)
+        diag += np.bincount(lk[fk], s2[fk], m) + np.bincount(lk1[fk1], s2[fk1], m)
+        vals = np.concatenate([-w[both], -w[both], -s2[lboth], -s2[lboth]])
+        a_mat = sp.csc_matrix((vals, (rows, cols)), shape=(m, m)) + sp.diags(diag, format="csc")
+        x = np.atleast_1d(spsolve(a_mat, g))
+        slope = dot(g, x)
+        step = 1.0
+        while True:
+            trial = r.copy()
+            trial[free] += step * x
+            f_new = local_f(trial)
+            if f_new >= f + 1e-4 * step * slope or slope * step < 1e-13 * (1 + abs(f)):
+                break
+            step *= 0.5
+            if step < 1e-8:
+                return r
+        r, f = trial, f_new
+        if step * float(np.abs(x).max()) < tol:
+            break
+    return r
+
+
 def solve(
     problem: Problem,
     r0: np.ndarray | None = None,
@@ -290,7 +393,7 @@ def solve(
     change = math.inf
     for it in range(1, max_iter + 1):
         op.update(diag, w)
-        eta = min(0.1, math.sqrt(gmax))
+        eta = min(0.1, 0.1 * math.sqrt(gmax))
         x, cg_it = op.cg(g, eta, max_cg)
         cg_total += cg_it
         # backtracking line search (Armijo) on the strictly concave log posterior
