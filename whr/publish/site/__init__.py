@@ -10,7 +10,7 @@ Pages (paths relative to the site directory)::
     index.html, inactive.html, provisional.html     the list on the as-of date, by status
     years.html, years/YYYY[-inactive|-provisional].html   the list on each December 31
     countries.html, countries/<code>.html           per-country lists on the as-of date
-    players/<id>.html                               one per listed player
+    p/<id>.html                                     one per listed player
     tournaments.html, tournaments/<id>.html         tournaments with rated games
     top.html, about.html
 
@@ -209,7 +209,12 @@ def _write_lists(
     """The three status pages of one list (``base`` is the active page's path without .html)."""
     counts = {s: int((frame["status"] == s).sum()) for s in lists.STATUSES}
     countries = _country_options(frame)
-    tabs = {s: (f"{base}.html" if s == "active" else f"{base}-{s}.html") for s in lists.STATUSES}
+    if base == "index":  # the current list: index.html, inactive.html, provisional.html
+        tabs = {s: ("index.html" if s == "active" else f"{s}.html") for s in lists.STATUSES}
+    else:
+        tabs = {
+            s: (f"{base}.html" if s == "active" else f"{base}-{s}.html") for s in lists.STATUSES
+        }
     for st in lists.STATUSES:
         part = frame.loc[frame["status"] == st]
         path = tabs[st]
@@ -333,7 +338,7 @@ def _write_players(
         }
         city = site.cities.get(r.player, "")
         site.render(
-            f"players/{slug(r.player)}.html",
+            f"p/{slug(r.player)}.html",
             "player.html",
             p={
                 "id": r.player,
@@ -450,7 +455,7 @@ def _write_top(
         series.append(
             {
                 "name": site.name(player),
-                "href": f"players/{slug(player)}.html",
+                "href": f"p/{slug(player)}.html",
                 "t": _epoch_days(rows["date"]) if len(rows) else [],
                 "r": np.round(rows["rating"].to_numpy(float), 1).tolist(),
             }
