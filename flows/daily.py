@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import hashlib
 import itertools
 import json
 import os
@@ -169,10 +170,13 @@ def parse(paths: list[Path], as_of: dt.date) -> whr.SourceData:
 
 
 @task(name="validate", persist_result=False, cache_policy=NO_CACHE)
-def validate(data: whr.SourceData, as_of: dt.date, category: str, strict: bool) -> Any:
+def validate(data: whr.SourceData, as_of: dt.date, category: str, strict: bool, rules: Path) -> Any:
     """Decide which games are rated; every other game gets an exclusion reason."""
+    from whr.rules import load_config
+
     with _step("selecting rated games"):
-        selection = whr.select(data, as_of, category=category, strict=strict)
+        config = load_config(rules)
+        selection = whr.select(data, as_of, category=category, strict=strict, config=config)
     logger = get_run_logger()
     logger.info("%d games rated, %d excluded", len(selection.rated), len(selection.exclusions))
     warnings = selection.warnings
@@ -231,6 +235,7 @@ def daily(
     virtual_games: int = DEFAULT_VIRTUAL_GAMES,
     strict: bool = False,
     force: bool = False,
+    rules: Path | None = None,
     pull_timeout_s: float = 60.0,
     pull_max_bytes: int = 500_000_000,
     pull_retries: int = 3,
@@ -260,6 +265,10 @@ def daily(
         (minutes, mode, moves, rule) instead of admitting them with a warning.
     force : bool
         Publish even when the input and parameters equal the latest snapshot's.
+    rules : Path, optional
+        Directory of eligibility rules laid out like ``data/rules/`` (settings, override lists,
+        tournament facts). Default: the repository's ``data/rules/``. The sha256 of its files is
+        a parameter of the run, so editing a list makes the next run publish.
     pull_timeout_s : float
         Timeout of one download attempt, in seconds.
     pull_max_bytes : int
@@ -280,12 +289,16 @@ def daily(
     as_of = as_of if as_of is not None else dt.datetime.now(dt.UTC).date()
     out = Path(out)
     _check_arguments(sources, category, w2, virtual_games, pull_retries, pull_backoff_s)
+    rules = Path(rules) if rules is not None else _default_rules()
+    if not (rules / "eligibility.toml").is_file():
+        raise ValueError(f"rules: expected a directory with eligibility.toml, got {rules}")
     params = {
         "as_of": as_of.isoformat(),
         "category": category,
         "w2": float(w2),
         "virtual_games": int(virtual_games),
         "strict": bool(strict),
+        "rules_sha256": rules_digest(rules),
     }
     logger.info("rating list as of %s from %s, parameters %s", as_of, sources, params)
     previous = previous_snapshot(out, as_of)
@@ -321,11 +334,33 @@ def daily(
         _report(f"# Rating run {as_of}: no new data\n\n{_md(message)}\n")
         return Completed(name=NO_NEW_DATA, message=message)
 
-    selection = validate(data, as_of, category, strict)
+    selection = validate(data, as_of, category, strict, rules)
     fit = rate(selection.rated, w2, virtual_games)
     snapshot = publish(out, as_of, data, selection, fit, params)
     _report(summarize(data, selection, snapshot, previous, params))
     return str(snapshot)
+
+
+def _default_rules() -> Path:
+    from whr.rules import default_directory
+
+    return default_directory()
+
+
+def rules_digest(directory: Path) -> str:
+    """sha256 over the eligibility files of ``directory`` (names and contents, sorted).
+
+    Parameters
+    ----------
+    directory : Path
+        A rules directory like ``data/rules/``.
+    """
+    lines = []
+    for path in sorted(Path(directory).rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts:
+            digest = hashlib.sha256(path.read_bytes()).hexdigest()
+            lines.append(f"{path.relative_to(directory).as_posix()}\t{digest}\n")
+    return hashlib.sha256("".join(lines).encode()).hexdigest()
 
 
 def _check_arguments(
@@ -649,6 +684,14 @@ def parser() -> argparse.ArgumentParser:
         "latest snapshot (otherwise the run ends as 'No new data')",
     )
     p.add_argument(
+        "--rules",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="eligibility rules directory laid out like data/rules/ (settings, override lists, "
+        "tournament facts; default: the repository's data/rules/)",
+    )
+    p.add_argument(
         "--timeout",
         type=float,
         default=60.0,
@@ -696,6 +739,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             virtual_games=args.virtual_games,
             strict=args.strict,
             force=args.force,
+            rules=args.rules,
             pull_timeout_s=args.timeout,
             pull_max_bytes=args.max_bytes,
             pull_retries=args.retries,

@@ -211,3 +211,15 @@ def test_bad_arguments_name_the_argument(change: dict, name: str) -> None:
     }
     with pytest.raises(ValueError, match=name):
         daily._check_arguments(**{**good, **change})
+
+
+def test_rules_digest_follows_every_file(tmp_path: Path) -> None:
+    (tmp_path / "eligibility.toml").write_text("min_minutes = 30\n", encoding="utf-8")
+    (tmp_path / "unrated_games").write_text("# none\n", encoding="utf-8")
+    first = daily.rules_digest(tmp_path)
+    assert daily.rules_digest(tmp_path) == first
+    (tmp_path / "unrated_games").write_text("# none\n171548\n", encoding="utf-8")
+    second = daily.rules_digest(tmp_path)
+    assert second != first
+    (tmp_path / "rated_tournaments").write_text("", encoding="utf-8")
+    assert daily.rules_digest(tmp_path) not in (first, second)
