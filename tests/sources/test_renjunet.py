@@ -245,7 +245,8 @@ def _problems(name: str) -> set[tuple[str, str, str]]:
         ("bad_date", "warning", "line 23, tournament id=13"),
         ("unknown_rule", "warning", "line 23, tournament id=13"),
         ("bad_value", "warning", "line 23, tournament id=13"),
-        ("unknown_section", "warning", "line 25"),
+        ("unknown_element", "warning", "line 25"),
+        ("unknown_element", "warning", "line 26"),
         ("unknown_player", "error", "line 30, game id=2"),
         ("unknown_tournament", "error", "line 31, game id=3"),
         ("bad_result", "error", "line 32, game id=4"),
@@ -260,10 +261,10 @@ def test_each_problem_code_is_reported_with_its_locator(code, severity, locator)
 
 
 def test_problem_fixture_reports_nothing_else():
-    # 17 distinct (code, severity, locator) findings above; nothing unexpected on top
-    assert len(_problems("problems.rif")) == 17
+    # 18 distinct (code, severity, locator) findings above; nothing unexpected on top
+    assert len(_problems("problems.rif")) == 18
     data = whr.read_source(FIXTURES / "problems.rif")
-    assert len(data.problems) == 17
+    assert len(data.problems) == 18
     assert set(data.problems["source"]) == {"problems.rif"}
     assert data.problems["message"].str.len().min() > 10
 

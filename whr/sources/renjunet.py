@@ -25,7 +25,8 @@ Problem codes written here (severity in brackets):
 - ``unknown_rule``, ``unknown_country``, ``unknown_city`` [warning]: dangling dictionary ids.
 - ``bad_value`` [warning]: a tournament ``type`` that is not an integer; kept null.
 - ``bad_encoding`` [warning]: a line with bytes that are not UTF-8.
-- ``unknown_section`` [warning]: a section the reader does not know; skipped.
+- ``unknown_element`` [warning]: an element the format does not have (reported once per
+  name); skipped.
 """
 
 from __future__ import annotations
@@ -178,16 +179,25 @@ def _none_if_empty(text: str | None) -> str | None:
     return text if text else None
 
 
+_KNOWN_ELEMENTS = frozenset(
+    SECTIONS + ("country", "city", "rule", "opening", "player", "tournament", "game")
+)
+
+
 class _Pass:
-    """State of one streaming pass: per-column lists, filled by the expat callbacks."""
+    """State of one streaming pass, filled by the expat callbacks.
+
+    To keep the number of Python calls per game low, there is no end-element callback in
+    general: a record belongs to the section whose start tag was seen last, and the character
+    data and end-element callbacks are switched on only inside ``<move>`` and ``<info>``.
+    """
 
     def __init__(self, parser: expat.XMLParserType, log: ProblemLog) -> None:
         self.parser = parser
         self.log = log
-        self.depth = 0
+        self.root: str | None = None
         self.section = ""
-        self.in_game = False
-        self.collect: str | None = None
+        self.last_record = ""
         self.text: list[str] = []
         self.countries: dict[str, tuple[str | None, str | None]] = {}
         self.cities: dict[str, str | None] = {}
@@ -195,64 +205,66 @@ class _Pass:
         self.players: list[tuple[int, dict[str, str]]] = []
         self.tournaments: list[tuple[int, dict[str, str]]] = []
         self.sections_seen: set[str] = set()
-        # games, column by column
-        self.g_line: list[int] = []
-        self.g_id: list[str] = []
-        self.g_tournament: list[str | None] = []
-        self.g_round: list[str | None] = []
-        self.g_rule: list[str | None] = []
-        self.g_black: list[str | None] = []
-        self.g_white: list[str | None] = []
-        self.g_result: list[str | None] = []
-        self.g_date: list[str | None] = []
-        self.g_unrated: list[bool] = []
-        self.g_moves: list[int] = []
-        self.g_forfeit: list[bool] = []
+        self.unknown_seen: set[str] = set()
+        # games: one tuple of raw attribute values per record, plus counts filled from children
+        self.games: list[tuple] = []
+        self.moves: list[int] = []
+        self.forfeit: set[int] = set()
 
     def start(self, name: str, attrs: dict[str, str]) -> None:
-        depth = self.depth
-        self.depth = depth + 1
-        if depth == 2:
-            section = self.section
-            if name == "game" and section == "games":
-                self.in_game = True
+        if name == "game":
+            if self.section == "games":
                 get = attrs.get
-                self.g_line.append(self.parser.CurrentLineNumber)
-                self.g_id.append(get("id", ""))
-                self.g_tournament.append(get("tournament"))
-                self.g_round.append(get("round"))
-                self.g_rule.append(get("rule"))
-                self.g_black.append(get("black"))
-                self.g_white.append(get("white"))
-                self.g_result.append(get("bresult"))
-                self.g_date.append(get("date"))
-                self.g_unrated.append(get("unrated") == "1")
-                self.g_moves.append(0)
-                self.g_forfeit.append(False)
-            elif name == "player" and section == "players":
-                self.players.append((self.parser.CurrentLineNumber, attrs))
-            elif name == "tournament" and section == "tournaments":
-                self.tournaments.append((self.parser.CurrentLineNumber, attrs))
-            elif name == "country" and section == "countries":
-                self._dictionary(self.countries, attrs, "country", ("name", "abbr"))
-            elif name == "city" and section == "cities":
-                self._dictionary(self.cities, attrs, "city", ("name",))
-            elif name == "rule" and section == "rules":
-                self._dictionary(self.rules, attrs, "rule", ("name", "category"))
-        elif depth == 3:
-            if self.in_game and (name == "move" or name == "info"):
-                self.collect = name
+                self.games.append(
+                    (
+                        self.parser.CurrentLineNumber,
+                        get("id", ""),
+                        get("tournament"),
+                        get("round"),
+                        get("rule"),
+                        get("black"),
+                        get("white"),
+                        get("bresult"),
+                        get("date"),
+                        get("unrated") == "1",
+                    )
+                )
+                self.moves.append(0)
+                self.last_record = "game"
+            return
+        if name == "move" or name == "info":
+            if self.last_record == "game":
                 self.text = []
-        elif depth == 1:
+                parser = self.parser
+                parser.CharacterDataHandler = self.text.append
+                parser.EndElementHandler = self.move_end if name == "move" else self.info_end
+            return
+        section = self.section
+        self.last_record = name
+        if name == "player" and section == "players":
+            self.players.append((self.parser.CurrentLineNumber, attrs))
+        elif name == "tournament" and section == "tournaments":
+            self.tournaments.append((self.parser.CurrentLineNumber, attrs))
+        elif name == "country" and section == "countries":
+            self._dictionary(self.countries, attrs, "country", ("name", "abbr"))
+        elif name == "city" and section == "cities":
+            self._dictionary(self.cities, attrs, "city", ("name",))
+        elif name == "rule" and section == "rules":
+            self._dictionary(self.rules, attrs, "rule", ("name", "category"))
+        elif name in SECTIONS:
             self.section = name
             self.sections_seen.add(name)
-            if name not in SECTIONS:
-                self.log.add(
-                    "unknown_section",
-                    "warning",
-                    f"line {self.parser.CurrentLineNumber}",
-                    f"section <{name}> is not part of the RenjuNet format; skipped",
-                )
+        elif self.root is None:
+            self.root = name
+        elif name not in _KNOWN_ELEMENTS and name not in self.unknown_seen:
+            self.unknown_seen.add(name)
+            self.log.add(
+                "unknown_element",
+                "warning",
+                f"line {self.parser.CurrentLineNumber}",
+                f"element <{name}> is not part of the RenjuNet format; it and any further "
+                f"<{name}> are skipped",
+            )
 
     def _dictionary(
         self, table: dict, attrs: dict[str, str], kind: str, fields: tuple[str, ...]
@@ -273,24 +285,18 @@ class _Pass:
         values = tuple(_none_if_empty(attrs.get(f)) for f in fields)
         table[key] = values if len(values) > 1 else values[0]
 
-    def end(self, name: str) -> None:
-        self.depth -= 1
-        depth = self.depth
-        if depth == 3 and self.collect is not None:
-            text = "".join(self.text)
-            if self.collect == "move":
-                self.g_moves[-1] += len(text.split())
-            elif FORFEIT_PATTERN.search(text):
-                self.g_forfeit[-1] = True
-            self.collect = None
-        elif depth == 2:
-            self.in_game = False
-        elif depth == 1:
-            self.section = ""
+    def _text_done(self) -> str:
+        parser = self.parser
+        parser.CharacterDataHandler = None
+        parser.EndElementHandler = None
+        return "".join(self.text)
 
-    def chars(self, data: str) -> None:
-        if self.collect is not None:
-            self.text.append(data)
+    def move_end(self, name: str) -> None:
+        self.moves[-1] += len(self._text_done().split())
+
+    def info_end(self, name: str) -> None:
+        if FORFEIT_PATTERN.search(self._text_done()):
+            self.forfeit.add(len(self.games) - 1)
 
 
 def _refuse(what: str) -> object:
@@ -323,8 +329,6 @@ def _parse(stream: BinaryIO, name: str, log: ProblemLog) -> _Pass:
     parser.buffer_size = 1 << 16
     state = _Pass(parser, log)
     parser.StartElementHandler = state.start
-    parser.EndElementHandler = state.end
-    parser.CharacterDataHandler = state.chars
     parser.StartDoctypeDeclHandler = _refuse("a document type declaration (DTD)")
     parser.EntityDeclHandler = _refuse("an entity declaration")
     parser.UnparsedEntityDeclHandler = _refuse("an unparsed entity declaration")
@@ -552,11 +556,16 @@ def _tournaments(
     return pa.table(columns, schema=TOURNAMENTS), ends
 
 
+_RESULT_TOKENS = {"1": 1.0, "0.5": 0.5, "0": 0.0, "": None, None: None}
+_UNSET = object()
+
+
 def _result(text: str | None) -> tuple[float | None, bool]:
-    if text is None or text == "":
-        return None, True
+    """Black's score from ``bresult``: (value, valid); anything outside 1, 0.5, 0, "" is invalid."""
+    if text in _RESULT_TOKENS:
+        return _RESULT_TOKENS[text], True
     try:
-        value = float(text)
+        value = float(text)  # e.g. "1.0": still one of the three scores
     except ValueError:
         return None, False
     return (value, True) if value in RESULTS else (None, False)
@@ -569,76 +578,77 @@ def _games(
     id_map: dict[str, str],
     ends: dict[str, dt.date | None],
 ) -> pa.Table:
-    n = len(state.g_id)
-    black: list[str | None] = [None] * n
-    white: list[str | None] = [None] * n
-    result: list[float | None] = [None] * n
-    date: list[dt.date | None] = [None] * n
-    first_line: dict[str, int] = {}
-    for i in range(n):
-        game_id = state.g_id[i]
-        line = state.g_line[i]
-        where = f"line {line}, game id={game_id}"
+    """Resolve the games' references column by column; only problem rows take a slow path."""
+    n = len(state.games)
+    if n:
+        lines, ids, tours, rounds, rules, blacks, whites, results, dates, unrated = (
+            list(column) for column in zip(*state.games, strict=True)
+        )
+    else:
+        lines = ids = tours = rounds = rules = blacks = whites = results = dates = unrated = []
+    get_player = id_map.get
+    black = [get_player(r) for r in blacks]
+    white = [get_player(r) for r in whites]
+    tokens = _RESULT_TOKENS
+    result = [tokens.get(r, _UNSET) for r in results]
+    date = [ends.get(t, _UNSET) for t in tours]
+    findings: list[tuple[int, str, str, str]] = []  # (row, code, severity, message)
+
+    seen: dict[str, int] = {}
+    for i, game_id in enumerate(ids):
         if not game_id:
-            log.add("missing_id", "error", where, "game without an id; kept with an empty id")
-        elif game_id in first_line:
-            log.add(
-                "duplicate_id",
-                "error",
-                where,
-                f"game id {game_id} already appeared on line {first_line[game_id]}",
-            )
-        else:
-            first_line[game_id] = line
-        for side, refs, out in (("black", state.g_black, black), ("white", state.g_white, white)):
-            ref = refs[i]
-            disp = id_map.get(ref) if ref else None
-            if disp is None:
-                log.add(
-                    "unknown_player",
+            findings.append((i, "missing_id", "error", "game without an id; kept with an empty id"))
+        elif game_id in seen:
+            findings.append(
+                (
+                    i,
+                    "duplicate_id",
                     "error",
-                    where,
-                    f"{side} player id {ref!r} is not in <players>; kept as null",
+                    f"game id {game_id} already appeared on line {lines[seen[game_id]]}",
                 )
-            out[i] = disp
-        value, ok = _result(state.g_result[i])
-        if not ok:
-            log.add(
-                "bad_result",
-                "error",
-                where,
-                f"bresult {state.g_result[i]!r} is not 1, 0.5, 0 or empty; kept as null",
             )
-        result[i] = value
-        tournament = state.g_tournament[i]
-        if tournament in ends:
-            date[i] = ends[tournament]
         else:
-            log.add(
-                "unknown_tournament",
-                "error",
-                where,
-                f"tournament id {tournament!r} is not in <tournaments>",
-            )
-        own = state.g_date[i]
+            seen[game_id] = i
+    for side, refs, mapped in (("black", blacks, black), ("white", whites, white)):
+        for i in [i for i, v in enumerate(mapped) if v is None]:
+            message = f"{side} player id {refs[i]!r} is not in <players>; kept as null"
+            findings.append((i, "unknown_player", "error", message))
+    for i in [i for i, v in enumerate(result) if v is _UNSET]:
+        value, ok = _result(results[i])
+        result[i] = value
+        if not ok:
+            message = f"bresult {results[i]!r} is not 1, 0.5, 0 or empty; kept as null"
+            findings.append((i, "bad_result", "error", message))
+    for i in [i for i, v in enumerate(date) if v is _UNSET]:
+        date[i] = None
+        message = f"tournament id {tours[i]!r} is not in <tournaments>"
+        findings.append((i, "unknown_tournament", "error", message))
+    for i in [i for i, v in enumerate(dates) if v is not None]:
+        own, ok = parse_date(dates[i])
+        if not ok:
+            message = f"date {dates[i]!r} is not a date YYYY-MM-DD"
+            findings.append((i, "bad_date", "warning", message))
         if own is not None:
-            own_date, ok = parse_date(own)
-            if not ok:
-                log.add("bad_date", "warning", where, f"date {own!r} is not a date YYYY-MM-DD")
-            if own_date is not None:
-                date[i] = own_date
+            date[i] = own
+    findings.sort(key=lambda f: f[0])  # file order; stable within a game
+    for i, code, severity, message in findings:
+        log.add(code, severity, f"line {lines[i]}, game id={ids[i]}", message)
+
+    forfeit = [False] * n
+    for i in state.forfeit:
+        forfeit[i] = True
     columns = {
-        "game_id": pa.array(state.g_id, pa.string()),
-        "tournament_id": pa.array([t or None for t in state.g_tournament], pa.string()),
-        "round": pa.array(state.g_round, pa.string()),
-        "rule_id": pa.array([r or None for r in state.g_rule], pa.string()),
+        "game_id": pa.array(ids, pa.string()),
+        "tournament_id": pa.array([t or None for t in tours], pa.string()),
+        "round": pa.array(rounds, pa.string()),
+        "rule_id": pa.array([r or None for r in rules], pa.string()),
         "black": pa.array(black, pa.string()),
         "white": pa.array(white, pa.string()),
         "result": pa.array(result, pa.float64()),
         "date": pa.array(date, pa.date32()),
-        "moves": pa.array(state.g_moves, pa.int32()),
-        "unrated": pa.array(state.g_unrated, pa.bool_()),
-        "forfeit": pa.array(state.g_forfeit, pa.bool_()),
+        "moves": pa.array(state.moves, pa.int32()),
+        "unrated": pa.array(unrated, pa.bool_()),
+        "forfeit": pa.array(forfeit, pa.bool_()),
         "colours_known": pa.array([True] * n, pa.bool_()),
         "source": pa.array([name] * n, pa.string()),
     }
