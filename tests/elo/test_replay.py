@@ -246,3 +246,24 @@ def test_ratings_before_sees_only_tournaments_over_before_the_day() -> None:
     assert r.loc[1, "black_rating"] == 2000  # after t1 only: a draw with 2000
     assert r.loc[2, "black_rating"] == (2000 * 1 + 2000 + 400) / 2  # then a win: 2200
     assert (r["white_rating"] == 2000).all()
+
+
+def test_era_switches_from_the_1996_to_the_1997_rules() -> None:
+    games = table(
+        [("t1", "1996-06-01", "X", p, s) for p, s in zip("ABC", (1.0, 0.5, 0.0), strict=True)]
+        + [("t2", "1997-03-01", "X", "A", 1.0)]
+    )
+    start = initial(A=2300, B=2300, C=2300)
+    # 1996 rules: 1.5 of 3 against 2300: K0 = 2300, F = 0, on the August 31, 1996 list
+    mid = by_player(elo.replay(games, "era", dt.date(1996, 12, 31), initial=start))
+    assert mid.loc["X", "rating"] == 2300 and mid.loc["X", "status"] == "established"
+    assert mid.loc["A", "rating"] == 2300 + rnd(32 * (0 - 0.5)) == 2284  # lost to X (2300)
+    # 1997 rules: X is established, so the win over A changes both ratings
+    end = by_player(elo.replay(games, "era", initial=start))
+    change = rnd(32 * (1 - E(2300, 2284)))
+    assert change == 15
+    assert end.loc["X", "rating"] == 2315 and end.loc["A", "rating"] == 2284 - 15
+    # the 1997 rules throughout: X is provisional after 3 games, A unchanged by them
+    pure = by_player(elo.replay(games, "1997", initial=start))
+    assert pure.loc["X", "status"] == "provisional" and pure.loc["A", "rating"] == 2300
+    assert pure.loc["X", "rating"] == (2300 * 3 + 2300 + 400) / 4  # 2300 after t1, then a win

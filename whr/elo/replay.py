@@ -14,6 +14,8 @@ Two rule sets (see ``docs/elo.md`` for the reading of the seeds):
   opponents' average + 300; a player is established after a tournament that brings them to at
   least 10 games and 3 points against established players. Games against provisional players
   count for nobody.
+- ``"era"``: the history as it was, the 1996 rules for tournaments that ended before 1997, then
+  the 1997 rules, the players on the list of December 31, 1996 being the established ones.
 
 Both need someone rated to start from. ``initial`` gives the official ratings before the first
 game (e.g. a published list). The rules themselves never rate a group of players who have not
@@ -47,7 +49,11 @@ from whr.elo.formulas import (
 
 __all__ = ["LIST_COLUMNS", "RULES", "Prepared", "prepare", "ratings_before", "replay"]
 
-RULES = ("1996", "1997")
+RULES = ("1997", "1996", "era")
+#: ``rules="era"``: the 1996 rules for tournaments that ended before this day (the last list under
+#: them is December 31, 1996), the 1997 rules from then on (GA 1997; its exact date is not in
+#: the seeds)
+ERA_CHANGEOVER = dt.date(1997, 1, 1)
 SEED_RATING = 2200.0  #: default rating of the first tournament's players when no list is given
 RULE_8C_FROM = dt.date(1996, 1, 1)  #: GA 1996 decision 3: rule 8c only from 1996 on
 NEW_PLAYER_GAMES = 3  #: rule 8a: games a new player needs for a start rating
@@ -117,18 +123,27 @@ class Prepared:
         return self.bounds.size - 1
 
 
-def _minutes_ok(games: pd.DataFrame, tournaments: pd.DataFrame) -> np.ndarray:
-    """Games whose tournament meets the 1996 rules' minimum thinking time (unknown passes)."""
+def _minutes_ok(
+    games: pd.DataFrame, tournaments: pd.DataFrame, until: dt.date | None = None
+) -> np.ndarray:
+    """Games whose tournament meets the 1996 rules' minimum thinking time (unknown passes;
+    games dated on or after ``until`` pass)."""
     t = tournaments[["tournament_id", "minutes"]].drop_duplicates("tournament_id")
     minutes = games[["tournament_id"]].merge(t, on="tournament_id", how="left")["minutes"]
     minutes = minutes.to_numpy(dtype=np.float64, na_value=np.nan)
     days = pd.to_datetime(games["date"]).to_numpy().astype("datetime64[D]")
     need = np.where(days < np.datetime64(RULE_8C_FROM, "D"), MINUTES_BEFORE_1996, MINUTES_1996)
-    return np.isnan(minutes) | (minutes >= need)
+    ok = np.isnan(minutes) | (minutes >= need)
+    if until is not None:
+        ok |= days >= np.datetime64(until, "D")
+    return ok
 
 
 def prepare(
-    games: pd.DataFrame, as_of: dt.date | None = None, tournaments: pd.DataFrame | None = None
+    games: pd.DataFrame,
+    as_of: dt.date | None = None,
+    tournaments: pd.DataFrame | None = None,
+    minutes_until: dt.date | None = None,
 ) -> Prepared:
     """Reduce a games table to the arrays a replay needs.
 
@@ -148,6 +163,8 @@ def prepare(
     tournaments : pandas.DataFrame, optional
         The shared tournaments table; when given, its ``minutes`` drop tournaments below the
         1996 rules' minimum (60 minutes, 45 before 1996; unknown minutes pass).
+    minutes_until : datetime.date, optional
+        The minimum applies only to games dated before this day.
 
     Returns
     -------
@@ -168,7 +185,7 @@ def prepare(
         & (games["black"].astype(object) != games["white"].astype(object))
     ).to_numpy(dtype=bool, copy=True)
     if tournaments is not None:
-        ok = ok & _minutes_ok(games, tournaments)
+        ok = ok & _minutes_ok(games, tournaments, minutes_until)
     rows = np.flatnonzero(ok)
     g = games.iloc[rows]
     day = (pd.to_datetime(g["date"]).to_numpy().astype("datetime64[D]") - _EPOCH).astype(np.int64)
@@ -302,12 +319,18 @@ def _run_1997(
     initial: pd.DataFrame | None,
     seed_rating: float | None,
     pred: _Predictions | None = None,
+    *,
+    start: int = 0,
+    state: _State | None = None,
 ) -> tuple[_State, _Predictions | None]:
-    st = _new_state(prep.players.size)
-    init = _initial_ratings(prep, initial)
-    st.rating[:] = init
-    st.established[:] = ~np.isnan(init)
-    for t in range(prep.n_tournaments):
+    if state is None:
+        st = _new_state(prep.players.size)
+        init = _initial_ratings(prep, initial)
+        st.rating[:] = init
+        st.established[:] = ~np.isnan(init)
+    else:
+        st = state
+    for t in range(start, prep.n_tournaments):
         if pred is not None:
             pred.record(t, st.rating, st.established)
         a, b = prep.bounds[t], prep.bounds[t + 1]
@@ -382,6 +405,8 @@ def _run_1996(
     seed_rating: float | None,
     as_of_day: int,
     pred: _Predictions | None = None,
+    *,
+    stop: int | None = None,
 ) -> tuple[_State, np.ndarray, _Predictions | None]:
     n = prep.players.size
     st = _new_state(n)
@@ -405,14 +430,15 @@ def _run_1996(
     def start_ratings() -> np.ndarray:
         return np.where(st.established, official, k0 + pending)
 
-    for t in range(prep.n_tournaments + 1):
-        end = int(prep.end[t]) if t < prep.n_tournaments else as_of_day + 1
+    stop = prep.n_tournaments if stop is None else stop
+    for t in range(stop + 1):
+        end = int(prep.end[t]) if t < stop else as_of_day + 1
         while li < lists.size and lists[li] < end:
             publish()
             li += 1
         if pred is not None:
             pred.record(t, start_ratings(), st.established)
-        if t == prep.n_tournaments:
+        if t == stop:
             break
         a, b = prep.bounds[t], prep.bounds[t + 1]
         bl, wh, res = prep.black[a:b], prep.white[a:b], prep.result[a:b]
@@ -460,6 +486,27 @@ def _run_1996(
     return st, np.where(st.established, pending, 0.0), pred
 
 
+def _run_era(
+    prep: Prepared,
+    initial: pd.DataFrame | None,
+    seed_rating: float | None,
+    as_of_day: int,
+    pred: _Predictions | None = None,
+) -> tuple[_State, np.ndarray, bool]:
+    """1996 rules up to the changeover, then 1997 rules; returns (state, pending, in_1997)."""
+    change = _day(ERA_CHANGEOVER)
+    stop = int(np.searchsorted(prep.end, change, side="left"))
+    last_1996 = min(as_of_day, change - 1)
+    st, pending, _ = _run_1996(prep, initial, seed_rating, last_1996, pred, stop=stop)
+    if as_of_day < change:
+        return st, pending, False
+    # on December 31, 1996 every start rating was listed: the listed players are established
+    st.rating = np.where(st.established, st.rating, np.nan)
+    st.opponent_sum = np.zeros(prep.players.size)
+    st, _ = _run_1997(prep, None, seed_rating, pred, start=stop, state=st)
+    return st, np.zeros(prep.players.size), True
+
+
 def _counts(prep: Prepared) -> dict[str, np.ndarray]:
     n = prep.players.size
     both = np.concatenate([prep.black, prep.white])
@@ -499,8 +546,10 @@ def replay(
     games : pandas.DataFrame
         Rated games in the shared schema (``whr.tables.GAMES``; needs ``black``, ``white``,
         ``result``, ``date``, ``tournament_id``). Not modified.
-    rules : {"1997", "1996"}
-        The rule set (module docstring).
+    rules : {"1997", "1996", "era"}
+        The rule set (module docstring); ``"era"`` is the history as it was: the 1996 rules for
+        tournaments that ended before 1997, then the 1997 rules starting from the list of
+        December 31, 1996.
     as_of : datetime.date, optional
         The list date; tournaments that end later are left out. Default: after the last game.
     initial : pandas.DataFrame, optional
@@ -510,8 +559,8 @@ def replay(
         Rating (Elo points) given to the players of a tournament in which nobody has a rating
         yet (module docstring); None: never.
     tournaments : pandas.DataFrame, optional
-        The shared tournaments table; with ``rules="1996"`` its ``minutes`` apply the minimum
-        thinking time (60 minutes, 45 before 1996).
+        The shared tournaments table; with ``rules="1996"`` (and ``"era"`` before 1997) its
+        ``minutes`` apply the minimum thinking time (60 minutes, 45 before 1996).
 
     Returns
     -------
@@ -528,14 +577,24 @@ def replay(
     if rules not in RULES:
         raise ValueError(f"rules must be one of {RULES}, got {rules!r}")
     seed = _check_seed(seed_rating)
-    if rules == "1996" and tournaments is not None and "minutes" not in tournaments.columns:
+    if rules != "1997" and tournaments is not None and "minutes" not in tournaments.columns:
         raise ValueError("tournaments must have a minutes column")
-    prep = prepare(games, as_of, tournaments if rules == "1996" else None)
+    prep = prepare(
+        games,
+        as_of,
+        None if rules == "1997" else tournaments,
+        ERA_CHANGEOVER if rules == "era" else None,
+    )
     counts = _counts(prep)
     if rules == "1997":
         st, _ = _run_1997(prep, initial, seed)
         extra: dict[str, np.ndarray] = {}
         rating = st.rating
+    elif rules == "era":
+        last = _day(as_of) if as_of is not None else int(prep.day.max(initial=0))
+        st, pending, in_1997 = _run_era(prep, initial, seed, last)
+        rating = st.rating
+        extra = {} if in_1997 else {"pending": pending}
     else:
         last = _day(as_of) if as_of is not None else int(prep.day.max(initial=0))
         st, pending, _ = _run_1996(prep, initial, seed, last)
@@ -619,6 +678,8 @@ def ratings_before(
     )
     if rules == "1997":
         _run_1997(prep, initial, seed, pred)
+    elif rules == "era":
+        _run_era(prep, initial, seed, int(max(prep.day.max(initial=0), qday.max(initial=0))), pred)
     else:
         last = int(max(prep.day.max(initial=0), qday.max(initial=0)))
         _run_1996(prep, initial, seed, last, pred)
