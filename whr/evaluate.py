@@ -7,8 +7,9 @@ Two protocols, both over the same games table (``whr.tables.GAMES``):
   day. WHR is refitted at a stride to keep this affordable: checkpoints every ``refit_days``
   days from the first game day; a tournament starting in ``[c_i, c_i+1)`` is predicted by
   ``whr.fit`` on the games dated before ``c_i`` (warm-started from the previous checkpoint's
-  fit) and read on the day ``c_i - 1`` with ``Fit.rating_on``'s rule (:func:`whr_ratings_at`). The Elo-era rules are replayed once; a
-  tournament is predicted from the state after every tournament that ended before its first day.
+  fit) and read on the day ``c_i - 1`` with ``Fit.rating_on``'s rule (:func:`whr_ratings_at`).
+  The Elo-era rules are replayed once; a tournament is predicted from the state after every
+  tournament that ended before its first day.
 - **The RIF's quick protocol** (``wind23/whr_renju:evaluate.py``): games sorted by date, every
   10th one (positions 9, 19, ...) held out, the system fitted on the other nine in ten; a held-out
   game is predicted from WHR's ratings on its day (interpolated as ``Fit.rating_on`` does) or
@@ -26,9 +27,9 @@ system's default rating, its own newcomer level (WHR: ``virtual_rating``, the pr
 Elo-era rules: ``seed_rating``). The report also gives the scores on the games where both
 players had played a game before the tournament (the same subset for every system).
 
-Systems: WHR at several ``w2``; the Elo-era rules of 1997 (and of 1996); two constant
-baselines (always 0.5; Black's mean score over the earlier games); with a synthetic history,
-the true strengths (the best any system could do).
+Systems: WHR at several ``w2``; the Elo-era rules (1997, 1996, and the two in sequence,
+``"era"``); two constant baselines (always 0.5; Black's mean score over the earlier games); with
+a synthetic history, the true strengths (the best any system could do).
 
 Command line::
 
@@ -256,7 +257,8 @@ def elo_system(rules: str = "1997", seed_rating: float = SEED_RATING) -> System:
 
     Parameters
     ----------
-    rules : {"1997", "1996"}
+    rules : {"1997", "1996", "era"}
+        See ``whr.elo.replay``.
     seed_rating : float
         The rules' seed rating, also the default rating of a player without one.
     """
@@ -748,8 +750,8 @@ _METHOD = """\
 - Forward chaining: tournaments in order of their first day; each game is predicted from
   ratings computed on games dated strictly before its tournament's first day. WHR is refitted
   every {refit_days} days (warm-started from the previous fit) and read on the day before the
-  checkpoint (`Fit.rating_on` semantics, from `Fit.history`); the Elo-era rules are replayed once and read before each
-  tournament.
+  checkpoint (`Fit.rating_on` semantics, from `Fit.history`); the Elo-era rules are replayed
+  once and read before each tournament.
 - Quick protocol (the RIF's): games sorted by date, every 10th held out, fit on the rest; WHR
   read on the game day (`rating_on` semantics), Elo from the state before the game day.
 - Log-likelihood: mean per game of `s log p + (1 - s) log(1 - p)` (nats, Black's view; a draw
@@ -860,7 +862,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ImportError, AttributeError) as exc:
         notes.append(f"WHR left out: whr.fit is not available ({exc}).")
         systems = []
-    systems += [elo_system("1997"), elo_system("1996"), baseline_half(), baseline_black()]
+    systems += [elo_system(r) for r in ("1997", "era", "1996")]
+    systems += [baseline_half(), baseline_black()]
     if truth is not None:
         systems.append(truth_system(truth))
     protocols = ("forward", "quick") if args.protocol == "both" else (args.protocol,)
