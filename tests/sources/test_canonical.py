@@ -129,3 +129,31 @@ def test_write_then_read_gives_the_same_tables(tmp_path, fmt):
 def test_bad_fmt_is_a_value_error(tmp_path):
     with pytest.raises(ValueError, match="fmt must be 'parquet' or 'csv'; got 'xml'"):
         write_canonical(whr.read_source(FIXTURES / "basic.rif"), tmp_path, "xml")
+
+
+def test_csv_bytes_that_are_not_utf8_and_missing_ids_are_reported(tmp_path):
+    (tmp_path / "games.csv").write_bytes(
+        b"game_id,black,white,result\n"
+        b"g1,T\xe4mm,Saar,1\n"  # line 2: a Latin-1 byte
+        b",Saar,Tamm,0\n"  # line 3: no id
+    )
+    data = whr.read_source(tmp_path / "games.csv")
+    rows = set(data.problems[["code", "locator"]].itertuples(False, None))
+    assert ("bad_encoding", "line 2") in rows
+    assert ("missing_id", "line 3, game id=") in rows
+    assert data.games.loc[0, "black"] == "T\ufffdmm"
+    assert list(data.games["game_id"]) == ["g1", ""]  # the row is kept, with an empty id
+
+
+def test_parquet_locators_count_rows_from_one(tmp_path):
+    frame = pd.DataFrame(
+        {"game_id": ["a", "b", "a"], "black": ["1", "2", "3"], "white": ["2", "3", "1"]}
+    )
+    frame["result"] = ["1", "2", "0"]
+    frame.to_parquet(tmp_path / "games.parquet")
+    rows = set(
+        whr.read_source(tmp_path / "games.parquet")
+        .problems[["code", "locator"]]
+        .itertuples(False, None)
+    )
+    assert rows == {("bad_result", "row 2, game id=b"), ("duplicate_id", "row 3, game id=a")}

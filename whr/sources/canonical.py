@@ -192,7 +192,9 @@ def _read_table(path: Path, kind: str, log: ProblemLog) -> pd.DataFrame:
     key = KEYS[kind]
     keys = _as_text(raw[key])
     label = kind[:-1]
-    where = [f"{unit} {i + first}, {label} id={k}" for i, k in enumerate(keys)]
+    where = [
+        f"{unit} {i + first}, {label} id={'' if pd.isna(k) else k}" for i, k in enumerate(keys)
+    ]
     columns: dict[str, pd.Series] = {}
     defaults = DEFAULTS.get(kind, {})
     for field in schema:
@@ -205,7 +207,7 @@ def _read_table(path: Path, kind: str, log: ProblemLog) -> pd.DataFrame:
             columns[field.name] = pd.Series([default] * len(raw), dtype=object)
     frame = pd.DataFrame(columns)
     if kind == "games":
-        frame["game_id"] = frame["game_id"].map(lambda v: "" if v is None else v)
+        frame["game_id"] = frame["game_id"].astype(object).map(lambda v: "" if pd.isna(v) else v)
         for i in np.flatnonzero((frame["game_id"] == "").to_numpy()):
             log.add("missing_id", "error", where[i], "game without an id; kept with an empty id")
     frame.attrs["where"] = where
