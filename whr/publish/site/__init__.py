@@ -32,6 +32,7 @@ from typing import Any
 import jinja2
 import numpy as np
 import pandas as pd
+from markupsafe import Markup, escape
 
 from whr import lists
 
@@ -73,7 +74,7 @@ def _environment() -> jinja2.Environment:
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
     )
-    env.filters["json"] = lambda v: jinja2.utils.markupsafe.Markup(_script_json(v))
+    env.filters["json"] = lambda v: Markup(_script_json(v))
     return env
 
 
@@ -161,33 +162,33 @@ class _Site:
         self.written.append(out)
 
 
-def _list_rows(frame: pd.DataFrame, rank_column: str = "rank") -> list[dict[str, Any]]:
-    """Display rows of a RATINGS frame (already in list order)."""
+def _list_rows(
+    frame: pd.DataFrame, root: str, rank_column: str = "rank", world: bool = False
+) -> Markup:
+    """The table rows of a RATINGS frame (already in list order), as escaped HTML.
+
+    Rows are assembled here rather than in a template loop because a list can have 8,000 rows
+    and there are dozens of lists: every text value goes through ``markupsafe.escape``, ids
+    through :func:`slug` (plain characters only), numbers are formatted.
+    """
     if frame.empty:
-        return []
+        return Markup("")
     c = {name: frame[name].tolist() for name in frame.columns}
-    rows = []
+    out = []
     for i, player in enumerate(c["player"]):
-        rows.append(
-            {
-                "rank": _int(c[rank_column][i]),
-                "world": _int(c["rank"][i]),
-                "slug": slug(player),
-                "name": _text(c["name"][i]) or player,
-                "native": _text(c["native_name"][i]),
-                "female": c["female"][i] is True,
-                "rating": f"{c['rating'][i]:.0f}",
-                "unc": f"{c['uncertainty'][i]:.0f}",
-                "gy1": c["gy1"][i],
-                "gy2": c["gy2"][i],
-                "gy5": c["gy5"][i],
-                "games": c["games"][i],
-                "country": _text(c["country"][i]),
-                "by": _int(c["birth_year"][i]),
-                "status": c["status"][i],
-            }
+        native = _text(c["native_name"][i])
+        attrs = (f' title="{escape(native)}"' if native else "") + (
+            " class=f" if c["female"][i] is True else ""
         )
-    return rows
+        out.append(
+            f"<tr><td>{_int(c[rank_column][i])}"
+            + (f"<td>{_int(c['rank'][i])}" if world else "")
+            + f"<td><a href={root}p/{slug(player)}.html{attrs}>{escape(_text(c['name'][i]) or player)}</a>"
+            f"<td>{c['rating'][i]:.0f}<td>{c['uncertainty'][i]:.0f}"
+            f"<td>{c['gy1'][i]}<td>{c['gy2'][i]}<td>{c['gy5'][i]}"
+            f"<td>{escape(_text(c['country'][i]))}<td>{_int(c['birth_year'][i])}\n"
+        )
+    return Markup("".join(out))
 
 
 def _country_options(frame: pd.DataFrame) -> list[dict[str, Any]]:
@@ -225,7 +226,8 @@ def _write_lists(
             status=st,
             day=day.isoformat(),
             year=year.isoformat() if year else None,
-            rows=_list_rows(part),
+            rows=_list_rows(part, "../" * path.count("/")),
+            n_rows=len(part),
             counts=counts,
             tabs={s: Path(p).name for s, p in tabs.items()},
             countries=countries,
@@ -244,14 +246,18 @@ def _write_countries(site: _Site, ratings: pd.DataFrame) -> None:
             "country.html",
             country=c,
             groups=[
-                (s, STATUS_TITLES[s], _list_rows(part.loc[part["status"] == s], "country_rank"))
+                (
+                    STATUS_TITLES[s],
+                    _list_rows(part.loc[part["status"] == s], "../", "country_rank", world=True),
+                    int((part["status"] == s).sum()),
+                )
                 for s in lists.STATUSES
             ],
         )
 
 
 def _player_blocks(pg: pd.DataFrame, site: _Site) -> dict[str, list[dict[str, Any]]]:
-    """Each player's rated games grouped by tournament, newest first."""
+    """Each player's rated games grouped by tournament, newest first; ``rows`` is escaped HTML."""
     if pg.empty:
         return {}
     frame = pg.assign(_t=pg["tournament_id"].fillna(""))
@@ -264,45 +270,47 @@ def _player_blocks(pg: pd.DataFrame, site: _Site) -> dict[str, list[dict[str, An
     opponents = frame["opponent"].tolist()
     ratings = frame["rating"].tolist()
     opp_ratings = frame["opponent_rating"].tolist()
-    result = {1.0: ("Win", "w"), 0.5: ("Draw", "d"), 0.0: ("Loss", "l")}
+    result = {1.0: "<td class=w>Win", 0.5: "<td class=d>Draw", 0.0: "<td class=l>Loss"}
+    colour_text = {"black": "Black", "white": "White"}
+    links: dict[str, str] = {}  # opponent -> escaped link
+
+    def link(player: str) -> str:
+        html = links.get(player)
+        if html is None:
+            html = links[player] = f"<a href={slug(player)}.html>{escape(site.name(player))}</a>"
+        return html
+
     out: dict[str, list[dict[str, Any]]] = {}
     start = 0
     n = len(players)
     while start < n:
         player = players[start]
         end = start
-        blocks: dict[str, dict[str, Any]] = {}
+        blocks: dict[str, list[tuple[str, tuple[int, float, str], str, str]]] = {}
         while end < n and players[end] == player:
-            t = tids[end]
-            block = blocks.get(t)
-            if block is None:
-                block = blocks[t] = {
+            row = (
+                f"<tr><td>{days[end]}<td>{escape(rounds[end])}<td>{colour_text[colours[end]]}"
+                f"{result[scores[end]]}<td>{link(opponents[end])}<td>{_num(opp_ratings[end])}\n"
+            )
+            blocks.setdefault(tids[end], []).append(
+                (days[end], _round_key(rounds[end]), row, _num(ratings[end]))
+            )
+            end += 1
+        done = []
+        for t, games in blocks.items():
+            games.sort(key=lambda g: (g[0], g[1]))
+            done.append(
+                {
                     "tid": t,
                     "slug": slug(t),
                     "name": site.tour_names.get(t, t or "(no tournament)"),
-                    "games": [],
+                    "first": games[0][0],
+                    "last": games[-1][0],
+                    "rating": games[-1][3],
+                    "rows": Markup("".join(g[2] for g in games)),
                 }
-            text, cls = result[scores[end]]
-            block["games"].append(
-                (
-                    rounds[end],
-                    "Black" if colours[end] == "black" else "White",
-                    text,
-                    cls,
-                    site.name(opponents[end]),
-                    slug(opponents[end]),
-                    _num(opp_ratings[end]),
-                    days[end],
-                    _num(ratings[end]),
-                )
             )
-            end += 1
-        for block in blocks.values():
-            block["games"].sort(key=lambda g: (g[7], _round_key(g[0])))
-            block["last"] = block["games"][-1][7]
-            block["first"] = block["games"][0][7]
-            block["rating"] = block["games"][-1][8]
-        out[player] = sorted(blocks.values(), key=lambda b: (b["last"], b["tid"]), reverse=True)
+        out[player] = sorted(done, key=lambda b: (b["last"], b["tid"]), reverse=True)
         start = end
     return out
 
@@ -419,24 +427,28 @@ def _write_tournaments(site: _Site, games: pd.DataFrame) -> None:
         strict=True,
     ):
         by_t.setdefault(t, []).append((_text(rnd), black, white, res, br, wr))
-    for row in rows:
-        rounds: dict[str, list[dict[str, Any]]] = {}
-        for rnd, black, white, res, br, wr in by_t[row["tid"]]:
-            rounds.setdefault(rnd, []).append(
-                {
-                    "black": site.name(black),
-                    "bslug": slug(black),
-                    "br": _num(br),
-                    "white": site.name(white),
-                    "wslug": slug(white),
-                    "wr": _num(wr),
-                    "res": marks[res],
-                    "_key": (-max(br, wr), -min(br, wr)),
-                }
+    links: dict[str, str] = {}
+
+    def link(player: str) -> str:
+        html = links.get(player)
+        if html is None:
+            html = links[player] = (
+                f"<a href=../p/{slug(player)}.html>{escape(site.name(player))}</a>"
             )
-        ordered = []
-        for rnd in sorted(rounds, key=_round_key):
-            ordered.append((rnd, sorted(rounds[rnd], key=lambda x: x["_key"])))
+        return html
+
+    for row in rows:
+        rounds: dict[str, list[tuple[tuple[float, float], str]]] = {}
+        for rnd, black, white, res, br, wr in by_t[row["tid"]]:
+            html = (
+                f"<tr><td>{link(black)}<td>{_num(br)}<td class=res>{marks[res]}"
+                f"<td>{_num(wr)}<td>{link(white)}\n"
+            )
+            rounds.setdefault(rnd, []).append(((-max(br, wr), -min(br, wr)), html))
+        ordered = [
+            (rnd, Markup("".join(h for _, h in sorted(rounds[rnd], key=lambda x: x[0]))))
+            for rnd in sorted(rounds, key=_round_key)
+        ]
         site.render(f"tournaments/{row['slug']}.html", "tournament.html", t=row, rounds=ordered)
 
 
@@ -522,7 +534,11 @@ def write_site(
                 "day": day.isoformat(),
                 "active": int((f["status"] == "active").sum()),
                 "listed": len(f),
-                "first": _list_rows(f.iloc[:1])[0]
+                "first": {
+                    "slug": slug(f["player"].iloc[0]),
+                    "name": _text(f["name"].iloc[0]),
+                    "rating": _num(f["rating"].iloc[0]),
+                }
                 if len(f) and f["rank"].iloc[0] is not pd.NA
                 else None,
             }
