@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import gzip
 import shutil
 
 import pandas as pd
@@ -157,3 +158,14 @@ def test_parquet_locators_count_rows_from_one(tmp_path):
         .itertuples(False, None)
     )
     assert rows == {("bad_result", "row 2, game id=b"), ("duplicate_id", "row 3, game id=a")}
+
+
+def test_gzipped_csv_is_read_like_plain_csv(tmp_path):
+    plain = whr.read_source(CANONICAL / "games.csv")
+    packed = tmp_path / "games.csv.gz"
+    packed.write_bytes(gzip.compress((CANONICAL / "games.csv").read_bytes()))
+    data = whr.read_source(packed)
+    pd.testing.assert_frame_equal(
+        data.games.drop(columns="source"), plain.games.drop(columns="source")
+    )
+    assert set(data.games["source"]) == {"games.csv.gz"}
