@@ -142,8 +142,9 @@ def read_source(
     ----------
     source : path, URL, or list of them
         A RenjuNet database file (plain, gzip or zip), a canonical table file, an EGF table, a
-        directory (see the module docstring), an http(s) URL, or a list of those (each read,
-        then concatenated in order with ``whr.tables.concat``).
+        directory (see the module docstring), an http(s) URL (downloaded with ``pull`` and its
+        default timeout, cap and retries; call ``pull`` first to choose them), or a list of
+        those (each read, then concatenated in order with ``whr.tables.concat``).
     as_of : datetime.date, ISO date string, or None
         Picks the newest dated database file of a directory not after this day (the newest of
         all when None). Files and URLs are read whatever their date.
