@@ -265,3 +265,14 @@ def test_row_locator_uses_the_index_label():
 def test_empty_games():
     fit = whr.fit(games_frame([]).astype({"result": float}))
     assert len(fit.history) == 0 and len(fit.rating_on(date(2020, 1, 1))) == 0
+
+
+def test_timestamps_count_by_their_local_calendar_day():
+    plain = games_frame(GOOD)
+    expected = whr.fit(plain).history
+    stamps = pd.to_datetime(plain["date"]) + pd.Timedelta(hours=1, minutes=30)
+    local = plain.assign(date=stamps.dt.tz_localize("Asia/Tokyo"))  # 16:30 UTC the day before
+    pd.testing.assert_frame_equal(whr.fit(local).history, expected)
+    pd.testing.assert_frame_equal(whr.fit(pa.Table.from_pandas(local)).history, expected)
+    objects = plain.assign(date=[d.to_pydatetime() for d in stamps])
+    pd.testing.assert_frame_equal(whr.fit(objects).history, expected)

@@ -312,9 +312,9 @@ class _Input:
             col = self.games.column(name)
             return col.combine_chunks() if col.num_chunks != 1 else col.chunk(0)
         series = self.games[name]
-        if isinstance(series.dtype, pd.DatetimeTZDtype) or pd.api.types.is_datetime64_dtype(
-            series.dtype
-        ):
+        if isinstance(series.dtype, pd.DatetimeTZDtype):
+            series = series.dt.tz_localize(None)  # the local calendar date
+        if pd.api.types.is_datetime64_dtype(series.dtype):
             values = series.to_numpy().astype("datetime64[D]")
             mask = np.isnat(values)
             return (
@@ -387,7 +387,9 @@ class _Input:
         self.missing("date", arr)
         t = arr.type
         if pa.types.is_timestamp(t):
-            arr = arr.cast(pa.timestamp("s", tz=t.tz)).cast(pa.date32())
+            if t.tz is not None:
+                arr = pc.local_timestamp(arr)  # the local calendar date
+            arr = arr.cast(pa.timestamp("s"), safe=False).cast(pa.date32())
         elif pa.types.is_date(t):
             arr = arr.cast(pa.date32())
         elif pa.types.is_null(t):  # pragma: no cover - caught by missing() when n > 0

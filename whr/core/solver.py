@@ -34,6 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 from scipy.linalg import lapack
+from scipy.sparse.linalg import spsolve
 
 from whr.core.model import (
     ELO_PER_NATURAL,
@@ -267,8 +268,6 @@ def local_newton(
     ndarray, shape (n,)
         ``r`` with the free player-days moved.
     """
-    from scipy.sparse.linalg import spsolve
-
     n = problem.n
     free = np.unique(np.asarray(free, dtype=np.int64))
     r = np.array(r, dtype=np.float64)
