@@ -43,11 +43,6 @@ def _days(values: object) -> np.ndarray:
     return pd.to_datetime(pd.Series(values), errors="raise").to_numpy().astype("datetime64[D]")
 
 
-def _dates(values: np.ndarray) -> list[dt.date | None]:
-    """``datetime64[D]`` values as ``datetime.date`` objects (NaT becomes None)."""
-    return [None if np.isnat(v) else v.item() for v in np.asarray(values, dtype="datetime64[D]")]
-
-
 def years_before(day: dt.date, years: int) -> dt.date:
     """The same calendar day ``years`` years before ``day`` (February 29 becomes February 28).
 
@@ -246,11 +241,13 @@ def list_on(
         by rating (descending), ties by player id.
     """
     _check_date(on, "on")
-    return _list_on(on, _prepare_history(history), games, _prepare_players(players), rating_on)
+    return _list_on(
+        on, _prepare_history(history), _prepare_games(games), _prepare_players(players), rating_on
+    )
 
 
-def _prepare_history(history: pd.DataFrame) -> pd.DataFrame:
-    """player (str), day (datetime64[D]), rating; sorted by player and day."""
+def _prepare_history(history: pd.DataFrame) -> dict[str, np.ndarray]:
+    """player (object), day (datetime64[D]), rating arrays; sorted by player and day."""
     h = pd.DataFrame(
         {
             "player": history["player"].astype("str").to_numpy(),
@@ -258,7 +255,21 @@ def _prepare_history(history: pd.DataFrame) -> pd.DataFrame:
             "rating": history["rating"].to_numpy(float),
         }
     )
-    return h.sort_values(["player", "day"], kind="stable").reset_index(drop=True)
+    h = h.sort_values(["player", "day"], kind="stable")
+    return {
+        "player": h["player"].to_numpy(object),
+        "day": h["day"].to_numpy().astype("datetime64[D]"),
+        "rating": h["rating"].to_numpy(float),
+    }
+
+
+def _prepare_games(games: pd.DataFrame) -> dict[str, np.ndarray]:
+    """player (object), day (datetime64[D]), score arrays of :func:`player_games` output."""
+    return {
+        "player": games["player"].to_numpy(object),
+        "day": games["day"].to_numpy().astype("datetime64[D]"),
+        "score": games["score"].to_numpy(float),
+    }
 
 
 def _prepare_players(players: pd.DataFrame) -> pd.DataFrame:
@@ -284,16 +295,20 @@ def _group_bounds(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _list_on(
-    on: dt.date, h: pd.DataFrame, games: pd.DataFrame, facts: pd.DataFrame, rating_on: RatingOn
+    on: dt.date,
+    h: dict[str, np.ndarray],
+    games: dict[str, np.ndarray],
+    facts: pd.DataFrame,
+    rating_on: RatingOn,
 ) -> pd.DataFrame:
     day = np.datetime64(on, "D")
-    keep = games["day"].to_numpy() <= day
+    keep = games["day"] <= day
     if not keep.any():
         return conform(pd.DataFrame({n: [] for n in RATINGS.names}), RATINGS)
     # games are sorted by player then day: each player's rows are one run
-    player = games["player"].to_numpy()[keep]
-    days = games["day"].to_numpy()[keep].astype("datetime64[D]")
-    score = games["score"].to_numpy()[keep]
+    player = games["player"][keep]
+    days = games["day"][keep]
+    score = games["score"][keep]
     starts, ends = _group_bounds(player)
     cumulative = {
         "wins": score == 1.0,
@@ -310,10 +325,10 @@ def _list_on(
         },
         index=pd.Index(player[starts], name="player"),
     )
-    hk = h["day"].to_numpy() <= day
-    hp = h["player"].to_numpy()[hk]
-    hd = h["day"].to_numpy()[hk]
-    hr = h["rating"].to_numpy()[hk]
+    hk = h["day"] <= day
+    hp = h["player"][hk]
+    hd = h["day"][hk]
+    hr = h["rating"][hk]
     h_starts, h_ends = _group_bounds(hp)
     if len(hp):
         # best rating of each player: the first day of the maximum (rows are sorted by day)
@@ -369,9 +384,7 @@ def _list_on(
     )
     rows["country_rank"] = country_rank.reindex(rows.index).astype("Int32")
     rows["list_date"] = on
-    for column in ("first_game", "last_game", "best_date"):
-        rows[column] = _dates(rows[column].to_numpy())
-    return conform(rows, RATINGS)
+    return conform(rows, RATINGS)  # datetime64 columns become date32 here
 
 
 def year_ends(first: dt.date, on: dt.date) -> list[dt.date]:
@@ -407,8 +420,9 @@ def year_end_lists(
     _check_date(on, "on")
     first = pd.Timestamp(games["day"].min()).date()
     h = _prepare_history(history)
+    g = _prepare_games(games)
     facts = _prepare_players(players)
-    return {d: _list_on(d, h, games, facts, rating_on) for d in year_ends(first, on)}
+    return {d: _list_on(d, h, g, facts, rating_on) for d in year_ends(first, on)}
 
 
 def country_list(ratings: pd.DataFrame, country: str) -> pd.DataFrame:
