@@ -93,10 +93,29 @@ def test_bytes_that_are_not_utf8_are_replaced_and_reported(tmp_path):
     data = whr.read_source(path)
     assert data.players.loc[0, "surname"] == "T\ufffdmm\ufffd"
     problems = data.problems
-    assert list(problems["code"]) == ["bad_encoding", "bad_encoding"]  # two bad bytes
-    assert set(problems["locator"]) == {"line 4"}
+    # two bad bytes on one line: one problem for the line
+    assert list(problems[["code", "locator"]].itertuples(False, None)) == [
+        ("bad_encoding", "line 4")
+    ]
     assert set(problems["severity"]) == {"warning"}
     assert len(data.games) == 1 and data.games.loc[0, "black"] == "090001"
+
+
+def test_many_lines_of_bad_bytes_are_summarised(tmp_path):
+    # 150 players with a bad byte each, on lines 4 to 153: 100 listed, then one summary row
+    players = "".join(
+        f'<player id="{i}" disp_id="09{i:04d}" surname="X\udcff" />\n' for i in range(1, 151)
+    )
+    text = MINIMAL.format(surname="Tamm").replace(
+        '<player id="1" disp_id="090001" surname="Tamm" />\n', players
+    )
+    path = tmp_path / "many.rif"
+    path.write_bytes(text.encode("utf-8", "surrogateescape"))
+    problems = whr.read_source(path).problems
+    assert (problems["code"] == "bad_encoding").all() and len(problems) == 101
+    assert problems["locator"].iloc[0] == "line 4" and problems["locator"].iloc[99] == "line 103"
+    assert problems["locator"].iloc[100] == "whole file"
+    assert problems["message"].iloc[100].startswith("50 more lines")
 
 
 @pytest.mark.parametrize("shift", [0, 1])

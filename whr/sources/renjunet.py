@@ -1,7 +1,8 @@
 """Reader of the RenjuNet database (``renjunet_v10_YYYYMMDD.rif``, XML).
 
-The file is parsed in one streaming pass with expat: one callback per element, attribute
-values appended to per-column lists, nothing kept of the move text but its count. References
+The file is parsed in one streaming pass with expat: one Python callback per start tag (plus the
+text and end of ``<move>``/``<info>``), raw attribute values kept per game in one tuple, nothing
+kept of the move text but its count. References
 (games to players and tournaments) are resolved after the pass, so the order of the sections does
 not matter. The format is described in ``docs/sources.md`` and in the project's formats spec,
 section 1.
@@ -51,7 +52,7 @@ from whr.sources._common import (
 )
 from whr.tables import GAMES, PLAYERS, TOURNAMENTS, SourceData, to_frame
 
-__all__ = ["FORFEIT_PATTERN", "parse_date", "read_renjunet", "tournament_dates"]
+__all__ = ["FORFEIT_PATTERN", "parse_date", "read_renjunet", "read_stream", "tournament_dates"]
 
 SECTIONS = ("countries", "cities", "rules", "openings", "players", "tournaments", "games")
 CATEGORY = {"1": "renju", "2": "gomoku"}
@@ -341,15 +342,22 @@ def _parse(stream: BinaryIO, name: str, log: ProblemLog) -> _Pass:
     lines_before = 0
     encoding_problems = 0
 
+    last_bad_line = 0
+
     def report_bad_bytes() -> None:
-        nonlocal encoding_problems
+        """One problem per line with bad bytes (the first ``MAX_ENCODING_PROBLEMS`` lines)."""
+        nonlocal encoding_problems, last_bad_line
         for count in bad_lines:
+            line = lines_before + count + 1
+            if line == last_bad_line:
+                continue
+            last_bad_line = line
             encoding_problems += 1
             if encoding_problems <= MAX_ENCODING_PROBLEMS:
                 log.add(
                     "bad_encoding",
                     "warning",
-                    f"line {lines_before + count + 1}",
+                    f"line {line}",
                     "bytes that are not UTF-8 were replaced by U+FFFD",
                 )
         bad_lines.clear()
@@ -391,8 +399,8 @@ def _parse(stream: BinaryIO, name: str, log: ProblemLog) -> _Pass:
             "bad_encoding",
             "warning",
             "whole file",
-            f"{encoding_problems - MAX_ENCODING_PROBLEMS} more places with bytes that are not "
-            "UTF-8 were replaced (not listed one by one)",
+            f"{encoding_problems - MAX_ENCODING_PROBLEMS} more lines with bytes that are not "
+            "UTF-8 had them replaced (not listed one by one)",
         )
     if not state.sections_seen.intersection(SECTIONS):
         raise SourceError(
