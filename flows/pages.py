@@ -1,11 +1,13 @@
-"""Prepare a published output directory for a static host (GitHub Pages).
+"""Prepare a published output directory for a static host (GitHub Pages) and for archiving.
 
-``python -m flows.pages OUT --keep-sites N`` writes ``OUT/index.html`` (a plain redirect to the
-site of the snapshot ``OUT/latest.json`` names: no symlinks, which Pages does not serve),
-``OUT/.nojekyll`` (serve files as they are), and removes the rendered ``site/`` of all but the
-newest ``N`` snapshots so that the deployed tree stays under the host's size limit. The Parquet
-tables and ``manifest.json`` of every snapshot are kept: they are the history. A removed site is
-reproducible by rerunning its day with ``--as-of D --force`` on the same input.
+``python -m flows.pages OUT --keep-full N`` writes ``OUT/index.html`` (a plain redirect to the
+site of the snapshot ``OUT/latest.json`` names: no symlinks, which Pages does not serve) and
+``OUT/.nojekyll``, and reduces every snapshot but the latest and the ``N`` newest to its list of
+the day (``ratings.parquet``) and ``manifest.json``, recording what was removed in
+``pruned.json``. A rendered site is about 130 MB for the RIF's 8,000 players and the other tables
+several MB, while a static host holds about 1 GB: this keeps every day's published list for years
+and the complete latest snapshot. A pruned snapshot is reproducible by rerunning its day with
+``--as-of D --force`` on the same input (its manifest names the input's sha256).
 """
 
 from __future__ import annotations
@@ -31,28 +33,33 @@ _REDIRECT = """<!doctype html>
 """
 
 
-def prepare_site(out: Path, keep_sites: int = 7) -> list[Path]:
-    """Write the root redirect and ``.nojekyll`` and prune old rendered sites.
+ARCHIVED = ("manifest.json", "ratings.parquet")
+"""What a pruned snapshot keeps: the list of its day and the record of how it was made."""
+
+
+def prepare_site(out: Path, keep_full: int = 1) -> list[Path]:
+    """Write the root redirect and ``.nojekyll``, and prune all but the newest snapshots.
 
     Parameters
     ----------
     out : Path
         An output directory of the daily flow, with ``latest.json``.
-    keep_sites : int
-        How many of the newest snapshots keep their ``site/`` directory (>= 1).
+    keep_full : int
+        How many of the newest snapshots stay complete (>= 1); the snapshot ``latest.json``
+        names always does.
 
     Returns
     -------
     list of Path
-        The ``site/`` directories removed.
+        The snapshot directories pruned by this call.
 
     Raises
     ------
     ValueError
-        If ``keep_sites`` < 1 or ``out/latest.json`` is missing or names no snapshot.
+        If ``keep_full`` < 1 or ``out/latest.json`` is missing or names no snapshot with a site.
     """
-    if isinstance(keep_sites, bool) or not isinstance(keep_sites, int) or keep_sites < 1:
-        raise ValueError(f"keep_sites: expected an integer >= 1, got {keep_sites!r}")
+    if isinstance(keep_full, bool) or not isinstance(keep_full, int) or keep_full < 1:
+        raise ValueError(f"keep_full: expected an integer >= 1, got {keep_full!r}")
     out = Path(out)
     pointer = out / "latest.json"
     if not pointer.is_file():
@@ -73,13 +80,32 @@ def prepare_site(out: Path, keep_sites: int = 7) -> list[Path]:
         except ValueError:
             continue
     dated.sort(reverse=True)
-    keep = {path for _, path in dated[:keep_sites]} | {out / snapshot}
-    removed = []
+    keep = {path.name for _, path in dated[:keep_full]} | {Path(snapshot).name}
+    pruned = []
     for _, path in dated:
-        if path not in keep and (path / "site").is_dir():
-            shutil.rmtree(path / "site")
-            removed.append(path / "site")
-    return removed
+        if path.name in keep:
+            continue
+        removed = sorted(p.name for p in path.iterdir() if p.name not in (*ARCHIVED, "pruned.json"))
+        if not removed:
+            continue
+        for name in removed:
+            target = path / name
+            if target.is_dir():
+                shutil.rmtree(target)
+            else:
+                target.unlink()
+        record = path / "pruned.json"
+        earlier = (
+            json.loads(record.read_text(encoding="utf-8"))["removed"] if record.is_file() else []
+        )
+        note = {
+            "removed": sorted({*earlier, *removed}),
+            "why": "older snapshots keep only the day's list and manifest; rerun the day "
+            "with --as-of and --force on the input the manifest names to rebuild the rest",
+        }
+        record.write_text(json.dumps(note, indent=2) + "\n", encoding="utf-8")
+        pruned.append(path)
+    return pruned
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -87,24 +113,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(
         prog="python -m flows.pages",
         description="Prepare a published output directory for GitHub Pages: root redirect to "
-        "the latest site, .nojekyll, and removal of old rendered sites (tables are kept).",
+        "the latest site, .nojekyll, and pruning of older snapshots to their list of the day "
+        "and manifest.",
     )
     p.add_argument("out", type=Path, help="output directory of the daily flow")
     p.add_argument(
-        "--keep-sites",
+        "--keep-full",
         type=int,
-        default=7,
+        default=1,
         metavar="N",
-        help="newest snapshots that keep their rendered site (default: %(default)s)",
+        help="newest snapshots kept complete, with site and every table (default: %(default)s)",
     )
     args = p.parse_args(argv)
     try:
-        removed = prepare_site(args.out, args.keep_sites)
+        pruned = prepare_site(args.out, args.keep_full)
     except ValueError as exc:
         print(f"flows.pages: {exc}", file=sys.stderr)
         return 2
-    for path in removed:
-        print(f"removed {path}")
+    for path in pruned:
+        print(f"pruned {path}")
     return 0
 
 
