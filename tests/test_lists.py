@@ -292,3 +292,21 @@ def test_a_rating_on_that_misses_a_player_is_refused():
         lists.list_on(
             D(2020, 2, 1), history, lists.player_games(games), players_of(["p", "q"]), partial
         )
+
+
+def test_women_are_ranked_among_themselves():
+    rows = []
+    for p, o in (("a", "oa"), ("b", "ob"), ("c", "oc")):
+        rows += series(p, o, 10, D(2020, 1, 1))
+    ratings = {"a": 2300, "b": 2200, "c": 2100, "oa": 2000, "ob": 1950, "oc": 1000}
+    players = players_of(["a", "b", "c", "oa", "ob", "oc"])
+    players["female"] = [False, True, None, True, False, True]
+    games = make_games(rows)
+    history = history_of(games, ratings)
+    full = lists.list_on(
+        D(2020, 2, 1), history, lists.player_games(games), players, rating_on_of(history)
+    )
+    w = lists.women(full)
+    assert w["player"].tolist() == ["b", "oa", "oc"]
+    assert w["rank"].tolist() == [1, 2, 3]  # world ranks 2, 4, 6
+    assert full.set_index("player").loc[["b", "oa", "oc"], "rank"].tolist() == [2, 4, 6]

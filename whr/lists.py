@@ -497,3 +497,15 @@ def top_players(
         for player, rank in zip(chosen["player"], chosen["rank"], strict=True):
             best[player] = min(best.get(player, rank), int(rank))
     return sorted(best, key=lambda p: (best[p], p))
+
+
+def women(ratings: pd.DataFrame) -> pd.DataFrame:
+    """The women of a list, in list order, with ``rank`` recomputed among active women.
+
+    ``country_rank`` is left as on the full list.
+    """
+    female = ratings["female"].fillna(False).astype(bool)
+    out = ratings.loc[female].reset_index(drop=True)
+    active = out["status"] == "active"
+    out["rank"] = out["rating"].where(active).rank(method="min", ascending=False).astype("Int32")
+    return out

@@ -12,7 +12,7 @@ Pages (paths relative to the site directory)::
     countries.html, countries/<code>.html           per-country lists on the as-of date
     p/<id>.html                                     one per listed player
     tournaments.html, tournaments/<id>.html         tournaments with rated games
-    top.html, about.html
+    top.html, top_women.html, about.html
 
 File names come from ids only when they are plain (letters, digits, ``-``); any other id gets a
 name derived from its sha256, so no id can reach outside the site directory.
@@ -209,6 +209,8 @@ def _write_lists(
 ) -> None:
     """The three status pages of one list (``base`` is the active page's path without .html)."""
     counts = {s: int((frame["status"] == s).sum()) for s in lists.STATUSES}
+    counts["players"] = len(frame)
+    counts["games"] = int(frame["games"].sum()) // 2  # each rated game has two players
     countries = _country_options(frame)
     if base == "index":  # the current list: index.html, inactive.html, provisional.html
         tabs = {s: ("index.html" if s == "active" else f"{s}.html") for s in lists.STATUSES}
@@ -457,8 +459,11 @@ def _write_top(
     ratings: pd.DataFrame,
     year_end: Mapping[dt.date, pd.DataFrame],
     history: pd.DataFrame,
+    women: bool = False,
 ) -> None:
     all_lists = {site.as_of: ratings, **dict(year_end)}
+    if women:
+        all_lists = {d: lists.women(f) for d, f in all_lists.items()}
     chosen = lists.top_players(all_lists)[:MAX_TOP_SERIES]
     series = []
     h = history.loc[history["player"].isin(chosen)].sort_values(["player", "date"], kind="stable")
@@ -485,7 +490,13 @@ def _write_top(
             for x in part.itertuples(index=False)
         ]
         table.append({"day": day.isoformat(), "current": day == site.as_of, "cells": cells})
-    site.render("top.html", "top.html", chart={"series": series}, table=table)
+    site.render(
+        "top_women.html" if women else "top.html",
+        "top.html",
+        chart={"series": series},
+        table=table,
+        women=women,
+    )
 
 
 def write_site(
@@ -549,5 +560,6 @@ def write_site(
     _write_players(site, ratings, tables["history"], tables["games"])
     _write_tournaments(site, tables["games"])
     _write_top(site, ratings, year_end, tables["history"])
+    _write_top(site, ratings, year_end, tables["history"], women=True)
     site.render("about.html", "about.html", info=info, params=info.get("parameters", {}))
     return site.written + sorted((target / "static").iterdir())
