@@ -179,6 +179,11 @@ def validate(data: whr.SourceData, as_of: dt.date, category: str, strict: bool, 
         selection = whr.select(data, as_of, category=category, strict=strict, config=config)
     logger = get_run_logger()
     logger.info("%d games rated, %d excluded", len(selection.rated), len(selection.exclusions))
+    if len(selection.rated) + len(selection.exclusions) != len(data.games):
+        raise RuntimeError(
+            f"eligibility lost games: {len(data.games)} read, {len(selection.rated)} rated, "
+            f"{len(selection.exclusions)} excluded; every game must be rated or excluded"
+        )
     warnings = selection.warnings
     if isinstance(warnings, pd.DataFrame):
         for code, n in _value_counts(warnings, ["code"]).items():
@@ -225,7 +230,23 @@ def publish(
 # The flow.
 
 
-@flow(name="rif-rating-daily", persist_result=False, log_prints=True)
+def _on_failure(flow: Any, flow_run: Any, state: State) -> None:
+    """Say on GitHub Actions' job summary that the run failed, and why."""
+    summary = os.environ.get("GITHUB_STEP_SUMMARY")
+    if summary:
+        with open(summary, "a", encoding="utf-8") as handle:
+            handle.write(
+                f"# Rating run failed\n\n{_md(state.message)}\n\n"
+                "Nothing was published; the last snapshot is untouched.\n"
+            )
+
+
+@flow(
+    name="rif-rating-daily",
+    persist_result=False,
+    log_prints=True,
+    on_failure=[_on_failure],
+)
 def daily(
     source: str | list[str],
     out: Path = Path("out"),

@@ -218,12 +218,13 @@ def silent_server() -> Iterator[str]:
 
 
 def test_source_never_answering_fails_and_keeps_the_snapshot(
-    first_run: dict, silent_server: str
+    first_run: dict, silent_server: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from flows import daily
 
     out = first_run["out"]
     before = tree(out)
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(tmp_path / "summary.md"))
     state = daily.daily(
         source=silent_server,
         out=out,
@@ -238,3 +239,5 @@ def test_source_never_answering_fails_and_keeps_the_snapshot(
     assert silent_server in state.message and "untouched" in state.message
     assert "2 attempts" in state.message
     assert tree(out) == before
+    failure = (tmp_path / "summary.md").read_text(encoding="utf-8")
+    assert failure.startswith("# Rating run failed") and "127.0.0.1" in failure
