@@ -232,6 +232,8 @@ class _Pass:
                 )
                 self.moves.append(0)
                 self.last_record = "game"
+            else:
+                self.last_record = ""  # a <game> outside <games>: its children are not counted
             return
         if name == "move" or name == "info":
             if self.last_record == "game":
