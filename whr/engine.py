@@ -464,6 +464,37 @@ def _warm_start(
     return r0
 
 
+def _problem(
+    games: pd.DataFrame | pa.Table, params: FitParams
+) -> tuple[np.ndarray, core.Problem, int]:
+    """Validate ``games`` and build the solver's problem (temporaries die on return)."""
+    inp = _Input(games)
+    black = inp.players("black")
+    white = inp.players("white")
+    result = inp.result()
+    days = inp.days()
+    same = pc.equal(black, white).to_numpy(zero_copy_only=False)
+    if same.any():
+        pos = int(np.argmax(same))
+        raise ValueError(
+            f"games: columns 'black' and 'white' name the same player at {inp.where(pos)}: "
+            f"{black[pos].as_py()!r} cannot play themself"
+        )
+    labels, b, w = _encode(black, white)
+    nat = core.NATURAL_PER_ELO
+    problem = core.build(
+        b,
+        w,
+        days,
+        result,
+        labels.size,
+        w2=params.w2 * nat**2,
+        virtual_games=params.virtual_games,
+        virtual_rating=(params.virtual_rating - PUBLISHED_OFFSET) * nat,
+    )
+    return labels, problem, inp.n
+
+
 def fit(
     games: pd.DataFrame | pa.Table,
     w2: float = 12.9,
@@ -525,30 +556,7 @@ def fit(
     )
     if warm_start is not None and not isinstance(warm_start, Fit):
         raise TypeError(f"warm_start must be a Fit or None, got {type(warm_start).__name__}")
-    inp = _Input(games)
-    black = inp.players("black")
-    white = inp.players("white")
-    result = inp.result()
-    days = inp.days()
-    same = pc.equal(black, white).to_numpy(zero_copy_only=False)
-    if same.any():
-        pos = int(np.argmax(same))
-        raise ValueError(
-            f"games: columns 'black' and 'white' name the same player at {inp.where(pos)}: "
-            f"{black[pos].as_py()!r} cannot play themself"
-        )
-    labels, b, w = _encode(black, white)
-    nat = core.NATURAL_PER_ELO
-    problem = core.build(
-        b,
-        w,
-        days,
-        result,
-        labels.size,
-        w2=params.w2 * nat**2,
-        virtual_games=params.virtual_games,
-        virtual_rating=(params.virtual_rating - PUBLISHED_OFFSET) * nat,
-    )
+    labels, problem, n_games = _problem(games, params)
     r0 = None
     if warm_start is not None:
         r0 = _warm_start(warm_start, labels, problem, problem.virtual_rating)
@@ -560,4 +568,4 @@ def fit(
         max_iter=params.max_iter,
         jitter=params.jitter,
     )
-    return Fit(labels, problem, solution, params, inp.n)
+    return Fit(labels, problem, solution, params, n_games)

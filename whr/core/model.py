@@ -66,11 +66,10 @@ class Problem:
         Prior precision ``1 / (w2 * (t2 - t1))`` of the link between player-day ``k`` and
         ``k + 1`` (natural units^-2); 0 where the two belong to different players.
     pair_a, pair_b : ndarray of int64, shape (p,)
-        The two player-days of each pair of opponents, ``pair_a < pair_b``.
+        The two player-days of each pair of opponents, ``pair_a < pair_b``; sorted by
+        ``pair_a``, then ``pair_b``.
     pair_n, pair_s : ndarray of float64, shape (p,)
         Games played by the pair and points scored in them by ``pair_a``.
-    game_pair : ndarray of int64, shape (games,)
-        The pair of each input game.
     w2 : float
         Wiener variance, natural units^2 per day.
     virtual_games : float
@@ -90,14 +89,9 @@ class Problem:
     pair_b: np.ndarray
     pair_n: np.ndarray
     pair_s: np.ndarray
-    game_pair: np.ndarray
     w2: float
     virtual_games: float
     virtual_rating: float
-
-    def game_days(self) -> tuple[np.ndarray, np.ndarray]:
-        """Player-day index of the lower- and higher-numbered side of every input game."""
-        return self.pair_a[self.game_pair], self.pair_b[self.game_pair]
 
 
 def _int_array(name: str, values: object) -> np.ndarray:
@@ -218,7 +212,6 @@ def build(
         pair_b=pair_b,
         pair_n=pair_n,
         pair_s=pair_s,
-        game_pair=game_pair,
         w2=float(w2),
         virtual_games=float(virtual_games),
         virtual_rating=float(virtual_rating),

@@ -102,7 +102,12 @@ class Solution:
 
 
 class Operator:
-    """Minus the Hessian ``A = diag(D) - C`` of a problem, with a fixed sparsity pattern.
+    """Minus the Hessian ``A = diag(D) - U - U^T - E`` of a problem.
+
+    ``U`` is the upper triangle of the game part, a CSR matrix built directly from the pairs
+    (sorted by ``pair_a``, then ``pair_b``) whose values are the pair weights; ``E`` is the
+    Wiener prior's off-diagonal (``inv_s2`` next to the diagonal). Only the values change from
+    one Newton iteration to the next.
 
     Parameters
     ----------
@@ -112,25 +117,23 @@ class Operator:
     def __init__(self, problem: Problem) -> None:
         self.problem = problem
         n = problem.n
-        k = np.flatnonzero(problem.inv_s2 > 0)
-        self._links = k
-        rows = np.concatenate([problem.pair_a, problem.pair_b, k, k + 1])
-        cols = np.concatenate([problem.pair_b, problem.pair_a, k + 1, k])
-        # build once with data = position, so that csr.data tells where each value goes
-        order = np.arange(rows.size, dtype=np.float64)
-        c = sp.csr_matrix((order, (rows, cols)), shape=(n, n))
-        self._perm = c.data.astype(np.int64)
-        self._c = c
+        indptr = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(np.bincount(problem.pair_a, minlength=n), out=indptr[1:])
+        index_type = np.int32 if max(n, problem.pair_b.size) < 2**31 else np.int64
+        self._u = sp.csr_matrix(
+            (np.zeros(problem.pair_b.size), problem.pair_b.astype(index_type), indptr),
+            shape=(n, n),
+        )
+        self._ut = self._u.T  # a CSC view of the same arrays
+        self._s2 = problem.inv_s2
         self._diag = np.zeros(n)
-        self._pre_e = -problem.inv_s2.copy()
+        self._pre_e = -problem.inv_s2
         self._pre_d: np.ndarray | None = None
         self._pre_el: np.ndarray | None = None
 
     def update(self, diag: np.ndarray, w: np.ndarray) -> None:
         """Set ``A`` from :func:`neg_hessian_parts` values and factor the preconditioner."""
-        s2 = self.problem.inv_s2[self._links]
-        vals = np.concatenate([w, w, s2, s2])
-        self._c.data = vals[self._perm]
+        self._u.data[:] = w
         self._diag = diag
         if self.problem.n:
             d, e, info = lapack.dpttrf(diag, self._pre_e)
@@ -145,7 +148,13 @@ class Operator:
 
     def matvec(self, x: np.ndarray) -> np.ndarray:
         """``A @ x``."""
-        return self._diag * x - self._c @ x
+        y = self._diag * x
+        y -= self._u @ x
+        y -= self._ut @ x
+        if x.size > 1:
+            y[:-1] -= self._s2 * x[1:]
+            y[1:] -= self._s2 * x[:-1]
+        return y
 
     def precondition(self, x: np.ndarray) -> np.ndarray:
         """Solve the players' tridiagonal blocks: ``M^-1 @ x``."""
