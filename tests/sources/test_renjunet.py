@@ -321,3 +321,14 @@ def test_sections_may_come_in_any_order(tmp_path):
     b = whr.read_source(path)
     pd.testing.assert_frame_equal(a.games.drop(columns="source"), b.games.drop(columns="source"))
     assert b.problems.empty
+
+
+def test_a_game_outside_its_section_is_still_a_row(tmp_path):
+    text = (FIXTURES / "basic.rif").read_text(encoding="utf-8")
+    stray = '<game id="1" tournament="5001" black="777" white="778" bresult="1">\n<move>h8 h9</move>\n</game>\n'
+    path = tmp_path / "stray.rif"
+    path.write_text(text.replace("</players>", stray + "</players>"), encoding="utf-8")
+    games = whr.read_source(path).games
+    assert len(games) == 6
+    assert games.loc[0, "game_id"] == "1" and games.loc[0, "moves"] == 2
+    assert list(games["moves"][1:]) == [6, 0, 3, 0, 0]  # the others' counts are untouched

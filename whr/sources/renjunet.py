@@ -189,8 +189,9 @@ class _Pass:
     """State of one streaming pass, filled by the expat callbacks.
 
     To keep the number of Python calls per game low, there is no end-element callback in
-    general: a record belongs to the section whose start tag was seen last, and the character
-    data and end-element callbacks are switched on only inside ``<move>`` and ``<info>``.
+    general: a ``<game>`` is read wherever it is, another record belongs to the section whose
+    start tag was seen last, and the character data and end-element callbacks are switched on
+    only inside ``<move>`` and ``<info>`` (of the game read last).
     """
 
     def __init__(self, parser: expat.XMLParserType, log: ProblemLog) -> None:
@@ -213,27 +214,24 @@ class _Pass:
         self.forfeit: set[int] = set()
 
     def start(self, name: str, attrs: dict[str, str]) -> None:
-        if name == "game":
-            if self.section == "games":
-                get = attrs.get
-                self.games.append(
-                    (
-                        self.parser.CurrentLineNumber,
-                        get("id", ""),
-                        get("tournament"),
-                        get("round"),
-                        get("rule"),
-                        get("black"),
-                        get("white"),
-                        get("bresult"),
-                        get("date"),
-                        get("unrated") == "1",
-                    )
+        if name == "game":  # wherever it is: every <game> read becomes a row
+            get = attrs.get
+            self.games.append(
+                (
+                    self.parser.CurrentLineNumber,
+                    get("id", ""),
+                    get("tournament"),
+                    get("round"),
+                    get("rule"),
+                    get("black"),
+                    get("white"),
+                    get("bresult"),
+                    get("date"),
+                    get("unrated") == "1",
                 )
-                self.moves.append(0)
-                self.last_record = "game"
-            else:
-                self.last_record = ""  # a <game> outside <games>: its children are not counted
+            )
+            self.moves.append(0)
+            self.last_record = "game"
             return
         if name == "move" or name == "info":
             if self.last_record == "game":
