@@ -103,6 +103,12 @@ def _ids(numbers: np.ndarray, width: int) -> pd.Series:
     return pd.Series(arr.to_pandas(), dtype="str")
 
 
+def _take(ids: pd.Series, index: np.ndarray) -> pd.Series:
+    """``ids[index]`` as a str Series, gathered in Arrow (no Python object per row)."""
+    arr = pa.array(ids.to_numpy(dtype=object), type=pa.string()).take(pa.array(index))
+    return pd.Series(arr.to_pandas(), dtype="str")
+
+
 def _group_starts(sorted_groups: np.ndarray) -> np.ndarray:
     """For a sorted group array, the position of the first element of each element's group."""
     n = sorted_groups.size
@@ -276,7 +282,10 @@ def history(
     n_p = used_p.size
 
     # true strengths on every playing day: national mean + spread, then the Wiener walk
-    pd_key = np.unique(np.concatenate([black, white]).astype(np.int64) << 32 | np.tile(gday, 2))
+    pd_key, pd_of = np.unique(
+        np.concatenate([black, white]).astype(np.int64) << 32 | np.tile(gday, 2),
+        return_inverse=True,
+    )
     pd_player = pd_key >> 32
     pd_day = pd_key & 0xFFFFFFFF
     nat_mean = rng.normal(0.0, 120.0, len(COUNTRIES))
@@ -290,8 +299,7 @@ def history(
     truth_r = r0[pd_player] + walk
 
     # results
-    idx_b = np.searchsorted(pd_key, black.astype(np.int64) << 32 | gday)
-    idx_w = np.searchsorted(pd_key, white.astype(np.int64) << 32 | gday)
+    idx_b, idx_w = pd_of[:n_games], pd_of[n_games:]
     p = 1.0 / (1.0 + 10.0 ** ((truth_r[idx_w] - truth_r[idx_b]) / 400.0))
     spread = 4.0 * p * (1.0 - p)
     c = min(0.5, draw_rate / max(float(spread.mean()), 1e-12))
@@ -334,24 +342,21 @@ def history(
     games = pd.DataFrame(
         {
             "game_id": _ids(np.arange(1, n_games + 1), 1),
-            "tournament_id": tournaments["tournament_id"].to_numpy()[tour],
+            "tournament_id": _take(tournaments["tournament_id"], tour),
             "round": pd.Series(pa.array(rnd + 1).cast(pa.string()).to_pandas(), dtype="str"),
-            "black": pid.to_numpy()[black],
-            "white": pid.to_numpy()[white],
+            "black": _take(pid, black),
+            "white": _take(pid, white),
             "result": result,
             "date": _dates(gday),
         }
     )
-    for col in ("tournament_id", "black", "white"):
-        games[col] = games[col].astype("str")
     truth = pd.DataFrame(
         {
-            "player": pid.to_numpy()[pd_player],
+            "player": _take(pid, pd_player),
             "date": _dates(pd_day),
             "rating": truth_r + 1900.0,
         }
     )
-    truth["player"] = truth["player"].astype("str")
     return History(
         players=players, tournaments=tournaments, games=games, truth=truth, seed=seed, w2=w2
     )
