@@ -28,9 +28,6 @@ os.environ.update(PREFECT_ENV)
 os.environ.pop("PREFECT_API_URL", None)  # never talk to a server configured outside the tests
 os.environ.pop("GITHUB_STEP_SUMMARY", None)
 
-REPO = Path(__file__).resolve().parents[2]
-SAMPLE = REPO / "data" / "sample"
-
 
 @pytest.fixture(scope="session")
 def prefect_server() -> Iterator[None]:

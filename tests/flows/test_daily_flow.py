@@ -23,7 +23,8 @@ import pyarrow.parquet as pq
 import pytest
 
 import whr
-from tests.flows.conftest import SAMPLE
+
+SAMPLE = Path(__file__).resolve().parents[2] / "data" / "sample"
 
 pytestmark = pytest.mark.flow
 

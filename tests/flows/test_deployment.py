@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import inspect
+from pathlib import Path
 
 import yaml
 
-from tests.flows.conftest import REPO
+REPO = Path(__file__).resolve().parents[2]
 
 
 def deployment() -> dict:

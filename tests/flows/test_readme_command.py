@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.flows.conftest import REPO
+REPO = Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.flow
 
