@@ -107,3 +107,16 @@ def test_empty_problem():
     pr = core.build(np.zeros(0, int), np.zeros(0, int), np.zeros(0, int), np.zeros(0), 0, w2=1.0)
     sol = core.solve(pr)
     assert sol.r.size == 0 and sol.converged
+
+
+def test_local_newton_maximises_over_the_free_player_days_only():
+    pr = random_problem(11, n_players=10, n_games=120)
+    rng = np.random.default_rng(3)
+    r = rng.normal(0, 0.5, pr.n)
+    free = np.flatnonzero(np.isin(pr.pd_player, [2, 5]))
+    out = core.local_newton(pr, r, free, tol=1e-12)
+    fixed = np.setdiff1d(np.arange(pr.n), free)
+    np.testing.assert_array_equal(out[fixed], r[fixed])  # the others did not move
+    assert np.abs(core.gradient(pr, out)[free]).max() < 1e-9  # optimal in the free ones
+    assert core.log_posterior(pr, out) > core.log_posterior(pr, r)
+    np.testing.assert_array_equal(core.local_newton(pr, r, np.zeros(0, int)), r)

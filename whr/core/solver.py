@@ -59,7 +59,6 @@ __all__ = [
 #: What the reference implementation (``whr`` 2.2.0, ``Player::hessian``) adds to minus the
 #: Hessian's diagonal, natural units^-2, when it computes uncertainties.
 REFERENCE_JITTER = 0.001
-_DEBUG = False
 
 
 class ConvergenceError(RuntimeError):
@@ -418,8 +417,6 @@ def solve(
         r, f = r_new, f_new
         g, diag, w = gradient_and_neg_hessian_parts(problem, r)
         gmax = float(np.abs(g).max())
-        if _DEBUG:
-            print(f"it {it} cg {cg_it} eta {eta:.2g} t {t} change {change:.3g} gmax {gmax:.3g}")
         if change < tol_elo and gmax < tol_grad:
             var = uncertainty(problem, r, jitter)
             return Solution(r, var, it, cg_total, True, change, gmax)
