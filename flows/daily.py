@@ -278,14 +278,15 @@ def daily(
     category : {"renju", "gomoku"}
         Which rule category is rated.
     w2 : float
-        Variance of the rating's Wiener process, in Elo^2 per day (Coulom 2008, section 2.2).
+        Variance of the rating's Wiener process, in Elo^2 per day (Coulom 2008).
     virtual_games : int
         Virtual draws against a 1900-rated opponent on each player's first day.
     strict : bool
         Passed to eligibility: exclude games whose tournament lacks facts the rules need
         (minutes, mode, moves, rule) instead of admitting them with a warning.
     force : bool
-        Publish even when the input and parameters equal the latest snapshot's.
+        Publish even when the input and parameters equal those of the published snapshot of
+        the same as-of date.
     rules : Path, optional
         Directory of eligibility rules laid out like ``data/rules/`` (settings, override lists,
         tournament facts). Default: the repository's ``data/rules/``. The sha256 of its files is
