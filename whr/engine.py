@@ -59,7 +59,7 @@ class FitParams:
     w2: float = 12.9
     virtual_games: float = 2.0
     virtual_rating: float = 1900.0
-    tol_elo: float = 1e-4
+    tol_elo: float = 0.01
     tol_grad: float = 1e-6
     max_iter: int = 100
     jitter: float = core.REFERENCE_JITTER
@@ -502,7 +502,7 @@ def fit(
     virtual_rating: float = 1900.0,
     warm_start: Fit | None = None,
     *,
-    tol_elo: float = 1e-4,
+    tol_elo: float = 0.01,
     tol_grad: float = 1e-6,
     max_iter: int = 100,
 ) -> Fit:
