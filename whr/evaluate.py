@@ -737,7 +737,8 @@ def _markdown(frame: pd.DataFrame, floats: str = "{:.4f}") -> str:
         for c in cols:
             v = row[c]
             if isinstance(v, float | np.floating):
-                cells.append("" if math.isnan(v) else floats.format(v))
+                fmt = "{:g}" if c == "w2" else floats
+                cells.append("" if math.isnan(v) else fmt.format(v))
             else:
                 cells.append(str(v))
         lines.append("| " + " | ".join(cells) + " |")
@@ -761,6 +762,18 @@ _METHOD = """\
   the virtual opponent's {virtual_rating:g}; Elo-era rules: the seed rating {seed_rating:g}).
   `seen_*` columns: only games whose two players had a game before (the same games for every
   system).
+"""
+
+
+_TUNE_METHOD = """\
+## Method
+
+WHR (`whr.fit`) at every grid point, scored by the RIF's quick protocol: games sorted by date,
+every 10th held out, the fit on the other games read on each held-out game's day (`Fit.rating_on`
+semantics); a player the fit does not know is at the virtual opponent's rating. Score: mean
+log-likelihood per held-out game, `s log p + (1 - s) log(1 - p)` in nats (a draw scores
+`(log p + log(1 - p)) / 2`); Brier `(p - s)^2` with a draw as 0.5. The best grid point has the
+highest log-likelihood.
 """
 
 
@@ -833,7 +846,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         best = res.loc[res["best"]].iloc[0]
         plot = svg_plot(
             {
-                f"{vg} virtual draws": (g["w2"].tolist(), g["log_likelihood"].tolist())
+                f"{vg} virtual draw{'' if vg == 1 else 's'}": (
+                    g["w2"].tolist(),
+                    g["log_likelihood"].tolist(),
+                )
                 for vg, g in res.groupby("virtual_games")
             },
             x_label="w2 (Elo^2 per day)",
@@ -845,9 +861,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"Best: w2 = {best['w2']:g} Elo^2/day with {int(best['virtual_games'])} virtual "
             f"draws (mean log-likelihood {best['log_likelihood']:.5f}).",
         ]
-        method = _METHOD.format(
-            refit_days=args.refit_days, virtual_rating=1900.0, seed_rating=SEED_RATING
-        )
+        method = _TUNE_METHOD
         path = write_report(args.out, "Tuning w2 and virtual draws", res, notes, method, plot)
         print(path)
         return 0
