@@ -108,14 +108,20 @@ def test_player_page_draws_its_chart(published, page, artifacts):
     player = ratings.loc[ratings["status"] == "active", "player"].iloc[0]
     days = int((history["player"] == player).sum())
     page.goto((snapshot(published) / "site" / "p" / f"{site_module.slug(player)}.html").as_uri())
-    page.wait_for_selector("svg[data-drawn] path.line")
-    line = page.get_attribute("svg path.line", "d")
-    band = page.get_attribute("svg path.band", "d")
+    page.wait_for_selector("svg[data-drawn] path.line:not(.later)")
+    line = page.get_attribute("svg path.line:not(.later)", "d")
+    band = page.get_attribute("svg path.band:not(.later)", "d")
     assert line.count("L") == days - 1  # one vertex per rating day
     assert band.count("L") == 2 * days - 1  # upper edge, then lower edge back
-    box = page.locator("svg path.band").bounding_box()
+    box = page.locator("svg path.band:not(.later)").bounding_box()
     assert box["width"] > 100 and box["height"] > 5
     page.screenshot(path=str(artifacts / "player.png"), full_page=True)
+    # an inactive player's rating is carried, dashed, from the last game to the list date
+    inactive = ratings.loc[ratings["status"] == "inactive", "player"].iloc[0]
+    page.goto((snapshot(published) / "site" / "p" / f"{site_module.slug(inactive)}.html").as_uri())
+    page.wait_for_selector("svg[data-drawn] path.line.later", state="attached")
+    assert page.locator("svg path.band.later").count() == 1
+    page.screenshot(path=str(artifacts / "player-inactive.png"))
 
 
 def test_hostile_names_show_as_text(published, small, page, artifacts):

@@ -323,7 +323,7 @@ def _write_players(
     pg = lists.player_games(games)
     blocks = _player_blocks(pg, site)
     h = history.sort_values(["player", "date"], kind="stable")
-    h_players = h["player"].to_numpy()
+    h_players = h["player"].to_numpy(object)
     h_days = _epoch_days(h["date"]) if len(h) else []
     h_rating = np.round(h["rating"].to_numpy(float), 1).tolist()
     h_unc = np.round(h["uncertainty"].to_numpy(float), 1).tolist()
@@ -334,18 +334,18 @@ def _write_players(
         order = np.argsort(first)
         uniq, first, last = uniq[order], first[order], np.append(first[order][1:], len(h_players))
         bounds = {p: (int(a), int(b)) for p, a, b in zip(uniq, first, last, strict=True)}
+    list_day = (site.as_of - dt.date(1970, 1, 1)).days
     for r in ratings.itertuples(index=False):
         a, b = bounds.get(r.player, (0, 0))
-        chart = {
-            "series": [
-                {
-                    "name": _text(r.name) or r.player,
-                    "t": h_days[a:b],
-                    "r": h_rating[a:b],
-                    "u": h_unc[a:b],
-                }
-            ]
+        series: dict[str, Any] = {
+            "name": _text(r.name) or r.player,
+            "t": h_days[a:b],
+            "r": h_rating[a:b],
+            "u": h_unc[a:b],
         }
+        if b > a and h_days[b - 1] < list_day:  # from the last rating day to the list date
+            series["now"] = [list_day, round(float(r.rating), 1), round(float(r.uncertainty), 1)]
+        chart = {"series": [series]}
         city = site.cities.get(r.player, "")
         site.render(
             f"p/{slug(r.player)}.html",

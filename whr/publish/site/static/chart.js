@@ -29,6 +29,11 @@
         t0 = Math.min(t0, s.t[i]); t1 = Math.max(t1, s.t[i]);
         r0 = Math.min(r0, s.r[i] - u); r1 = Math.max(r1, s.r[i] + u);
       }
+      if (s.now) {  // [list day, rating, std]: the rating carried to the list date
+        var un = band ? s.now[2] : 0;
+        t1 = Math.max(t1, s.now[0]);
+        r0 = Math.min(r0, s.now[1] - un); r1 = Math.max(r1, s.now[1] + un);
+      }
     });
     if (t1 - t0 < 60) { t0 -= 30; t1 += 30; }
     if (r1 - r0 < 200) { var mid = (r0 + r1) / 2; r0 = mid - 100; r1 = mid + 100; }
@@ -62,6 +67,17 @@
           down.push(X(s.t[i]).toFixed(1) + "," + Y(s.r[i] - s.u[i]).toFixed(1));
         }
         el("path", { "class": "band", d: "M" + up.join("L") + "L" + down.reverse().join("L") + "Z" }, g);
+      }
+      if (s.now) {
+        var last = s.t.length - 1;
+        if (band && s.u) {
+          el("path", { "class": "band later", d: "M" + X(s.t[last]).toFixed(1) + "," + Y(s.r[last] + s.u[last]).toFixed(1) +
+            "L" + X(s.now[0]).toFixed(1) + "," + Y(s.now[1] + s.now[2]).toFixed(1) +
+            "L" + X(s.now[0]).toFixed(1) + "," + Y(s.now[1] - s.now[2]).toFixed(1) +
+            "L" + X(s.t[last]).toFixed(1) + "," + Y(s.r[last] - s.u[last]).toFixed(1) + "Z" }, g);
+        }
+        el("path", { "class": "line later", d: "M" + X(s.t[last]).toFixed(1) + "," + Y(s.r[last]).toFixed(1) +
+          "L" + X(s.now[0]).toFixed(1) + "," + Y(s.now[1]).toFixed(1), stroke: colour }, g);
       }
       var pts = [];
       for (var j = 0; j < s.t.length; j++) pts.push(X(s.t[j]).toFixed(1) + "," + Y(s.r[j]).toFixed(1));
