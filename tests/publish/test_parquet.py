@@ -265,3 +265,25 @@ def test_list_after_the_last_game_day_rates_every_player(small):
     games = lists.player_games(lists.rated_games(small.selection.rated, small.fit.history))
     out = lists.list_on(later, small.fit.history, games, small.data.players, small.fit.rating_on)
     assert len(out) == games["player"].nunique()
+
+
+def test_leftovers_of_a_killed_publish_are_recovered(published, small, tmp_path, monkeypatch):
+    # a run killed between moving the snapshot aside and renaming the new one into place
+    out = copy_of(published, tmp_path)
+    before = tree(out)
+    snapshots = out / "snapshots"
+    aside = snapshots / f".{D.isoformat()}.old-killed"
+    aside.mkdir()
+    (snapshots / D.isoformat()).rename(aside / "snapshot")
+    half = snapshots / f".{D.isoformat()}.tmp-killed"
+    half.mkdir()
+    (half / "ratings.parquet").write_bytes(b"half written")
+
+    def failing_site(*args, **kwargs):
+        raise OSError(28, "No space left on device (injected)")
+
+    monkeypatch.setattr(site_module, "write_site", failing_site)
+    with pytest.raises(OSError, match="injected"):
+        publish(out, D, small.data, small.selection, small.fit, small.params)
+    assert tree(out) == before  # the snapshot is back, the half-written directory gone
+    assert sorted(p.name for p in snapshots.iterdir()) == [D.isoformat()]

@@ -15,7 +15,8 @@ Layout under the output directory ``out``::
 Everything is written to a temporary directory beside the target (same file system), verified
 (row counts read back, checksums recomputed), renamed into place, and only then is
 ``latest.json`` replaced (temporary file + ``os.replace``). An existing snapshot of the same date
-is moved aside first and removed only after the switch; any failure puts it back. Table contents
+is moved aside first and removed only after the switch; any failure puts it back, and the next
+publish of that date recovers from a run that was killed outright. Table contents
 and Parquet bytes depend only on the inputs (sorted rows, fixed metadata); the creation time is
 only in the manifest.
 """
@@ -210,6 +211,22 @@ def _read_latest(out: Path) -> dict[str, Any] | None:
         return None
 
 
+def _recover(snapshots: Path, as_of: dt.date) -> None:
+    """Clean up after a publish of ``as_of`` that was killed (no exception handler ran).
+
+    A snapshot moved aside (``.<date>.old-*/snapshot``) while the target is missing is put back;
+    other leftovers of that date (temporary directories) are removed. Publishing the same date
+    twice at the same time is not supported.
+    """
+    target = snapshots / as_of.isoformat()
+    for old in sorted(snapshots.glob(f".{as_of.isoformat()}.old-*")):
+        if not target.exists() and (old / "snapshot" / "manifest.json").is_file():
+            os.replace(old / "snapshot", target)
+        shutil.rmtree(old, ignore_errors=True)
+    for tmp in snapshots.glob(f".{as_of.isoformat()}.tmp-*"):
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def _write_latest(out: Path, as_of: dt.date, manifest_sha256: str) -> None:
     pointer = {
         "date": as_of.isoformat(),
@@ -301,6 +318,7 @@ def publish(
     snapshots = out / "snapshots"
     snapshots.mkdir(parents=True, exist_ok=True)
     target = snapshots / as_of.isoformat()
+    _recover(snapshots, as_of)
     tmp = Path(tempfile.mkdtemp(dir=snapshots, prefix=f".{as_of.isoformat()}.tmp-"))
     old: Path | None = None
     switched = False
