@@ -22,7 +22,7 @@ def _dated_dir(tmp_path):
     (tmp_path / "renjunet_v10_20240601.rif.gz").write_bytes(gzip.compress(problems))
     (tmp_path / "renjunet_v10_20250101.rif").write_bytes(basic.replace(b"250001", b"990001"))
     (tmp_path / "README.md").write_text("not data\n")
-    (tmp_path / "tournament_facts.csv").write_text("tournament_id,minutes,mode,note\n")
+    (tmp_path / "notes.csv").write_text("tournament_id,minutes,mode,note\n")
     (tmp_path / "renjunet_v10_2024.rif").write_text("not dated properly\n")
     return tmp_path
 

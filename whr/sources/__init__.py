@@ -15,7 +15,9 @@ What a directory may hold (other files are ignored):
   when ``as_of`` is None);
 - canonical tables ``players``, ``tournaments``, ``games`` as ``.csv``, ``.csv.gz`` or
   ``.parquet`` (see ``whr.sources.canonical``);
-- EGF tournament tables ``*.h0`` ... ``*.h9`` and ``*.egf``, read by ``whr.sources.egf``.
+- EGF tournament tables ``*.h0`` ... ``*.h9`` and ``*.egf``, read by ``whr.sources.egf``;
+- ``tournament_facts.csv``: thinking time and mode of play of its tournaments, which RenjuNet
+  does not record (see ``whr.sources.facts``).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from pathlib import Path
 
 from whr.sources._common import SourceError, coerce_as_of
 from whr.sources.canonical import read_canonical, table_kind
+from whr.sources.facts import FACTS_FILE, apply_facts
 from whr.sources.pull import is_url, pull
 from whr.sources.renjunet import read_renjunet
 from whr.tables import SourceData, concat
@@ -104,7 +107,9 @@ def _read_directory(directory: Path, as_of: dt.date | None) -> SourceData:
             f"{directory}: nothing to read: expected renjunet_v10_YYYYMMDD.rif (.gz/.zip), "
             "players/tournaments/games .csv/.parquet, or EGF tables .h9/.egf"
         )
-    return parts[0] if len(parts) == 1 else concat(parts)
+    data = parts[0] if len(parts) == 1 else concat(parts)
+    facts = directory / FACTS_FILE
+    return apply_facts(data, facts) if facts.is_file() else data
 
 
 def _read_file(path: Path, name: str | None = None) -> SourceData:
