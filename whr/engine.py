@@ -206,14 +206,10 @@ class Fit:
         players = np.arange(self.n_players)
         starts = np.searchsorted(self._pd_player, players, side="left")
         stops = np.searchsorted(self._pd_player, players, side="right")
-        # position of each player's last day <= d: search day within the player's block
-        key_days = self._pd_day.astype(np.int64)
-        day0 = int(key_days.min())
-        span = int(key_days.max()) - day0 + 2
-        rel_d = min(max(day - day0, -1), span)
-        keys = self._pd_player * span + (key_days - day0)
-        idx = np.searchsorted(keys, players * span + rel_d, side="right") - 1
-        rated = (idx >= starts) & (idx < stops)
+        # a player's days are sorted: the first `known` of them are on or before d
+        known = np.bincount(self._pd_player[self._pd_day <= day], minlength=self.n_players)
+        idx = starts + known - 1
+        rated = known > 0
         players, idx, stops = players[rated], idx[rated], stops[rated]
         elo = self.ratings_elo
         sd = self.uncertainties_elo

@@ -254,12 +254,6 @@ def test_list_rows_match_lists_module(published, small):
     pd.testing.assert_frame_equal(ratings, direct, check_dtype=False)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug (whr/engine.py Fit.rating_on): after the last rating day of all players, "
-    "rel_d is clamped to span, which reaches into the next player's block, so some players get "
-    "no rating; list_on refuses such a list rather than drop them",
-)
 def test_list_after_the_last_game_day_rates_every_player(small):
     later = D + dt.timedelta(days=30)
     games = lists.player_games(lists.rated_games(small.selection.rated, small.fit.history))
