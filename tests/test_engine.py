@@ -276,3 +276,16 @@ def test_timestamps_count_by_their_local_calendar_day():
     pd.testing.assert_frame_equal(whr.fit(pa.Table.from_pandas(local)).history, expected)
     objects = plain.assign(date=[d.to_pydatetime() for d in stamps])
     pd.testing.assert_frame_equal(whr.fit(objects).history, expected)
+
+
+def test_rating_on_after_everyone_s_last_day_lists_everyone_frozen(small_fit):
+    h = small_fit.history
+    last = h.groupby("player").tail(1).set_index("player")
+    d = h["date"].max() + timedelta(days=1000)
+    got = small_fit.rating_on(d).set_index("player")
+    assert set(got.index) == set(last.index)
+    got = got.loc[last.index]
+    np.testing.assert_allclose(got["rating"], last["rating"], atol=1e-9)
+    assert (got["last_date"] == last["date"]).all()
+    days = np.array([(d - x).days for x in last["date"]])
+    np.testing.assert_allclose(got["uncertainty"], np.sqrt(last["uncertainty"] ** 2 + 12.9 * days))
