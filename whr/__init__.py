@@ -4,7 +4,7 @@ Public API (each name is imported on first use, so ``import whr`` stays light):
 
 - ``fit(games, w2=12.9, virtual_games=2, virtual_rating=1900.0, warm_start=None)`` -> ``Fit``
 - ``read_source(source, as_of=None)`` -> ``SourceData``; raises ``SourceError`` when fatal
-- ``select(data, as_of, category="renju", strict=False)`` -> ``Selection``
+- ``select(data, as_of, category="renju", strict=False, config=None)`` -> ``Selection``
 - ``elo``: the Elo-era rules (1996-2021)
 """
 
@@ -23,8 +23,19 @@ _EXPORTS = {
     "Selection": "whr.rules",
     "SourceData": "whr.tables",
 }
+_SUBMODULES = ("elo", "publish", "lists", "rules", "sources", "synthetic", "tables", "core")
 
-__all__ = sorted(_EXPORTS)
+__all__ = [
+    "ConvergenceError",
+    "Fit",
+    "Selection",
+    "SourceData",
+    "SourceError",
+    "elo",
+    "fit",
+    "read_source",
+    "select",
+]
 
 if TYPE_CHECKING:
     from whr.engine import ConvergenceError, Fit, fit
@@ -34,6 +45,8 @@ if TYPE_CHECKING:
 
 
 def __getattr__(name: str) -> Any:
-    if name not in _EXPORTS:
-        raise AttributeError(f"module 'whr' has no attribute {name!r}")
-    return getattr(importlib.import_module(_EXPORTS[name]), name)
+    if name in _EXPORTS:
+        return getattr(importlib.import_module(_EXPORTS[name]), name)
+    if name in _SUBMODULES:
+        return importlib.import_module(f"whr.{name}")
+    raise AttributeError(f"module 'whr' has no attribute {name!r}")
