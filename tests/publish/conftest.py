@@ -14,15 +14,13 @@ import support
 
 from whr.publish import publish
 
-ODD_ID = "../x y/<z>"  # must not escape the site directory nor break a link
-
 
 @pytest.fixture(scope="session")
 def small() -> support.Inputs:
     inputs = support.inputs(
         800,
         names={0: support.HOSTILE_NAME, 1: support.QUOTED_NAME},
-        ids={2: ODD_ID},
+        ids={2: support.ODD_ID},
     )
     # the tests' list date is the last game day (see test_list_after_the_last_game_day)
     assert max(inputs.data.games["date"]) == support.AS_OF

@@ -18,6 +18,7 @@ END = dt.date(2026, 11, 30)  # synthetic histories end on or before this day
 AS_OF = dt.date(2026, 11, 25)  # the last game day of the 800-game history the tests publish
 HOSTILE_NAME = "<script>alert(1)</script>"
 QUOTED_NAME = 'O\'Brien "Bob" & <b>Sons</b>'
+ODD_ID = "../x y/<z>"  # must not escape the site directory nor break a link
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from urllib.parse import unquote, urlsplit
 import numpy as np
 import pandas as pd
 import support
-from conftest import ODD_ID
+from support import ODD_ID
 
 import whr.publish.site as site_module
 from whr.tables import RATINGS, conform
