@@ -1,7 +1,9 @@
 """The daily rating job: pull -> parse -> validate -> rate -> publish, as one Prefect 3 flow.
 
 Every task is one call into the library (``whr``); this module only wires them, logs, and
-summarises the run. Only ``pull`` retries, with exponential backoff, and it is the library's
+delivers the run summary. Everything it does can be done by calling the library: the snapshot
+look-ups are ``whr.publish.snapshots``, the summary ``whr.publish.summary.summarize``, the digest
+of the rules ``whr.rules.config_digest``. Only ``pull`` retries, with exponential backoff, and it is the library's
 ``whr.sources.pull`` that retries, not Prefect: the library knows which failures are transient
 (timeouts, broken connections, HTTP 408/429/5xx) and which are final (404, size cap), so a
 missing file fails at once instead of being fetched again and again. The task itself has no
@@ -22,11 +24,8 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import hashlib
 import itertools
-import json
 import os
-import re
 import sys
 import tempfile
 import threading
@@ -50,14 +49,15 @@ from prefect.states import Completed, State
 
 import whr
 import whr.tables
+from whr.publish.snapshots import is_same_run, previous_snapshot
+from whr.publish.summary import markdown_text, summarize, value_counts
+from whr.rules import config_digest
 
 NO_NEW_DATA = "No new data"
 """Name of the Completed state of a run that found nothing new to publish."""
 
 DEFAULT_W2 = 12.9  # Elo^2 per day (RIF rule, spec section 1)
 DEFAULT_VIRTUAL_GAMES = 2
-MOVERS = 5  # biggest movers listed in each direction in the summary
-TOP = 10
 
 # ----------------------------------------------------------------------------------------------
 # Progress for interactive runs: the tasks name the step they are in; a thread redraws one line.
@@ -164,7 +164,7 @@ def parse(paths: list[Path], as_of: dt.date) -> whr.SourceData:
         len(data.problems),
         data.sha256,
     )
-    for (severity, code), n in _value_counts(data.problems, ["severity", "code"]).items():
+    for (severity, code), n in value_counts(data.problems, ["severity", "code"]).items():
         logger.warning("%d problems %s/%s", n, severity, code)
     return data
 
@@ -186,7 +186,7 @@ def validate(data: whr.SourceData, as_of: dt.date, category: str, strict: bool, 
         )
     warnings = selection.warnings
     if isinstance(warnings, pd.DataFrame):
-        for code, n in _value_counts(warnings, ["code"]).items():
+        for code, n in value_counts(warnings, ["code"]).items():
             logger.warning("%d eligibility warnings %s", n, code)
     else:
         for warning in warnings:
@@ -236,7 +236,7 @@ def _on_failure(flow: Any, flow_run: Any, state: State) -> None:
     if summary:
         with open(summary, "a", encoding="utf-8") as handle:
             handle.write(
-                f"# Rating run failed\n\n{_md(state.message)}\n\n"
+                f"# Rating run failed\n\n{markdown_text(state.message)}\n\n"
                 "Nothing was published; the last snapshot is untouched.\n"
             )
 
@@ -320,7 +320,7 @@ def daily(
         "w2": float(w2),
         "virtual_games": int(virtual_games),
         "strict": bool(strict),
-        "rules_sha256": rules_digest(rules),
+        "rules_sha256": config_digest(rules),
     }
     logger.info("rating list as of %s from %s, parameters %s", as_of, sources, params)
     previous = previous_snapshot(out, as_of)
@@ -347,13 +347,13 @@ def daily(
                 ) from exc
         data = parse(paths, as_of)
 
-    if not force and _same_run(same_day, data.sha256, params):
+    if not force and is_same_run(same_day, data.sha256, params):
         message = (
             f"no new data: input sha256 {data.sha256} and parameters equal those of the "
             f"published snapshot {same_day.name}; nothing published (use force to publish anyway)"
         )
         logger.info("%s", message)
-        _report(f"# Rating run {as_of}: no new data\n\n{_md(message)}\n")
+        _report(f"# Rating run {as_of}: no new data\n\n{markdown_text(message)}\n")
         return Completed(name=NO_NEW_DATA, message=message)
 
     selection = validate(data, as_of, category, strict, rules)
@@ -367,22 +367,6 @@ def _default_rules() -> Path:
     from whr.rules import default_directory
 
     return default_directory()
-
-
-def rules_digest(directory: Path) -> str:
-    """sha256 over the eligibility files of ``directory`` (names and contents, sorted).
-
-    Parameters
-    ----------
-    directory : Path
-        A rules directory like ``data/rules/``.
-    """
-    lines = []
-    for path in sorted(Path(directory).rglob("*")):
-        if path.is_file() and "__pycache__" not in path.parts:
-            digest = hashlib.sha256(path.read_bytes()).hexdigest()
-            lines.append(f"{path.relative_to(directory).as_posix()}\t{digest}\n")
-    return hashlib.sha256("".join(lines).encode()).hexdigest()
 
 
 def _check_arguments(
@@ -408,214 +392,7 @@ def _check_arguments(
 
 
 # ----------------------------------------------------------------------------------------------
-# Previous snapshot and the run summary (plain functions; no Prefect needed).
-
-
-def latest_snapshot(out: Path) -> Path | None:
-    """The snapshot directory that ``out/latest.json`` names, or None when there is none.
-
-    Parameters
-    ----------
-    out : Path
-        Output directory of earlier runs.
-    """
-    pointer = Path(out) / "latest.json"
-    if not pointer.is_file():
-        return None
-    latest = json.loads(pointer.read_text(encoding="utf-8"))
-    snapshot = Path(out) / str(latest.get("snapshot", f"snapshots/{latest.get('date')}"))
-    return snapshot if (snapshot / "manifest.json").is_file() else None
-
-
-def previous_snapshot(out: Path, as_of: dt.date) -> Path | None:
-    """The newest published snapshot dated before ``as_of``, or None.
-
-    Parameters
-    ----------
-    out : Path
-        Output directory of earlier runs.
-    as_of : datetime.date
-        The run's list date; the snapshot of that very date is not "previous".
-    """
-    snapshots = Path(out) / "snapshots"
-    if not snapshots.is_dir():
-        return None
-    dated = []
-    for path in snapshots.iterdir():
-        try:
-            day = dt.date.fromisoformat(path.name)
-        except ValueError:  # temporary directories of a publish in progress, stray files
-            continue
-        if day < as_of and (path / "manifest.json").is_file():
-            dated.append((day, path))
-    return max(dated)[1] if dated else None
-
-
-def _same_run(snapshot: Path, sha256: str, params: dict[str, Any]) -> bool:
-    """True when ``snapshot`` exists and was made from the same input with ``params``."""
-    manifest_path = Path(snapshot) / "manifest.json"
-    if not manifest_path.is_file():
-        return False
-    manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
-    recorded = manifest.get("parameters") or {}
-    return manifest.get("inputs_sha256") == sha256 and all(
-        recorded.get(key) == value for key, value in params.items()
-    )
-
-
-def _value_counts(frame: pd.DataFrame, columns: list[str]) -> dict[Any, int]:
-    if not len(frame):
-        return {}
-    counts = frame.groupby(columns, dropna=False).size().sort_values(ascending=False)
-    return {key: int(n) for key, n in counts.items()}
-
-
-def _md(text: object) -> str:
-    """``text`` shown literally inside markdown (and a table cell): names come from outside."""
-    out = str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    out = re.sub(r"([\\`*_\[\]|#])", r"\\\1", out)
-    return " ".join(out.split())
-
-
-def _table(header: Sequence[str], rows: list[Sequence[object]]) -> str:
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(_md(v) for v in row) + " |" for row in rows]
-    return "\n".join(lines) + "\n"
-
-
-def summarize(
-    data: whr.SourceData,
-    selection: Any,
-    snapshot: Path,
-    previous: Path | None,
-    params: dict[str, Any],
-) -> str:
-    """The run summary in markdown.
-
-    Parameters
-    ----------
-    data : whr.SourceData
-        What was read.
-    selection : whr.Selection
-        What eligibility decided (``rated``, ``exclusions``).
-    snapshot : Path
-        The published snapshot directory (its ``ratings.parquet`` is read).
-    previous : Path or None
-        The snapshot published before this run, to report what changed.
-    params : dict
-        The run's parameters.
-
-    Returns
-    -------
-    str
-        Markdown: inputs and checksums, games read / rated / excluded by reason, players by
-        status, the top 10, new players and biggest movers since ``previous``.
-    """
-    ratings = pd.read_parquet(Path(snapshot) / "ratings.parquet")
-    parts = [f"# Rating list as of {params['as_of']}\n"]
-    parts.append(
-        "Parameters: "
-        + ", ".join(f"{k} = {_md(v)}" for k, v in params.items() if k != "as_of")
-        + f". Snapshot: `{_md(Path(snapshot).name)}`.\n"
-    )
-    parts.append("## Input\n")
-    parts.append(_table(["file", "sha256"], [(name, digest) for name, digest in data.inputs]))
-    parts.append(f"\nCombined sha256: `{data.sha256}`\n")
-
-    excluded = _value_counts(selection.exclusions, ["reason"])
-    parts.append("## Games\n")
-    rows: list[Sequence[object]] = [
-        ("read", len(data.games)),
-        ("rated", len(selection.rated)),
-        ("excluded", len(selection.exclusions)),
-    ]
-    unverified = getattr(getattr(selection, "counts", None), "unverified", None)
-    if unverified:
-        rows.insert(2, ("rated, but not every fact known (see strict)", int(unverified)))
-    rows += [(f"excluded: {reason}", n) for reason, n in excluded.items()]
-    parts.append(_table(["games", "count"], rows))
-    if len(data.problems):
-        problems = _value_counts(data.problems, ["severity", "code"])
-        parts.append("\nProblems in the input:\n\n")
-        parts.append(
-            _table(["severity", "code", "count"], [(s, c, n) for (s, c), n in problems.items()])
-        )
-
-    parts.append("\n## Players by status\n")
-    status = _value_counts(ratings, ["status"])
-    parts.append(_table(["status", "players"], [*status.items(), ("total", len(ratings))]))
-
-    parts.append(f"\n## Top {TOP}\n")
-    ranked = ratings[ratings["rank"].notna()].sort_values(["rank", "player"]).head(TOP)
-    parts.append(
-        _table(
-            ["rank", "player", "country", "rating", "±", "games"],
-            [
-                (
-                    int(r["rank"]),
-                    r["name"],
-                    r["country"],
-                    f"{r['rating']:.0f}",
-                    f"{r['uncertainty']:.0f}",
-                    int(r["games"]),
-                )
-                for _, r in ranked.iterrows()
-            ],
-        )
-    )
-
-    parts.append("\n## Since the previous snapshot\n")
-    if previous is None or not (Path(previous) / "ratings.parquet").is_file():
-        parts.append("No previous snapshot.\n")
-    else:
-        parts.append(
-            _changes(
-                pd.read_parquet(Path(previous) / "ratings.parquet"), ratings, Path(previous).name
-            )
-        )
-    return "".join(parts)
-
-
-def _changes(before: pd.DataFrame, after: pd.DataFrame, label: str) -> str:
-    """New players and biggest movers between two ``ratings`` tables, in markdown."""
-    old = before.set_index("player")
-    new = after.set_index("player")
-    added = new.loc[~new.index.isin(old.index)].sort_values("rating", ascending=False)
-    lines = [f"Compared with `{_md(label)}`: {len(added)} new players.\n\n"]
-    if len(added):
-        lines.append(
-            _table(
-                ["player", "country", "rating", "games"],
-                [
-                    (r["name"], r["country"], f"{r['rating']:.0f}", int(r["games"]))
-                    for _, r in added.head(TOP).iterrows()
-                ],
-            )
-        )
-    both = new.index.intersection(old.index)
-    delta = (new.loc[both, "rating"] - old.loc[both, "rating"]).rename("delta")
-    movers = delta[delta.abs() >= 0.5]
-    if len(movers):
-        order = movers.abs().sort_values(ascending=False).index[: 2 * MOVERS]
-        lines.append("\nBiggest movers:\n\n")
-        lines.append(
-            _table(
-                ["player", "country", "before", "after", "change"],
-                [
-                    (
-                        new.at[p, "name"],
-                        new.at[p, "country"],
-                        f"{old.at[p, 'rating']:.0f}",
-                        f"{new.at[p, 'rating']:.0f}",
-                        f"{delta[p]:+.0f}",
-                    )
-                    for p in order
-                ],
-            )
-        )
-    else:
-        lines.append("\nNo rating changed.\n")
-    return "".join(lines)
+# Reporting: the summary is written by the library (whr.publish.summary); this only delivers it.
 
 
 def _report(markdown: str) -> None:

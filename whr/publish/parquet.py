@@ -41,6 +41,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from whr import lists
+from whr.publish.snapshots import read_latest
 from whr.tables import (
     EXCLUSIONS,
     HISTORY,
@@ -202,13 +203,6 @@ def _check_args(out: object, as_of: object, data: object, params: object) -> Pat
     if given is not None and str(_jsonable(given)) != as_of.isoformat():
         raise ValueError(f"params['as_of'] must equal as_of {as_of}, got {given!r}")
     return Path(out)
-
-
-def _read_latest(out: Path) -> dict[str, Any] | None:
-    try:
-        return json.loads((out / "latest.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
 
 
 def _recover(snapshots: Path, as_of: dt.date) -> None:
@@ -392,7 +386,7 @@ def publish(
             os.replace(target, old / "snapshot")
         os.rename(tmp, target)
         switched = True
-        latest = _read_latest(out)
+        latest = read_latest(out)
         if latest is None or str(latest.get("date", "")) <= as_of.isoformat():
             _write_latest(out, as_of, manifest_sha)
     except BaseException:

@@ -7,7 +7,13 @@ Pure functions over the shared tables (``whr.tables``), driven by the data files
     sel.rated, sel.exclusions, sel.counts, sel.warnings
 """
 
-from whr.rules.config import ConfigError, EligibilityConfig, default_directory, load_config
+from whr.rules.config import (
+    ConfigError,
+    EligibilityConfig,
+    config_digest,
+    default_directory,
+    load_config,
+)
 from whr.rules.names import CertifiedRule, certified_name, normalise
 from whr.rules.reasons import REASONS, WARNINGS
 from whr.rules.select import Counts, InvariantError, Selection, select
@@ -22,6 +28,7 @@ __all__ = [
     "InvariantError",
     "Selection",
     "certified_name",
+    "config_digest",
     "default_directory",
     "load_config",
     "normalise",

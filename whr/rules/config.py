@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
+import hashlib
 import re
 import tomllib
 from collections.abc import Iterable, Mapping
@@ -40,6 +41,31 @@ class ConfigError(ValueError):
 def default_directory() -> Path:
     """The repository's ``data/rules/`` directory (found relative to this package)."""
     return Path(__file__).resolve().parents[2] / "data" / "rules"
+
+
+def config_digest(directory: Path) -> str:
+    """sha256 over the eligibility files of ``directory`` (names and contents, sorted).
+
+    Every file under ``directory`` counts (``__pycache__`` aside), so editing, adding or
+    removing any list changes the digest; record it with a run's parameters so that a change
+    of the rules makes the next run publish.
+
+    Parameters
+    ----------
+    directory : Path
+        A rules directory like ``data/rules/``.
+
+    Returns
+    -------
+    str
+        Hex sha256 of the lines ``<relative path>\\t<sha256 of the file>\\n``, in path order.
+    """
+    lines = []
+    for path in sorted(Path(directory).rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts:
+            digest = hashlib.sha256(path.read_bytes()).hexdigest()
+            lines.append(f"{path.relative_to(directory).as_posix()}\t{digest}\n")
+    return hashlib.sha256("".join(lines).encode()).hexdigest()
 
 
 @dataclass(frozen=True, eq=False)

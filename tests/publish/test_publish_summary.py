@@ -1,0 +1,97 @@
+"""The run summary (whr.publish.summary) from hand-written snapshots."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+
+import pandas as pd
+from snapshot_support import ratings, write_snapshot
+
+from whr import tables
+from whr.publish import summary
+
+
+def test_summary_counts_top_list_and_changes(tmp_path: Path) -> None:
+    before = ratings(
+        [
+            {"player": "1", "name": "Ann A", "country": "EST", "rating": 2400.0, "rank": 1},
+            {"player": "2", "name": "Bob B", "country": "RUS", "rating": 2300.0, "rank": 2},
+            {"player": "3", "name": "Cid C", "country": "CHN", "rating": 2200.0, "rank": 3},
+        ]
+    )
+    after = ratings(
+        [
+            {"player": "1", "name": "Ann A", "country": "EST", "rating": 2400.2, "rank": 2},
+            {"player": "2", "name": "Bob B", "country": "RUS", "rating": 2450.0, "rank": 1},
+            {"player": "3", "name": "Cid C", "country": "CHN", "rating": 2170.0, "rank": 3},
+            {
+                "player": "4",
+                "name": "<script>x</script> | Dee",
+                "country": "JPN",
+                "rating": 2000.0,
+                "status": "provisional",
+                "games": 3,
+            },
+        ]
+    )
+    previous = write_snapshot(tmp_path, "2026-11-29", before, {})
+    snapshot = write_snapshot(tmp_path, "2026-11-30", after, {})
+    games = tables.empty(tables.GAMES).reindex(range(5))
+    data = tables.SourceData(
+        players=tables.empty(tables.PLAYERS),
+        tournaments=tables.empty(tables.TOURNAMENTS),
+        games=games,
+        problems=tables.empty(tables.PROBLEMS),
+        inputs=(("db.rif", "ab" * 32),),
+    )
+    exclusions = pd.DataFrame(
+        {"game_id": ["a", "b", "c"], "reason": ["forfeit", "forfeit", "self_game"]}
+    )
+    selection = SimpleNamespace(rated=games.head(2), exclusions=exclusions)
+    params = {"as_of": "2026-11-30", "category": "renju", "w2": 12.9}
+
+    text = summary.summarize(data, selection, snapshot, previous, params)
+
+    assert "| db.rif | " + "ab" * 32 + " |" in text
+    assert "| read | 5 |" in text and "| rated | 2 |" in text and "| excluded | 3 |" in text
+    assert "| excluded: forfeit | 2 |" in text and "| excluded: self\\_game | 1 |" in text
+    assert "| active | 3 |" in text and "| provisional | 1 |" in text and "| total | 4 |" in text
+    top = [
+        line for line in text.splitlines() if line.startswith("| 1 |") or line.startswith("| 2 |")
+    ]
+    assert top[0].startswith("| 1 | Bob B | RUS | 2450 |")  # sorted by rank, not by input order
+    assert top[1].startswith("| 2 | Ann A |")
+    assert "1 new players" in text
+    assert "&lt;script&gt;x&lt;/script&gt; \\| Dee" in text and "<script>" not in text
+    movers = text[text.index("Biggest movers") :]
+    # Bob +150 before Cid -30; Ann moved by 0.2 only and is not a mover.
+    assert movers.index("Bob B") < movers.index("Cid C")
+    assert "+150" in movers and "-30" in movers and "Ann A" not in movers
+
+
+def test_summary_without_previous_snapshot(tmp_path: Path) -> None:
+    snapshot = write_snapshot(
+        tmp_path,
+        "2026-11-30",
+        ratings([{"player": "1", "name": "A", "country": "X", "rating": 1900.0, "rank": 1}]),
+        {},
+    )
+    empty = tables.SourceData(
+        players=tables.empty(tables.PLAYERS),
+        tournaments=tables.empty(tables.TOURNAMENTS),
+        games=tables.empty(tables.GAMES),
+        problems=tables.empty(tables.PROBLEMS),
+    )
+    selection = SimpleNamespace(rated=empty.games, exclusions=tables.empty(tables.EXCLUSIONS))
+    text = summary.summarize(empty, selection, snapshot, None, {"as_of": "2026-11-30"})
+    assert "No previous snapshot." in text
+
+
+def test_markdown_escaping() -> None:
+    assert summary.markdown_text("a|b") == "a\\|b"
+    assert summary.markdown_text("<b>&") == "&lt;b&gt;&amp;"
+    assert (
+        summary.markdown_text("*x* _y_ [z](u) `c` #h") == "\\*x\\* \\_y\\_ \\[z\\](u) \\`c\\` \\#h"
+    )
+    assert summary.markdown_text("two\nlines") == "two lines"

@@ -1,0 +1,205 @@
+"""The run summary: what a publish read, rated and excluded, and what changed, in markdown.
+
+:func:`summarize` reads the published ``ratings.parquet`` of a snapshot (and of the previous
+one) and returns markdown fit for a Prefect artifact or GitHub Actions' job summary. Every value
+that comes from outside (names, countries, reasons, messages) goes through
+:func:`markdown_text`, so it shows literally and cannot break a table.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from whr.tables import SourceData
+
+TOP = 10
+"""Rows of the top list, and most new players listed."""
+MOVERS = 5
+"""The summary lists the ``2 * MOVERS`` biggest rating changes by size, whatever their sign."""
+
+
+def value_counts(frame: pd.DataFrame, columns: list[str]) -> dict[Any, int]:
+    """Rows per distinct value of ``columns``, most frequent first (nulls counted too).
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        Any table, for example ``SourceData.problems`` or ``Selection.exclusions``.
+    columns : list of str
+        The columns to group by.
+
+    Returns
+    -------
+    dict
+        Value (a tuple when ``columns`` has several) -> number of rows; empty for an empty frame.
+    """
+    if not len(frame):
+        return {}
+    counts = frame.groupby(columns, dropna=False).size().sort_values(ascending=False)
+    return {key: int(n) for key, n in counts.items()}
+
+
+def markdown_text(text: object) -> str:
+    """``text`` shown literally inside markdown (and a table cell): names come from outside.
+
+    Parameters
+    ----------
+    text : object
+        Anything; its ``str`` is used.
+
+    Returns
+    -------
+    str
+        One line: ``& < >`` as HTML entities, markdown punctuation and ``|`` backslash-escaped,
+        runs of whitespace (newlines too) as one space.
+    """
+    out = str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    out = re.sub(r"([\\`*_\[\]|#])", r"\\\1", out)
+    return " ".join(out.split())
+
+
+def _table(header: Sequence[str], rows: list[Sequence[object]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(markdown_text(v) for v in row) + " |" for row in rows]
+    return "\n".join(lines) + "\n"
+
+
+def summarize(
+    data: SourceData,
+    selection: Any,
+    snapshot: Path,
+    previous: Path | None,
+    params: Mapping[str, Any],
+) -> str:
+    """The run summary in markdown.
+
+    Parameters
+    ----------
+    data : whr.SourceData
+        What was read.
+    selection : whr.Selection
+        What eligibility decided (``rated``, ``exclusions``, optionally ``counts.unverified``).
+    snapshot : Path
+        The published snapshot directory (its ``ratings.parquet`` is read).
+    previous : Path or None
+        The snapshot published before this run, to report what changed
+        (see :func:`whr.publish.snapshots.previous_snapshot`).
+    params : Mapping
+        The run's parameters; ``params["as_of"]`` is the list date.
+
+    Returns
+    -------
+    str
+        Markdown: inputs and checksums, games read / rated / excluded by reason, players by
+        status, the top 10, new players and biggest movers since ``previous``.
+    """
+    ratings = pd.read_parquet(Path(snapshot) / "ratings.parquet")
+    parts = [f"# Rating list as of {params['as_of']}\n"]
+    parts.append(
+        "Parameters: "
+        + ", ".join(f"{k} = {markdown_text(v)}" for k, v in params.items() if k != "as_of")
+        + f". Snapshot: `{markdown_text(Path(snapshot).name)}`.\n"
+    )
+    parts.append("## Input\n")
+    parts.append(_table(["file", "sha256"], [(name, digest) for name, digest in data.inputs]))
+    parts.append(f"\nCombined sha256: `{data.sha256}`\n")
+
+    excluded = value_counts(selection.exclusions, ["reason"])
+    parts.append("## Games\n")
+    rows: list[Sequence[object]] = [
+        ("read", len(data.games)),
+        ("rated", len(selection.rated)),
+        ("excluded", len(selection.exclusions)),
+    ]
+    unverified = getattr(getattr(selection, "counts", None), "unverified", None)
+    if unverified:
+        rows.insert(2, ("rated, but not every fact known (see strict)", int(unverified)))
+    rows += [(f"excluded: {reason}", n) for reason, n in excluded.items()]
+    parts.append(_table(["games", "count"], rows))
+    if len(data.problems):
+        problems = value_counts(data.problems, ["severity", "code"])
+        parts.append("\nProblems in the input:\n\n")
+        parts.append(
+            _table(["severity", "code", "count"], [(s, c, n) for (s, c), n in problems.items()])
+        )
+
+    parts.append("\n## Players by status\n")
+    status = value_counts(ratings, ["status"])
+    parts.append(_table(["status", "players"], [*status.items(), ("total", len(ratings))]))
+
+    parts.append(f"\n## Top {TOP}\n")
+    ranked = ratings[ratings["rank"].notna()].sort_values(["rank", "player"]).head(TOP)
+    parts.append(
+        _table(
+            ["rank", "player", "country", "rating", "±", "games"],
+            [
+                (
+                    int(r["rank"]),
+                    r["name"],
+                    r["country"],
+                    f"{r['rating']:.0f}",
+                    f"{r['uncertainty']:.0f}",
+                    int(r["games"]),
+                )
+                for _, r in ranked.iterrows()
+            ],
+        )
+    )
+
+    parts.append("\n## Since the previous snapshot\n")
+    if previous is None or not (Path(previous) / "ratings.parquet").is_file():
+        parts.append("No previous snapshot.\n")
+    else:
+        parts.append(
+            _changes(
+                pd.read_parquet(Path(previous) / "ratings.parquet"), ratings, Path(previous).name
+            )
+        )
+    return "".join(parts)
+
+
+def _changes(before: pd.DataFrame, after: pd.DataFrame, label: str) -> str:
+    """New players and biggest movers between two ``ratings`` tables, in markdown."""
+    old = before.set_index("player")
+    new = after.set_index("player")
+    added = new.loc[~new.index.isin(old.index)].sort_values("rating", ascending=False)
+    lines = [f"Compared with `{markdown_text(label)}`: {len(added)} new players.\n\n"]
+    if len(added):
+        lines.append(
+            _table(
+                ["player", "country", "rating", "games"],
+                [
+                    (r["name"], r["country"], f"{r['rating']:.0f}", int(r["games"]))
+                    for _, r in added.head(TOP).iterrows()
+                ],
+            )
+        )
+    both = new.index.intersection(old.index)
+    delta = (new.loc[both, "rating"] - old.loc[both, "rating"]).rename("delta")
+    movers = delta[delta.abs() >= 0.5]
+    if len(movers):
+        order = movers.abs().sort_values(ascending=False).index[: 2 * MOVERS]
+        lines.append("\nBiggest movers:\n\n")
+        lines.append(
+            _table(
+                ["player", "country", "before", "after", "change"],
+                [
+                    (
+                        new.at[p, "name"],
+                        new.at[p, "country"],
+                        f"{old.at[p, 'rating']:.0f}",
+                        f"{new.at[p, 'rating']:.0f}",
+                        f"{delta[p]:+.0f}",
+                    )
+                    for p in order
+                ],
+            )
+        )
+    else:
+        lines.append("\nNo rating changed.\n")
+    return "".join(lines)
