@@ -96,7 +96,12 @@ def test_published_snapshot(first_run: dict) -> None:
     exclusions = pd.read_parquet(snapshot / "exclusions.parquet")
     assert len(games) + len(exclusions) == len(data.games)
     assert set(games["game_id"]) | set(exclusions["game_id"]) == set(data.games["game_id"])
-    assert manifest["inputs_sha256"] == sha256(sample_file())
+    # The inputs: the database and the tournament facts beside it; the combined digest is the
+    # sha256 of their sorted "name<TAB>sha256" lines (whr.tables.SourceData.sha256).
+    inputs = sorted([sample_file(), SAMPLE / "tournament_facts.csv"])
+    assert manifest["inputs"] == [{"name": p.name, "sha256": sha256(p)} for p in inputs]
+    lines = "".join(f"{p.name}\t{sha256(p)}\n" for p in inputs)
+    assert manifest["inputs_sha256"] == hashlib.sha256(lines.encode()).hexdigest()
     ratings = pd.read_parquet(snapshot / "ratings.parquet")
     assert ratings["games"].sum() == 2 * len(games)  # each rated game counts for both sides
     assert set(ratings["player"]) == set(games["black"]) | set(games["white"])
@@ -189,21 +194,24 @@ def flaky_server() -> Iterator[tuple[str, type[_Flaky]]]:
         server.server_close()
 
 
-def test_source_failing_twice_is_retried(first_run: dict, flaky_server: tuple) -> None:
+def test_source_failing_twice_is_retried(
+    prefect_server: None, flaky_server: tuple, tmp_path: Path
+) -> None:
     from flows import daily
 
     url, handler = flaky_server
     state = daily.daily(
         source=url,
-        out=first_run["out"],
+        out=tmp_path,
         as_of=sample_date(),
         pull_retries=2,
         pull_backoff_s=0.05,
         return_state=True,
     )
     assert len(handler.requests) == 3
-    # The downloaded file is the one already published, so the run ends early, successfully.
-    assert state.is_completed() and state.name == daily.NO_NEW_DATA, state.message
+    assert state.is_completed() and state.name == "Completed", state.message
+    manifest = json.loads((Path(state.result()) / "manifest.json").read_text())
+    assert manifest["inputs_sha256"] == sha256(sample_file())  # the database as served
 
 
 @pytest.fixture
