@@ -98,7 +98,10 @@ def test_sample_is_labelled_synthetic_and_small():
 
 
 def test_sample_reads_a_few_thousand_games(sample):
-    assert [name for name, _ in sample.inputs] == ["renjunet_v10_20261130.rif", "tournament_facts.csv"]
+    assert [name for name, _ in sample.inputs] == [
+        "renjunet_v10_20261130.rif",
+        "tournament_facts.csv",
+    ]
     assert 3000 <= len(sample.games) <= 10000
     assert not (sample.problems["severity"] == "error").all()  # some, but only planted ones
     assert sample.games["date"].dropna().max() <= dt.date(2026, 11, 30)
