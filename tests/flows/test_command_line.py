@@ -1,7 +1,7 @@
-"""The command line and the flow's argument checks, without running the flow."""
+"""The command line and the flow's argument checks, without running the flow.
 
-The run summary, the snapshot look-ups and the rules digest are library functions now; their
-tests are in ``tests/publish/test_publish_summary.py``, ``tests/publish/test_snapshots.py`` and
+The run summary, the snapshot look-ups and the rules digest are library functions; their tests
+are in ``tests/publish/test_publish_summary.py``, ``tests/publish/test_snapshots.py`` and
 ``tests/rules/test_rules_config.py``.
 """
 
