@@ -41,7 +41,7 @@ def test_header_keys_and_informational_lines():
     (row,) = data.tournaments.to_dict("records")
     assert row["tournament_id"] == "egf:R240510EE"  # TC[] wins over the file name
     assert row["name"] == "Tallinn Renju Open 2024"
-    assert (row["country"], row["city"]) == ("EE", "Tallinn")
+    assert (row["country"], row["city"]) == ("EST", "Tallinn")  # PC[EE, ...]: Estonia's code
     assert (row["start"], row["end"]) == (dt.date(2024, 5, 10), dt.date(2024, 5, 12))
     assert row["minutes"] == 95.0  # TM[] (adjusted time), not the ;time=60+b line
     assert row["mode"] == "face_to_face"  # CL[B]

@@ -13,6 +13,11 @@ A table turns into the shared tables of :mod:`whr.tables`:
 - ``players`` rows only for players the maintainer-kept mapping (``data/egf_players.csv``) does
   not know; each gets a stable new id and a warning ``unmatched_player``.
 
+Country codes: tables write 2 letters (``EE``, ``TW``), the RenjuNet database 3 (``EST``,
+``TPE``). Every player's and tournament's country goes through the maintainer-kept
+``data/country_codes.csv`` so the list shows one style; a 2-letter code missing there is kept as
+written with a warning ``unknown_country``; 3-letter codes are used as written.
+
 Tables carry no moves, so ``moves`` is null ("not applicable"), never 0.
 
 Opponents are referenced by *position*: the order of the player lines, 1 for the first. The
@@ -40,7 +45,14 @@ import pandas as pd
 from whr.sources._common import SourceError
 from whr.tables import GAMES, PLAYERS, PROBLEMS, TOURNAMENTS, SourceData, concat, conform, empty
 
-__all__ = ["DEFAULT_MAPPING", "PATTERNS", "SourceError", "read_table", "read_tables"]
+__all__ = [
+    "DEFAULT_COUNTRIES",
+    "DEFAULT_MAPPING",
+    "PATTERNS",
+    "SourceError",
+    "read_table",
+    "read_tables",
+]
 
 PATTERNS: tuple[str, ...] = ("*.h[0-9]", "*.H[0-9]", "*.egf")
 """File-name globs of EGF tables (``.h9`` mirrors the handicap setting ``HA[h9]``)."""
@@ -48,10 +60,16 @@ PATTERNS: tuple[str, ...] = ("*.h[0-9]", "*.H[0-9]", "*.egf")
 DEFAULT_MAPPING = Path(__file__).resolve().parents[2] / "data" / "egf_players.csv"
 """The maintainer-kept mapping from table players to existing player ids."""
 
+DEFAULT_COUNTRIES = DEFAULT_MAPPING.with_name("country_codes.csv")
+"""The maintainer-kept mapping from the tables' 2-letter country codes to the list's codes."""
+
 CATEGORY = "renju"  # federations send renju tables; the format itself comes from Go
 MODE_BY_CLASS = {"A": "face_to_face", "B": "face_to_face", "C": "face_to_face", "D": "online"}
 MODES = ("face_to_face", "online_supervised", "online")
 UNKNOWN_COUNTRY = "XX"  # OpenGotha's placeholder
+LIST_CODE = re.compile(
+    r"[A-Z]{3}"
+)  # a code as the list writes it (RenjuNet, IOC style): used as is
 
 # One regular expression per kind of line or entry; each is matched against a whole token/line.
 HEADER_KEY = re.compile(r";\s*(?P<key>[A-Z]{2})\[(?P<value>.*)\]")  # ; EV[Riga Open]
@@ -122,11 +140,23 @@ class _Raw(NamedTuple):
 @dataclass(frozen=True)
 class _Mapping:
     by_pin: dict[str, str]
-    by_name: dict[tuple[str, str], str]
+    by_name: dict[tuple[str, str], str]  # (normalised name, country as the list writes it)
     problems: tuple[dict, ...]
 
 
-def read_tables(paths: Sequence[Path], mapping: Path | None = None) -> SourceData:
+@dataclass(frozen=True)
+class _Countries:
+    codes: dict[str, str]  # 2-letter code as tables write it -> the list's code
+    problems: tuple[dict, ...]
+
+    def listed(self, code: str) -> str:
+        """The list's code for ``code`` (upper case), or ``code`` itself when not mapped."""
+        return self.codes.get(code, code)
+
+
+def read_tables(
+    paths: Sequence[Path], mapping: Path | None = None, countries: Path | None = None
+) -> SourceData:
     """Read EGF tournament tables into the shared tables.
 
     Parameters
@@ -137,6 +167,10 @@ def read_tables(paths: Sequence[Path], mapping: Path | None = None) -> SourceDat
         CSV mapping table players to existing player ids (columns ``player_id, name, country,
         pin``; lines starting with ``#`` are comments). Default: the repository's
         ``data/egf_players.csv``.
+    countries : pathlib.Path, optional
+        CSV mapping the tables' 2-letter country codes to the codes the list uses (columns
+        ``alpha2, code``; ``#`` lines are comments). Default: the repository's
+        ``data/country_codes.csv``.
 
     Returns
     -------
@@ -149,7 +183,7 @@ def read_tables(paths: Sequence[Path], mapping: Path | None = None) -> SourceDat
     TypeError
         If ``paths`` is not a sequence of paths.
     ValueError
-        If ``mapping`` names no file.
+        If ``mapping`` or ``countries`` names no file.
     SourceError
         If a table cannot be read at all (unreadable player line, player lines with different
         numbers of rounds, no player line) or two tables give the same tournament id; the
@@ -158,16 +192,18 @@ def read_tables(paths: Sequence[Path], mapping: Path | None = None) -> SourceDat
     if isinstance(paths, str | Path) or not isinstance(paths, Sequence):
         raise TypeError(f"paths must be a sequence of paths, got {type(paths).__name__}")
     files = [Path(p) for p in paths]
-    known = _load_mapping(_mapping_path(mapping))
+    codes = _load_countries(_file_path(countries, "countries", DEFAULT_COUNTRIES))
+    known = _load_mapping(_file_path(mapping, "mapping", DEFAULT_MAPPING), codes)
+    problems = list(codes.problems) + list(known.problems)
     parts = [
         SourceData(
             players=empty(PLAYERS),
             tournaments=empty(TOURNAMENTS),
             games=empty(GAMES),
-            problems=conform(pd.DataFrame(list(known.problems), columns=PROBLEMS.names), PROBLEMS),
+            problems=conform(pd.DataFrame(problems, columns=PROBLEMS.names), PROBLEMS),
         )
     ]
-    parts += [_read(path, known) for path in files]
+    parts += [_read(path, known, codes) for path in files]
     merged = concat(parts)
     ids = merged.tournaments["tournament_id"]
     duplicated = ids[ids.duplicated()].tolist()
@@ -187,15 +223,17 @@ def read_tables(paths: Sequence[Path], mapping: Path | None = None) -> SourceDat
     )
 
 
-def read_table(path: Path, mapping: Path | None = None) -> SourceData:
+def read_table(
+    path: Path, mapping: Path | None = None, countries: Path | None = None
+) -> SourceData:
     """Read one EGF tournament table; see :func:`read_tables`."""
-    return read_tables([Path(path)], mapping=mapping)
+    return read_tables([Path(path)], mapping=mapping, countries=countries)
 
 
 # -- one table --------------------------------------------------------------------------------
 
 
-def _read(path: Path, known: _Mapping) -> SourceData:
+def _read(path: Path, known: _Mapping, codes: _Countries) -> SourceData:
     raw = path.read_bytes()
     source = path.name  # as the other readers name their files
     problems: list[dict] = []
@@ -226,9 +264,10 @@ def _read(path: Path, known: _Mapping) -> SourceData:
                 "pairings of this table",
             )
         )
-    tournament = _tournament(path, header, info, source, problems)
+    country = _country_reporter(codes, source, problems)
+    tournament = _tournament(path, header, info, source, problems, country)
     tid = tournament["tournament_id"]
-    ids, players = _players(lines, tid, known, source, problems)
+    ids, players = _players(lines, tid, known, source, problems, country)
     games = _games(lines, ids, tournament, source, problems)
     return SourceData(
         players=conform(pd.DataFrame(players, columns=PLAYERS.names), PLAYERS),
@@ -393,13 +432,18 @@ def _first_line(runs: list[tuple[int, int]], count: int) -> int:
 
 
 def _tournament(
-    path: Path, header: dict[str, str], info: dict[str, str], source: str, problems: list[dict]
+    path: Path,
+    header: dict[str, str],
+    info: dict[str, str],
+    source: str,
+    problems: list[dict],
+    list_country: Callable[[str | None, str], str | None],
 ) -> dict:
     tid = "egf:" + (header.get("TC") or path.stem)
     country, city = None, None
     if "PC" in header:
         country_text, _, city_text = header["PC"].partition(",")
-        country = country_text.strip().upper() or None
+        country = list_country(country_text.strip().upper() or None, "header PC")
         city = city_text.strip() or None
     start = end = None
     if "DT" in header:
@@ -504,18 +548,26 @@ def _mode(header: dict[str, str], source: str, problems: list[dict]) -> str | No
 
 
 def _players(
-    lines: list[PlayerLine], tid: str, known: _Mapping, source: str, problems: list[dict]
+    lines: list[PlayerLine],
+    tid: str,
+    known: _Mapping,
+    source: str,
+    problems: list[dict],
+    list_country: Callable[[str | None, str], str | None],
 ) -> tuple[dict[int, str], list[dict]]:
     """Player id of every position, and ``players`` rows for the unmatched ones."""
     ids: dict[int, str] = {}
     rows: list[dict] = []
     for player in lines:
-        key = (_normal_name(player.name), player.country or "")
-        pid = known.by_pin.get(player.pin or "") or known.by_name.get(key)
+        country = list_country(player.country, f"line {player.line}")
+        name = _normal_name(player.name)
+        pid = known.by_pin.get(player.pin or "") or known.by_name.get((name, country or ""))
         if pid is None:
-            basis = f"{key[0]}|{key[1]}" if key[0] else f"{tid}|{player.position}"
+            # the id keeps the country as the table writes it, so that editing
+            # data/country_codes.csv never changes an id
+            basis = f"{name}|{player.country or ''}" if name else f"{tid}|{player.position}"
             pid = "egf:" + hashlib.sha256(basis.encode()).hexdigest()[:10]
-            rows.append(_player_row(pid, player, source))
+            rows.append(_player_row(pid, player, country, source))
             pin = f", PIN {player.pin}" if player.pin else ""
             problems.append(
                 _problem(
@@ -542,14 +594,14 @@ def _players(
     return ids, rows
 
 
-def _player_row(pid: str, player: PlayerLine, source: str) -> dict:
+def _player_row(pid: str, player: PlayerLine, country: str | None, source: str) -> dict:
     return {
         "player_id": pid,
         "name": player.name,
         "surname": None,  # "Surname Given" cannot be split safely: surnames have several words
         "given_name": None,
         "native_name": None,
-        "country": player.country,
+        "country": country,
         "country_name": None,
         "city": None,
         "female": None,
@@ -565,42 +617,101 @@ def _normal_name(name: str) -> str:
     return " ".join(re.sub(r"[^\w]+|_", " ", letters).split())
 
 
-def _mapping_path(mapping: Path | str | None) -> Path:
-    if mapping is None:
-        return DEFAULT_MAPPING
-    if not isinstance(mapping, str | Path):
-        raise TypeError(f"mapping must be a path or None, got {type(mapping).__name__}")
-    path = Path(mapping)
+def _country_reporter(
+    codes: _Countries, source: str, problems: list[dict]
+) -> Callable[[str | None, str], str | None]:
+    """A function giving the list's code of a table's country code (None and ``XX``: None).
+
+    A code that is neither mapped nor 3 letters is kept as written, with one warning
+    ``unknown_country`` per table and code, located where it first occurs.
+    """
+    reported: set[str] = set()
+
+    def list_country(code: str | None, locator: str) -> str | None:
+        if code is None or code == UNKNOWN_COUNTRY:
+            return None
+        if code in codes.codes or LIST_CODE.fullmatch(code):
+            return codes.listed(code)
+        if code not in reported:
+            reported.add(code)
+            problems.append(
+                _problem(
+                    "unknown_country",
+                    "warning",
+                    source,
+                    locator,
+                    f"country code {code!r} is not in data/country_codes.csv; kept as "
+                    "written. Add a row mapping it to the list's 3-letter code.",
+                )
+            )
+        return code
+
+    return list_country
+
+
+def _file_path(value: Path | str | None, argument: str, default: Path) -> Path:
+    if value is None:
+        return default
+    if not isinstance(value, str | Path):
+        raise TypeError(f"{argument} must be a path or None, got {type(value).__name__}")
+    path = Path(value)
     if not path.is_file():
-        raise ValueError(f"mapping must name an existing CSV file, got {str(path)!r}")
+        raise ValueError(f"{argument} must name an existing CSV file, got {str(path)!r}")
     return path
 
 
-def _load_mapping(path: Path) -> _Mapping:
-    """Read the mapping CSV (``player_id,name,country,pin``; ``#`` lines are comments)."""
-    source = str(path)
+def _csv_rows(path: Path, columns: tuple[str, ...]) -> list[tuple[int, dict[str, str]]]:
+    """The rows of a maintainer CSV (``#`` lines are comments) with their line numbers."""
     text = path.read_text(encoding="utf-8-sig")
     numbered = [
         (number, line)
         for number, line in enumerate(text.splitlines(), start=1)
         if line.strip() and not line.lstrip().startswith("#")
     ]
+    if not numbered:
+        return []
+    reader = csv.DictReader(io.StringIO("\n".join(line for _, line in numbered)))
+    missing = set(columns) - set(reader.fieldnames or ())
+    if missing:
+        raise SourceError(
+            f"{path}, line {numbered[0][0]}: the header must name the columns "
+            f"{','.join(columns)}; missing {sorted(missing)}"
+        )
+    return [(number, row) for (number, _), row in zip(numbered[1:], reader, strict=True)]
+
+
+def _load_countries(path: Path) -> _Countries:
+    """Read the country CSV (``alpha2,code[,country]``; ``#`` lines are comments)."""
+    codes: dict[str, str] = {}
+    problems: list[dict] = []
+    for number, row in _csv_rows(path, ("alpha2", "code")):
+        alpha2 = (row["alpha2"] or "").strip().upper()
+        code = (row["code"] or "").strip().upper()
+        if not re.fullmatch(r"[A-Z]{2}", alpha2) or not LIST_CODE.fullmatch(code):
+            why = "needs a 2-letter alpha2 and a 3-letter code"
+        elif codes.get(alpha2, code) != code:
+            why = f"{alpha2} already maps to {codes[alpha2]}, not {code}; the first row is used"
+        else:
+            codes[alpha2] = code
+            continue
+        problems.append(
+            _problem("egf_bad_country_code", "warning", str(path), f"line {number}", f"row {why}")
+        )
+    return _Countries(codes, tuple(problems))
+
+
+def _load_mapping(path: Path, codes: _Countries) -> _Mapping:
+    """Read the mapping CSV (``player_id,name,country,pin``; ``#`` lines are comments); its
+    countries are compared as the list writes them, so ``EE`` and ``EST`` both match ``EE``."""
+    source = str(path)
     by_pin: dict[str, str] = {}
     by_name: dict[tuple[str, str], str] = {}
     problems: list[dict] = []
-    if not numbered:
-        return _Mapping(by_pin, by_name, ())
-    reader = csv.DictReader(io.StringIO("\n".join(line for _, line in numbered)))
-    missing = {"player_id", "name", "country", "pin"} - set(reader.fieldnames or ())
-    if missing:
-        raise SourceError(
-            f"{source}, line {numbered[0][0]}: the header must name the columns "
-            f"player_id,name,country,pin; missing {sorted(missing)}"
-        )
-    for (number, _), row in zip(numbered[1:], reader, strict=True):
+    for number, row in _csv_rows(path, ("player_id", "name", "country", "pin")):
         pid = (row["player_id"] or "").strip()
         pin = (row["pin"] or "").strip()
-        key = (_normal_name(row["name"] or ""), (row["country"] or "").strip().upper())
+        country = (row["country"] or "").strip().upper()
+        key = (_normal_name(row["name"] or ""), codes.listed(country) if country else "")
         if not pid or not (pin or all(key)):
             problems.append(
                 _problem(
