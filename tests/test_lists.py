@@ -310,3 +310,37 @@ def test_women_are_ranked_among_themselves():
     assert w["player"].tolist() == ["b", "oa", "oc"]
     assert w["rank"].tolist() == [1, 2, 3]  # world ranks 2, 4, 6
     assert full.set_index("player").loc[["b", "oa", "oc"], "rank"].tolist() == [2, 4, 6]
+
+
+def test_gy1_list_needs_ten_games_in_the_year_up_to_the_list_date():
+    on = D(2026, 6, 15)
+    rows = (
+        series("a", "x", 10, D(2026, 6, 6))  # 10 games, all in the last year
+        + [("b", "x", 1.0, D(2025, 6, 15))]  # exactly one year before: outside the window
+        + series("b", "x", 9, D(2026, 1, 1))  # so b has 10 games but only 9 in the last year
+        + series("c", "x", 9, D(2026, 2, 1))  # provisional: 9 games
+    )
+    frame = build(rows, {"a": 2000.0, "b": 2100.0, "c": 2200.0, "x": 1800.0}, on)
+    # by hand: x played 29 games, 28 of them in (2025-06-15, 2026-06-15]
+    assert frame.loc[["a", "b", "c", "x"], "gy1"].tolist() == [10, 9, 9, 28]
+    gy1 = lists.gy1_list(frame.reset_index())
+    assert gy1["player"].tolist() == ["a", "x"]  # b (9 in the year) and c (provisional) are out
+    assert gy1["gy1_rank"].tolist() == [1, 2]
+    assert gy1["rank"].tolist() == [2, 3]  # world ranks: b (2100) is ranked above a
+    assert lists.gy1_list(frame.reset_index(), min_games=9)["player"].tolist() == ["b", "a", "x"]
+    with pytest.raises(ValueError, match="min_games"):
+        lists.gy1_list(frame.reset_index(), min_games=0)
+    with pytest.raises(TypeError, match="min_games"):
+        lists.gy1_list(frame.reset_index(), min_games=9.5)
+
+
+def test_players_index_natural_id_order_with_leading_zeros_kept():
+    ids = ["10", "000123", "9", "b", "007", "a"]
+    rows = [(p, "000001", 1.0, D(2026, 1, i + 1)) for i, p in enumerate(ids)]
+    frame = build(rows, {p: 1900.0 for p in [*ids, "000001"]}, D(2026, 6, 1))
+    players = players_of([*ids, "000001"]).assign(city="Tallinn")
+    index = lists.players_index(frame.reset_index(), players)
+    # by hand: numbers 1, 7, 9, 10, 123, then text
+    assert index["player"].tolist() == ["000001", "007", "9", "10", "000123", "a", "b"]
+    assert (index["city"] == "Tallinn").all()
+    assert index["games"].tolist() == [6, 1, 1, 1, 1, 1, 1]

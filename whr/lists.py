@@ -509,3 +509,98 @@ def women(ratings: pd.DataFrame) -> pd.DataFrame:
     active = out["status"] == "active"
     out["rank"] = out["rating"].where(active).rank(method="min", ascending=False).astype("Int32")
     return out
+
+
+GY1_GAMES = 10  # the RIF's "Gy1 >= 10" list: rated games in the year up to the list date
+
+
+def gy1_list(ratings: pd.DataFrame, min_games: int = GY1_GAMES) -> pd.DataFrame:
+    """The RIF's "Gy1 ≥ 10" list: established players with many rated games in the last year.
+
+    A player is on it when established (at least 10 rated games up to the list date) and with
+    at least ``min_games`` rated games in the year up to the list date (``gy1``, the window
+    (D - 1 year, D]). Such a player is always established active, so also ranked on the
+    full list.
+
+    Parameters
+    ----------
+    ratings : pandas.DataFrame
+        One list (schema ``RATINGS``), in list order.
+    min_games : int, default 10
+        Rated games needed in the last year, >= 1.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The chosen rows in list order (rating descending), with the column ``gy1_rank`` added:
+        the rank among them by rating (ties share the better rank); ``rank`` stays the rank on
+        the full list.
+    """
+    if isinstance(min_games, bool) or not isinstance(min_games, int | np.integer):
+        raise TypeError(f"min_games must be an int, got {type(min_games).__name__}")
+    if min_games < 1:
+        raise ValueError(f"min_games must be >= 1, got {min_games}")
+    keep = (ratings["games"] >= ESTABLISHED_GAMES) & (ratings["gy1"] >= min_games)
+    out = ratings.loc[keep.fillna(False).astype(bool)]
+    out = out.sort_values(["rating", "player"], ascending=[False, True], kind="stable")
+    out = out.reset_index(drop=True)
+    out["gy1_rank"] = out["rating"].rank(method="min", ascending=False).astype("Int32")
+    return out
+
+
+def natural_order(ids: pd.Series) -> np.ndarray:
+    """Positions that sort ids naturally: all-digit ids by number first, then the rest as text.
+
+    ``"9"`` comes before ``"10"`` and ``"000123"`` (= 123) before ``"000124"``; ties between
+    equal numbers (``"7"``, ``"007"``) are broken by the text.
+
+    Returns
+    -------
+    numpy.ndarray of int
+        A permutation of ``range(len(ids))``.
+    """
+    text = ids.astype("str")
+    digits = text.str.fullmatch(r"[0-9]{1,18}").fillna(False).to_numpy(bool)
+    number = np.zeros(len(text), np.int64)
+    if digits.any():
+        number[digits] = text[digits].astype(np.int64).to_numpy()
+    key = pd.DataFrame({"text_id": ~digits, "number": number, "text": text.to_numpy()})
+    return key.sort_values(["text_id", "number", "text"], kind="stable").index.to_numpy()
+
+
+def players_index(ratings: pd.DataFrame, players: pd.DataFrame) -> pd.DataFrame:
+    """Every listed player once, in natural id order (the RIF's ``players.html``/``.json``).
+
+    Parameters
+    ----------
+    ratings : pandas.DataFrame
+        The list on D (schema ``RATINGS``): every player with a rated game up to D.
+    players : pandas.DataFrame
+        Player facts (schema ``PLAYERS``); ``city`` is taken from here (first row of an id).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns player, name, native_name, female, rating (published scale), uncertainty (Elo),
+        games, status, rank (null unless established active), birth_year, city, country,
+        country_name; one row per player of ``ratings``, sorted by :func:`natural_order`.
+    """
+    columns = [
+        "player",
+        "name",
+        "native_name",
+        "female",
+        "rating",
+        "uncertainty",
+        "games",
+        "status",
+        "rank",
+        "birth_year",
+        "country",
+        "country_name",
+    ]
+    out = ratings[columns].iloc[natural_order(ratings["player"])].reset_index(drop=True)
+    facts = players.drop_duplicates("player_id", keep="first").set_index("player_id")
+    city = facts["city"] if "city" in facts else pd.Series(dtype="str")
+    out.insert(len(columns) - 2, "city", city.reindex(out["player"].to_numpy()).to_numpy())
+    return out

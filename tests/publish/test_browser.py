@@ -162,3 +162,37 @@ def test_top_and_tournament_pages_render(published, page, artifacts):
     page.click("#list tbody tr:first-child a")
     assert page.locator("table.pairings tbody tr").count() > 0
     page.screenshot(path=str(artifacts / "tournament.png"))
+
+
+def test_players_index_sorts_by_column_and_searches(published, page, artifacts):
+    site = snapshot(published) / "site"
+    ratings = pd.read_parquet(snapshot(published) / "ratings.parquet")
+    page.goto((site / "players.html").as_uri())
+    rows = visible_rows(page)
+    assert len(rows) == len(ratings)
+    ids = [r[0] for r in rows]
+    assert "000001" in ids and support.ODD_ID in ids  # ids shown as they are
+
+    page.click("#list thead th:nth-child(3)")  # Rating: largest first
+    shown = [float(r[2]) for r in visible_rows(page)]
+    expected = sorted((round(x) for x in ratings["rating"]), reverse=True)
+    assert shown == expected
+    assert page.get_attribute("#list thead th:nth-child(3)", "aria-sort") == "descending"
+    page.screenshot(path=str(artifacts / "players-by-rating.png"))
+    page.click("#list thead th:nth-child(3)")  # again: smallest first
+    assert [float(r[2]) for r in visible_rows(page)] == expected[::-1]
+
+    page.fill("#search", "surname1")
+    visible = visible_rows(page)
+    names = [r[1] for r in visible]
+    assert sorted(names) == sorted(n for n in ratings["name"] if "surname1" in n.lower())
+    assert 0 < len(names) < len(ratings)
+    shown = [float(r[2]) for r in visible]
+    assert shown == sorted(shown)  # the filter keeps the sort
+    page.click("#list thead th:nth-child(1)")  # ID: as text, since one id is not a number
+    assert [r[0] for r in visible_rows(page)] == sorted(
+        p
+        for p, n in zip(ratings["player"], ratings["name"], strict=True)
+        if "surname1" in n.lower()
+    )
+    page.screenshot(path=str(artifacts / "players-search.png"))

@@ -3,17 +3,23 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 import re
+from collections import Counter
+from html import unescape
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+import defusedxml.ElementTree
 import numpy as np
 import pandas as pd
+import pytest
 import support
 from support import ODD_ID
 
 import whr.publish.site as site_module
+from whr.publish import publish
 from whr.tables import RATINGS, conform
 
 D = support.AS_OF
@@ -166,3 +172,115 @@ def test_home_page_stays_under_1_mb_for_8000_players(tmp_path):
     html = (tmp_path / "index.html").read_text()
     assert html.count("<tr>") == 8000 + 1  # header and every player
     assert (tmp_path / "index.html").stat().st_size < 1_000_000
+
+
+def listed_players(html: str) -> list[str]:
+    """Player file stems linked from the rows of the page's ``#list`` table, in order."""
+    body = html.split('id="list"', 1)[1].split("<tbody>", 1)[1].split("</tbody>", 1)[0]
+    return re.findall(r"<tr><td>[^<]*(?:<td>[^<]*)?<td><a href=(?:\.\./)?p/([^ >]+)\.html", body)
+
+
+def gy1_by_hand(rated: pd.DataFrame, day: dt.date) -> set[str]:
+    """Players with >= 10 rated games up to ``day`` and >= 10 in (day - 1 year, day]."""
+    start = day.replace(year=day.year - 1)  # no February 29 among the dates used here
+    total: Counter[str] = Counter()
+    last_year: Counter[str] = Counter()
+    for black, white, date in zip(rated["black"], rated["white"], rated["date"], strict=True):
+        if date <= day:
+            for p in (black, white):
+                total[p] += 1
+                last_year[p] += date > start
+    return {p for p in total if total[p] >= 10 and last_year[p] >= 10}
+
+
+def test_gy1_list_holds_exactly_the_players_the_rule_selects(published, small):
+    snap = published / "snapshots" / D.isoformat()
+    site = snap / "site"
+    ratings = pd.read_parquet(snap / "ratings.parquet").set_index("player")
+    rated = small.selection.rated
+    for day, page in (
+        (D, site / "gy1.html"),
+        (dt.date(2022, 12, 31), site / "years/2022-gy1.html"),
+    ):
+        expected = gy1_by_hand(rated, day)
+        html = page.read_text(encoding="utf-8")
+        shown = listed_players(html)
+        assert sorted(shown) == sorted(site_module.slug(p) for p in expected), day
+        # a real subset of the established players, so the rule is exercised both ways
+        upto = rated.loc[rated["date"] <= day]
+        counts = Counter([*upto["black"], *upto["white"]])
+        n_established = sum(n >= 10 for n in counts.values())
+        assert 0 < len(expected) < n_established, day
+    # the current list is in rating order and shows each player's world rank
+    home = (site / "gy1.html").read_text(encoding="utf-8")
+    by_slug = {site_module.slug(p): p for p in ratings.index}
+    shown = [by_slug[s] for s in listed_players(home)]
+    assert ratings.loc[shown, "rating"].is_monotonic_decreasing
+    world = re.findall(r"<tr><td>(\d+)<td>(\d+)<td><a href=p/", home)
+    assert [int(w) for _, w in world] == ratings.loc[shown, "rank"].tolist()
+    assert [int(r) for r, _ in world] == list(range(1, len(shown) + 1))  # no ties here
+    for page in ("index.html", "inactive.html", "provisional.html"):
+        assert 'href="gy1.html"' in (site / page).read_text(encoding="utf-8")
+    assert 'href="2022-gy1.html"' in (site / "years/2022.html").read_text(encoding="utf-8")
+
+
+def test_players_index_and_json_keep_ids_as_strings(published):
+    snap = published / "snapshots" / D.isoformat()
+    ratings = pd.read_parquet(snap / "ratings.parquet").set_index("player")
+    data = json.loads((snap / "site" / "players.json").read_text(encoding="utf-8"))
+    assert all(set(o) == {"id", "rank", "rating", "status"} for o in data)
+    assert all(isinstance(o["id"], str) for o in data)
+    ids = [o["id"] for o in data]
+    assert "000001" in ids and ODD_ID in ids  # leading zeros kept, odd ids as they are
+    assert sorted(ids) == sorted(ratings.index)
+    numeric = [i for i in ids if i.isdigit()]
+    assert ids == sorted(numeric, key=int) + sorted(set(ids) - set(numeric))
+    for o in data:
+        row = ratings.loc[o["id"]]
+        assert o["status"] == row["status"]
+        assert o["rank"] == (None if pd.isna(row["rank"]) else int(row["rank"]))
+        assert abs(o["rating"] - row["rating"]) <= 0.005
+    html = (snap / "site" / "players.html").read_text(encoding="utf-8")
+    firsts = re.findall(r"<tr><td>([^<]*)<td><a href=p/", html)
+    assert [unescape(f) for f in firsts] == ids
+    assert 'href="players.html"' in (snap / "site" / "index.html").read_text(encoding="utf-8")
+
+
+def test_no_sitemap_without_a_base_url(published):
+    assert not (site_of(published) / "sitemap.xml").exists()
+
+
+def test_sitemap_with_a_base_url_lists_every_page(small, tmp_path):
+    base = "https://rating.example.org/renju"
+    publish(tmp_path, D, small.data, small.selection, small.fit, small.params, base_url=base)
+    site = tmp_path / "snapshots" / D.isoformat() / "site"
+    root = defusedxml.ElementTree.parse(site / "sitemap.xml").getroot()
+    ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
+    assert root.tag == "{http://www.sitemaps.org/schemas/sitemap/0.9}urlset"
+    locs = [u.findtext("s:loc", namespaces=ns) for u in root.findall("s:url", ns)]
+    pages = set()
+    for loc in locs:
+        assert loc.startswith(base + "/"), loc
+        path = unquote(loc[len(base) + 1 :])
+        target = (site / path).resolve()
+        assert target.is_file() and target.is_relative_to(site.resolve()), loc
+        pages.add(target)
+    assert len(pages) == len(locs)
+    assert pages == {p.resolve() for p in site.rglob("*.html")}
+    assert {u.findtext("s:lastmod", namespaces=ns) for u in root.findall("s:url", ns)} == {
+        D.isoformat()
+    }
+    priorities = {
+        u.findtext("s:loc", namespaces=ns)[len(base) + 1 :]: u.findtext("s:priority", namespaces=ns)
+        for u in root.findall("s:url", ns)
+    }
+    assert priorities["index.html"] == "1.0" and priorities["players.html"] == "0.9"
+
+
+def test_a_bad_base_url_is_refused_before_anything_is_written(small, tmp_path):
+    for bad in ("rating.example.org", "ftp://example.org/", "https://x.org/?a=1", 'https://x/"'):
+        with pytest.raises(ValueError, match="base_url"):
+            publish(tmp_path, D, small.data, small.selection, small.fit, small.params, base_url=bad)
+    with pytest.raises(TypeError, match="base_url"):
+        publish(tmp_path, D, small.data, small.selection, small.fit, small.params, base_url=1)
+    assert not (tmp_path / "snapshots").exists()

@@ -266,6 +266,7 @@ def publish(
     params: Mapping[str, Any],
     *,
     site: bool = True,
+    base_url: str | None = None,
 ) -> Path:
     """Write the snapshot of ``as_of`` under ``out/snapshots/`` and point ``out/latest.json`` at it.
 
@@ -287,6 +288,10 @@ def publish(
         Values must be JSON-representable (dates become ISO strings).
     site : bool, default True
         Also render the static HTML site under ``site/``.
+    base_url : str, optional
+        The public address where ``site/`` is served (absolute http(s) URL, e.g.
+        ``"https://rating.example.org/"``); when given, the site gets a ``sitemap.xml`` with
+        absolute addresses under it. Without it (the default), no sitemap is written.
 
     Returns
     -------
@@ -305,6 +310,10 @@ def publish(
     republishing a past date never moves the pointer backwards.
     """
     out = _check_args(out, as_of, data, params)
+    if base_url is not None:
+        from whr.publish.site import check_base_url
+
+        base_url = check_base_url(base_url)  # refuse a bad address before writing anything
     parameters = _jsonable({**dict(params), "as_of": as_of})
     fit_params = _jsonable(getattr(fit, "params", None))
     tables, year_end = build_tables(as_of, data, selection, fit)
@@ -363,7 +372,7 @@ def publish(
         if site:
             from whr.publish.site import write_site
 
-            site_files = write_site(tmp / "site", as_of, tables, year_end, info)
+            site_files = write_site(tmp / "site", as_of, tables, year_end, info, base_url=base_url)
             info["site"] = {"files": len(site_files)}
         else:
             (tmp / "site").mkdir()

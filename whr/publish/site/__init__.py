@@ -10,9 +10,12 @@ Pages (paths relative to the site directory)::
     index.html, inactive.html, provisional.html     the list on the as-of date, by status
     years.html, years/YYYY[-inactive|-provisional].html   the list on each December 31
     countries.html, countries/<code>.html           per-country lists on the as-of date
+    gy1.html, years/YYYY-gy1.html                   the "Gy1 >= 10" list (lists.gy1_list)
+    players.html, players.json                      every listed player by id (lists.players_index)
     p/<id>.html                                     one per listed player
     tournaments.html, tournaments/<id>.html         tournaments with rated games
     top.html, top_women.html, about.html
+    sitemap.xml                                     only when a public base URL is given
 
 File names come from ids only when they are plain (letters, digits, ``-``); any other id gets a
 name derived from its sha256, so no id can reach outside the site directory.
@@ -28,6 +31,8 @@ import shutil
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote, urlsplit
+from xml.sax.saxutils import escape as xml_escape
 
 import jinja2
 import numpy as np
@@ -204,57 +209,85 @@ def _country_options(frame: pd.DataFrame) -> list[dict[str, Any]]:
     ]
 
 
+LIST_TABS = ("active", "gy1", "inactive", "provisional")  # tab order on list pages
+GY1_TITLE = f"Active players with at least {lists.GY1_GAMES} rated games in the last year"
+
+
 def _write_lists(
     site: _Site, frame: pd.DataFrame, day: dt.date, base: str, year: dt.date | None
 ) -> None:
-    """The three status pages of one list (``base`` is the active page's path without .html)."""
+    """The four pages of one list (``base`` is the active page's path without .html).
+
+    Active, "Gy1 ≥ 10" (:func:`whr.lists.gy1_list`), inactive and provisional players.
+    """
+    gy1 = lists.gy1_list(frame)
     counts = {s: int((frame["status"] == s).sum()) for s in lists.STATUSES}
+    counts["gy1"] = len(gy1)
     counts["players"] = len(frame)
     counts["games"] = int(frame["games"].sum()) // 2  # each rated game has two players
     countries = _country_options(frame)
-    if base == "index":  # the current list: index.html, inactive.html, provisional.html
-        tabs = {s: ("index.html" if s == "active" else f"{s}.html") for s in lists.STATUSES}
+    if base == "index":  # the current list: index.html, gy1.html, inactive.html, ...
+        tabs = {s: ("index.html" if s == "active" else f"{s}.html") for s in LIST_TABS}
     else:
-        tabs = {
-            s: (f"{base}.html" if s == "active" else f"{base}-{s}.html") for s in lists.STATUSES
-        }
-    for st in lists.STATUSES:
-        part = frame.loc[frame["status"] == st]
-        path = tabs[st]
+        tabs = {s: (f"{base}.html" if s == "active" else f"{base}-{s}.html") for s in LIST_TABS}
+    for tab in LIST_TABS:
+        path = tabs[tab]
+        root = "../" * path.count("/")
+        if tab == "gy1":
+            title = GY1_TITLE
+            rows = _list_rows(gy1, root, "gy1_rank", world=True)
+            n_rows = len(gy1)
+        else:
+            part = frame.loc[frame["status"] == tab]
+            title = STATUS_TITLES[tab]
+            rows = _list_rows(part, root)
+            n_rows = len(part)
         site.render(
             path,
             "list.html",
-            title=STATUS_TITLES[st] + (f" on {day.isoformat()}" if year else ""),
-            status=st,
+            title=title + (f" on {day.isoformat()}" if year else ""),
+            status=tab,
             day=day.isoformat(),
             year=year.isoformat() if year else None,
-            rows=_list_rows(part, "../" * path.count("/")),
-            n_rows=len(part),
+            rows=rows,
+            n_rows=n_rows,
             counts=counts,
             tabs={s: Path(p).name for s, p in tabs.items()},
             countries=countries,
-            show_world=False,
-            is_home=(base == "index" and st == "active"),
+            show_world=(tab == "gy1"),
+            is_home=(base == "index" and tab == "active"),
         )
 
 
-def _write_countries(site: _Site, ratings: pd.DataFrame) -> None:
+def _write_countries(
+    site: _Site, ratings: pd.DataFrame, year_end: Mapping[dt.date, pd.DataFrame]
+) -> None:
+    """``countries.html`` and one page per country: its four lists on D, links to its
+    year-end lists (the year-end page with its country filter set, ``#c=<code>``)."""
     options = _country_options(ratings)
     site.render("countries.html", "countries.html", countries=options)
+    present: dict[str, list[int]] = {}
+    for day, frame in year_end.items():
+        for code in frame["country"].dropna().unique():
+            present.setdefault(code, []).append(day.year)
     for c in options:
         part = lists.country_list(ratings, c["code"])
+        gy1 = lists.gy1_list(part)
+        groups = [
+            (
+                STATUS_TITLES[s],
+                _list_rows(part.loc[part["status"] == s], "../", "country_rank", world=True),
+                int((part["status"] == s).sum()),
+            )
+            for s in lists.STATUSES
+        ]
+        groups.insert(1, (GY1_TITLE, _list_rows(gy1, "../", "gy1_rank", world=True), len(gy1)))
         site.render(
             f"countries/{c['slug']}.html",
             "country.html",
             country=c,
-            groups=[
-                (
-                    STATUS_TITLES[s],
-                    _list_rows(part.loc[part["status"] == s], "../", "country_rank", world=True),
-                    int((part["status"] == s).sum()),
-                )
-                for s in lists.STATUSES
-            ],
+            groups=groups,
+            country_years=present.get(c["code"], []),
         )
 
 
@@ -499,12 +532,154 @@ def _write_top(
     )
 
 
+def _players_rows(index: pd.DataFrame) -> Markup:
+    """The rows of the players index (escaped HTML; see :func:`_list_rows` for why here)."""
+    c = {name: index[name].tolist() for name in index.columns}
+    out = []
+    for i, player in enumerate(c["player"]):
+        native = _text(c["native_name"][i])
+        attrs = (f' title="{escape(native)}"' if native else "") + (
+            " class=f" if c["female"][i] is True else ""
+        )
+        out.append(
+            f"<tr><td>{escape(player)}"
+            f"<td><a href=p/{slug(player)}.html{attrs}>{escape(_text(c['name'][i]) or player)}</a>"
+            f"<td>{c['rating'][i]:.0f}<td>{c['uncertainty'][i]:.0f}<td>{c['games'][i]}"
+            f"<td>{_int(c['rank'][i])}<td>{escape(c['status'][i])}"
+            f"<td>{_int(c['birth_year'][i])}<td>{escape(_text(c['city'][i]))}"
+            f"<td>{escape(_text(c['country'][i]))}\n"
+        )
+    return Markup("".join(out))
+
+
+def players_json(index: pd.DataFrame) -> list[dict[str, Any]]:
+    """``players.json``: one object per player of :func:`whr.lists.players_index`, in its order.
+
+    Keys: ``id`` (the player id, a string: leading zeros kept), ``rank`` (int, or null unless
+    established active), ``rating`` (published scale, 2 decimals), ``status``.
+    """
+    return [
+        {
+            "id": str(player),
+            "rank": None if pd.isna(rank) else int(rank),
+            "rating": round(float(rating), 2),
+            "status": str(status),
+        }
+        for player, rank, rating, status in zip(
+            index["player"], index["rank"], index["rating"], index["status"], strict=True
+        )
+    ]
+
+
+def _write_players_index(site: _Site, ratings: pd.DataFrame, players: pd.DataFrame) -> None:
+    index = lists.players_index(ratings, players)
+    site.render(
+        "players.html",
+        "players.html",
+        rows=_players_rows(index),
+        n_rows=len(index),
+        countries=_country_options(ratings),
+    )
+    out = site.target / "players.json"
+    text = json.dumps(players_json(index), separators=(",", ":"), ensure_ascii=False)
+    out.write_text(text + "\n", encoding="utf-8")
+    site.written.append(out)
+
+
+SITEMAP_MAX_URLS = 50_000  # per sitemap file (sitemaps.org protocol)
+
+
+def _priority(path: str) -> str:
+    """Sitemap priority of a page, after the RIF site's scheme (formats.md section 2.8)."""
+    if "/" not in path:
+        if path in ("index.html", "gy1.html", "inactive.html", "provisional.html"):
+            return "1.0"
+        return "0.9" if path != "about.html" else "0.5"
+    folder = path.split("/", 1)[0]
+    return {"years": "0.8", "countries": "0.5", "tournaments": "0.4", "p": "0.3"}.get(folder, "0.3")
+
+
+def check_base_url(base_url: object) -> str:
+    """The public address of the site directory, ending in ``/``; raises on anything else.
+
+    Parameters
+    ----------
+    base_url : str
+        An absolute ``http`` or ``https`` URL without query or fragment, e.g.
+        ``"https://rating.example.org/"`` (where ``index.html`` is served).
+
+    Returns
+    -------
+    str
+        ``base_url`` with a trailing ``/``.
+    """
+    if not isinstance(base_url, str):
+        raise TypeError(f"base_url must be a str, got {type(base_url).__name__}")
+    parts = urlsplit(base_url)
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+        raise ValueError(
+            f"base_url must be an absolute http(s) URL without query or fragment, got {base_url!r}"
+        )
+    if any(ch.isspace() or ch in "<>\"'" for ch in base_url):
+        raise ValueError(
+            f"base_url must not contain spaces, quotes or angle brackets: {base_url!r}"
+        )
+    return base_url if base_url.endswith("/") else base_url + "/"
+
+
+def _urlset(entries: list[tuple[str, str]], lastmod: str) -> str:
+    lines = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
+    ]
+    for loc, priority in entries:
+        lines.append(
+            f"<url><loc>{xml_escape(loc)}</loc><lastmod>{lastmod}</lastmod>"
+            f"<changefreq>daily</changefreq><priority>{priority}</priority></url>"
+        )
+    lines.append("</urlset>")
+    return "\n".join(lines) + "\n"
+
+
+def _write_sitemap(site: _Site, base_url: str) -> None:
+    """``sitemap.xml`` of every HTML page (``lastmod`` is the list date, so a rerun of the same
+    day writes the same file); above 50,000 pages, a sitemap index over ``sitemap-N.xml``."""
+    pages = sorted(
+        p.relative_to(site.target).as_posix() for p in site.written if p.suffix == ".html"
+    )
+    pages.sort(key=lambda path: -float(_priority(path)))  # stable: by priority, then path
+    entries = [(base_url + quote(path), _priority(path)) for path in pages]
+    lastmod = site.as_of.isoformat()
+    chunks = [entries[i : i + SITEMAP_MAX_URLS] for i in range(0, len(entries), SITEMAP_MAX_URLS)]
+    if len(chunks) <= 1:
+        files = {"sitemap.xml": _urlset(entries, lastmod)}
+    else:
+        files = {f"sitemap-{i + 1}.xml": _urlset(c, lastmod) for i, c in enumerate(chunks)}
+        index = [
+            '<?xml version="1.0" encoding="UTF-8"?>',
+            '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
+            *(
+                f"<sitemap><loc>{xml_escape(base_url + name)}</loc>"
+                f"<lastmod>{lastmod}</lastmod></sitemap>"
+                for name in files
+            ),
+            "</sitemapindex>",
+        ]
+        files["sitemap.xml"] = "\n".join(index) + "\n"
+    for name, text in files.items():
+        out = site.target / name
+        out.write_text(text, encoding="utf-8")
+        site.written.append(out)
+
+
 def write_site(
     target: Path,
     as_of: dt.date,
     tables: Mapping[str, pd.DataFrame],
     year_end: Mapping[dt.date, pd.DataFrame],
     info: Mapping[str, Any],
+    *,
+    base_url: str | None = None,
 ) -> list[Path]:
     """Render the whole site into ``target`` (created; must not exist).
 
@@ -521,6 +696,10 @@ def write_site(
         The year-end lists, newest first.
     info : mapping
         The manifest's facts (parameters, inputs, counts, versions) for the about page.
+    base_url : str, optional
+        The public address of the site directory (see :func:`check_base_url`); when given,
+        ``sitemap.xml`` is written with absolute addresses under it. Without it, no sitemap
+        (a sitemap needs absolute URLs).
 
     Returns
     -------
@@ -528,6 +707,8 @@ def write_site(
         Every file written.
     """
     target = Path(target)
+    if base_url is not None:
+        base_url = check_base_url(base_url)
     target.mkdir(parents=True)
     shutil.copytree(HERE / "static", target / "static")
     site = _Site(target, as_of, tables, info)
@@ -556,10 +737,13 @@ def write_site(
             for day, f in year_end.items()
         ],
     )
-    _write_countries(site, ratings)
+    _write_countries(site, ratings, year_end)
+    _write_players_index(site, ratings, tables["players"])
     _write_players(site, ratings, tables["history"], tables["games"])
     _write_tournaments(site, tables["games"])
     _write_top(site, ratings, year_end, tables["history"])
     _write_top(site, ratings, year_end, tables["history"], women=True)
     site.render("about.html", "about.html", info=info, params=info.get("parameters", {}))
+    if base_url is not None:
+        _write_sitemap(site, base_url)
     return site.written + sorted((target / "static").iterdir())

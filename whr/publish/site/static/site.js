@@ -47,3 +47,39 @@
   if (country) country.addEventListener("change", apply);
   apply();
 })();
+
+// Sort a table.sortable by clicking (or Enter on) a column heading: numbers numerically
+// (first click: largest first), text alphabetically; empty cells always last.
+(function () {
+  "use strict";
+  var tables = document.querySelectorAll("table.sortable");
+  var NUM = /^-?\d+(\.\d+)?$/;
+  Array.prototype.forEach.call(tables, function (table) {
+    var heads = table.tHead.rows[0].cells;
+    var body = table.tBodies[0];
+    Array.prototype.forEach.call(heads, function (th, col) {
+      th.tabIndex = 0;
+      function sort() {
+        var rows = Array.prototype.slice.call(body.rows);
+        var texts = rows.map(function (r) { return r.cells[col].textContent.trim(); });
+        var numeric = texts.every(function (t) { return t === "" || NUM.test(t); });
+        var current = th.getAttribute("aria-sort");
+        var dir = current ? (current === "ascending" ? -1 : 1) : (numeric ? -1 : 1);
+        var order = rows.map(function (r, i) { return i; });
+        order.sort(function (a, b) {
+          var x = texts[a], y = texts[b];
+          if (x === "" || y === "") return x === y ? a - b : (x === "" ? 1 : -1);
+          var c = numeric ? parseFloat(x) - parseFloat(y) : x.localeCompare(y);
+          return c ? dir * c : a - b;
+        });
+        for (var i = 0; i < heads.length; i++) heads[i].removeAttribute("aria-sort");
+        th.setAttribute("aria-sort", dir > 0 ? "ascending" : "descending");
+        var frag = document.createDocumentFragment();
+        order.forEach(function (i) { frag.appendChild(rows[i]); });
+        body.appendChild(frag);
+      }
+      th.addEventListener("click", sort);
+      th.addEventListener("keydown", function (e) { if (e.key === "Enter") sort(); });
+    });
+  });
+})();
