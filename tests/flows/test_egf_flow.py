@@ -1,0 +1,168 @@
+"""The real flow with a directory of EGF tables as ``--source``: alone, and beside the database.
+
+Two flow runs in all (one per module fixture), each into its own output directory. The tables
+are copies of the handmade fixtures of ``tests/sources/egf/``; every expectation below is read
+off those files by hand with the rules of ``docs/egf.md``:
+
+- ``byes.h9`` (2020-02-01/02, before the 2021-08-08 cut-over): 2 games and 5 byes;
+- ``forfeit_unknown.h9`` (2021-09-01/02): 2 games, 1 result by default (``!``), 1 unknown (``?``);
+- ``header.h9`` (TC[R240510EE], PC[EE, Tallinn], 2024-05-10/12): 4 games.
+
+Tables carry no moves, so from 2021-08-08 their games are rated under the ``unverified``
+warning (default, non-strict mode); before it they are rated on the tournament's flag, which
+every table sets.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import shutil
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import whr
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLE = ROOT / "data" / "sample"
+FIXTURES = ROOT / "tests" / "sources" / "egf"
+TABLES = ("byes.h9", "forfeit_unknown.h9", "header.h9")
+AS_OF = dt.date(2026, 11, 30)  # after every table, and the sample database's date
+
+pytestmark = pytest.mark.flow
+
+RATED = {  # played games with a result, on both lines in agreement
+    "egf:byes:r1:1-2",
+    "egf:byes:r2:2-3",
+    "egf:forfeit_unknown:r1:3-4",
+    "egf:forfeit_unknown:r2:2-4",
+    "egf:R240510EE:r1:1-2",
+    "egf:R240510EE:r1:3-4",
+    "egf:R240510EE:r2:1-3",
+    "egf:R240510EE:r2:2-4",
+}
+EXCLUDED = {  # byes (0+ 0- 0= 0=0) and "!" were not played; "?" has no result
+    "egf:byes:r1:bye:3": "forfeit",
+    "egf:byes:r2:bye:1": "forfeit",
+    "egf:byes:r3:bye:1": "forfeit",
+    "egf:byes:r3:bye:2": "forfeit",
+    "egf:byes:r3:bye:3": "forfeit",
+    "egf:forfeit_unknown:r1:1-2": "forfeit",
+    "egf:forfeit_unknown:r2:1-3": "no_result",
+}
+TOURNAMENTS = {"egf:byes", "egf:forfeit_unknown", "egf:R240510EE"}
+
+
+def new_id(name: str, country: str) -> str:
+    """docs/egf.md: "egf:" + sha256("<normalised name>|<country as written>")[:10]."""
+    return "egf:" + hashlib.sha256(f"{name}|{country}".encode()).hexdigest()[:10]
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def run(source: list[str], out: Path) -> dict:
+    from flows import daily
+
+    state = daily.daily(source=source, out=out, as_of=AS_OF, return_state=True)
+    snapshot = out / "snapshots" / AS_OF.isoformat()
+    return {"state": state, "out": out, "snapshot": snapshot}
+
+
+@pytest.fixture(scope="module")
+def table_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    directory = tmp_path_factory.mktemp("tables")
+    for name in TABLES:
+        shutil.copyfile(FIXTURES / name, directory / name)
+    return directory
+
+
+@pytest.fixture(scope="module")
+def tables_only(
+    prefect_server: None, table_dir: Path, tmp_path_factory: pytest.TempPathFactory
+) -> dict:
+    return run([str(table_dir)], tmp_path_factory.mktemp("out_tables"))
+
+
+@pytest.fixture(scope="module")
+def with_database(
+    prefect_server: None, table_dir: Path, tmp_path_factory: pytest.TempPathFactory
+) -> dict:
+    return run([str(SAMPLE), str(table_dir)], tmp_path_factory.mktemp("out_both"))
+
+
+def check_published(result: dict) -> dict:
+    state, snapshot = result["state"], result["snapshot"]
+    assert state.is_completed() and state.name == "Completed", state.message
+    assert Path(state.result()) == snapshot
+    latest = json.loads((result["out"] / "latest.json").read_text())
+    assert latest["snapshot"] == f"snapshots/{AS_OF.isoformat()}"
+    manifest = json.loads((snapshot / "manifest.json").read_text())
+    for name, entry in manifest["files"].items():
+        assert sha256(snapshot / name) == entry["sha256"], name
+    return manifest
+
+
+def check_egf_games(snapshot: Path) -> tuple[pd.DataFrame, pd.DataFrame]:
+    games = pd.read_parquet(snapshot / "games.parquet")
+    exclusions = pd.read_parquet(snapshot / "exclusions.parquet")
+    egf_rated = games[games["game_id"].str.startswith("egf:")]
+    egf_excluded = exclusions[exclusions["game_id"].str.startswith("egf:")]
+    assert set(egf_rated["game_id"]) == RATED
+    assert dict(zip(egf_excluded["game_id"], egf_excluded["reason"], strict=True)) == EXCLUDED
+    # rated + excluded = read: 7 rows of byes.h9, 4 of forfeit_unknown.h9, 4 of header.h9
+    assert len(egf_rated) + len(egf_excluded) == 7 + 4 + 4
+    return games, exclusions
+
+
+def check_egf_tournaments_and_players(snapshot: Path) -> None:
+    tournaments = pd.read_parquet(snapshot / "tournaments.parquet")
+    egf = tournaments[tournaments["tournament_id"].str.startswith("egf:")].set_index(
+        "tournament_id"
+    )
+    assert set(egf.index) == TOURNAMENTS
+    tallinn = egf.loc["egf:R240510EE"]
+    assert tallinn["name"] == "Tallinn Renju Open 2024" and tallinn["country"] == "EST"
+    # unmapped players got new ids and players rows (with the list's country code), so their
+    # games were rated and they are on the list
+    players = pd.read_parquet(snapshot / "players.parquet").set_index("player_id")
+    soosorv = new_id("soosorv ants", "EE")
+    assert players.loc[soosorv, "name"] == "Soosorv Ants"
+    assert players.loc[soosorv, "country"] == "EST"
+    ratings = pd.read_parquet(snapshot / "ratings.parquet")
+    assert {soosorv, new_id("kask mari", "LV")} <= set(ratings["player"])
+
+
+def test_a_directory_of_tables_alone_is_a_source(tables_only: dict, table_dir: Path) -> None:
+    manifest = check_published(tables_only)
+    # the inputs are exactly the tables, each with its sha256
+    assert manifest["inputs"] == [
+        {"name": name, "sha256": sha256(table_dir / name)} for name in sorted(TABLES)
+    ]
+    games, exclusions = check_egf_games(tables_only["snapshot"])
+    assert len(games) == len(RATED) and len(exclusions) == len(EXCLUDED)  # nothing else read
+    # rated without moves from 2021-08-08: the 4 games of header.h9 and the 2 rated games of
+    # forfeit_unknown.h9 count under the "unverified" warning; byes.h9 (2020) does not
+    assert manifest["counts"]["selection"]["unverified"] == 4 + 2
+    check_egf_tournaments_and_players(tables_only["snapshot"])
+    ratings = pd.read_parquet(tables_only["snapshot"] / "ratings.parquet")
+    # the two byes.h9/forfeit_unknown.h9 people with the same names and countries are one
+    # player each: 4 (EE Alpha, EE Beta, FI Gamma, LV Delta) + 4 of header.h9
+    assert len(ratings) == 8
+
+
+def test_tables_beside_the_database(with_database: dict, table_dir: Path) -> None:
+    manifest = check_published(with_database)
+    names = {entry["name"] for entry in manifest["inputs"]}
+    assert set(TABLES) <= names
+    assert any(name.startswith("renjunet_v10_") for name in names)
+    games, exclusions = check_egf_games(with_database["snapshot"])
+    # the database's games are all there too: read apart, they are rated or excluded
+    database = whr.read_source(SAMPLE, as_of=AS_OF)
+    assert len(games) + len(exclusions) == len(database.games) + 7 + 4 + 4
+    assert set(database.games["game_id"]) <= set(games["game_id"]) | set(exclusions["game_id"])
+    check_egf_tournaments_and_players(with_database["snapshot"])
