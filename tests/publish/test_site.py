@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import json
 import re
@@ -284,3 +285,26 @@ def test_a_bad_base_url_is_refused_before_anything_is_written(small, tmp_path):
     with pytest.raises(TypeError, match="base_url"):
         publish(tmp_path, D, small.data, small.selection, small.fit, small.params, base_url=1)
     assert not (tmp_path / "snapshots").exists()
+
+
+def test_renju_net_links_only_for_renjunet_games_and_only_when_asked(small, tmp_path):
+    rated = small.selection.rated
+    ids = rated["game_id"].astype(str)
+    from_renjunet = ids.str[-1].isin(list("02468"))  # half the games, by hand
+    source = np.where(from_renjunet, "renjunet_v10_20261130.rif", "additional.csv")
+    selection = dataclasses.replace(small.selection, rated=rated.assign(source=source))
+    publish(tmp_path, D, small.data, selection, small.fit, small.params, game_links=True)
+    site = tmp_path / "snapshots" / D.isoformat() / "site"
+    expected = set(ids[from_renjunet])
+    assert 0 < len(expected) < len(ids)
+    pattern = re.compile(r'<a href="https://www\.renju\.net/game/([0-9]+)/" rel="nofollow">')
+    for folder in ("p", "tournaments"):
+        found: Counter[str] = Counter()
+        for page in (site / folder).glob("*.html"):
+            text = page.read_text(encoding="utf-8")
+            found.update(pattern.findall(text))
+            external = re.findall(r'href="?(https?:[^" >]+)', text)
+            assert len(external) == len(pattern.findall(text)), page.name  # no other link
+        assert set(found) == expected, folder
+        # a tournament page shows each game once, player pages once per player
+        assert set(found.values()) == {1 if folder == "tournaments" else 2}

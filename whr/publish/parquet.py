@@ -267,6 +267,7 @@ def publish(
     *,
     site: bool = True,
     base_url: str | None = None,
+    game_links: bool = False,
 ) -> Path:
     """Write the snapshot of ``as_of`` under ``out/snapshots/`` and point ``out/latest.json`` at it.
 
@@ -292,6 +293,9 @@ def publish(
         The public address where ``site/`` is served (absolute http(s) URL, e.g.
         ``"https://rating.example.org/"``); when given, the site gets a ``sitemap.xml`` with
         absolute addresses under it. Without it (the default), no sitemap is written.
+    game_links : bool, default False
+        Link the results of RenjuNet games to their renju.net pages (only for the real
+        RenjuNet database; see :func:`whr.publish.site.write_site`).
 
     Returns
     -------
@@ -310,6 +314,8 @@ def publish(
     republishing a past date never moves the pointer backwards.
     """
     out = _check_args(out, as_of, data, params)
+    if not isinstance(game_links, bool):
+        raise TypeError(f"game_links must be a bool, got {type(game_links).__name__}")
     if base_url is not None:
         from whr.publish.site import check_base_url
 
@@ -372,7 +378,15 @@ def publish(
         if site:
             from whr.publish.site import write_site
 
-            site_files = write_site(tmp / "site", as_of, tables, year_end, info, base_url=base_url)
+            site_files = write_site(
+                tmp / "site",
+                as_of,
+                tables,
+                year_end,
+                info,
+                base_url=base_url,
+                game_links=game_links,
+            )
             info["site"] = {"files": len(site_files)}
         else:
             (tmp / "site").mkdir()

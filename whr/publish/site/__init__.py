@@ -291,8 +291,21 @@ def _write_countries(
         )
 
 
-def _player_blocks(pg: pd.DataFrame, site: _Site) -> dict[str, list[dict[str, Any]]]:
-    """Each player's rated games grouped by tournament, newest first; ``rows`` is escaped HTML."""
+def _game_link(game_id: str, text: str, linked: set[str]) -> str:
+    """``text`` linked to the game's renju.net page when the game is in ``linked``."""
+    if game_id not in linked:
+        return text
+    return f'<a href="{lists.renjunet_game_url(game_id)}" rel="nofollow">{text}</a>'
+
+
+def _player_blocks(
+    pg: pd.DataFrame, site: _Site, linked: set[str] | None = None
+) -> dict[str, list[dict[str, Any]]]:
+    """Each player's rated games grouped by tournament, newest first; ``rows`` is escaped HTML.
+
+    Results of the games in ``linked`` (RenjuNet ids) link to their renju.net pages.
+    """
+    linked = linked or set()
     if pg.empty:
         return {}
     frame = pg.assign(_t=pg["tournament_id"].fillna(""))
@@ -305,7 +318,8 @@ def _player_blocks(pg: pd.DataFrame, site: _Site) -> dict[str, list[dict[str, An
     opponents = frame["opponent"].tolist()
     ratings = frame["rating"].tolist()
     opp_ratings = frame["opponent_rating"].tolist()
-    result = {1.0: "<td class=w>Win", 0.5: "<td class=d>Draw", 0.0: "<td class=l>Loss"}
+    game_ids = frame["game_id"].tolist()
+    result = {1.0: ("w", "Win"), 0.5: ("d", "Draw"), 0.0: ("l", "Loss")}
     colour_text = {"black": "Black", "white": "White"}
     links: dict[str, str] = {}  # opponent -> escaped link
 
@@ -325,7 +339,9 @@ def _player_blocks(pg: pd.DataFrame, site: _Site) -> dict[str, list[dict[str, An
         while end < n and players[end] == player:
             row = (
                 f"<tr><td>{days[end]}<td>{escape(rounds[end])}<td>{colour_text[colours[end]]}"
-                f"{result[scores[end]]}<td>{link(opponents[end])}<td>{_num(opp_ratings[end])}\n"
+                f"<td class={result[scores[end]][0]}>"
+                f"{_game_link(game_ids[end], result[scores[end]][1], linked)}"
+                f"<td>{link(opponents[end])}<td>{_num(opp_ratings[end])}\n"
             )
             blocks.setdefault(tids[end], []).append(
                 (days[end], _round_key(rounds[end]), row, _num(ratings[end]))
@@ -350,11 +366,22 @@ def _player_blocks(pg: pd.DataFrame, site: _Site) -> dict[str, list[dict[str, An
     return out
 
 
+def _linked(games: pd.DataFrame, game_links: bool) -> set[str]:
+    """The ids of the games whose results link to renju.net (none unless ``game_links``)."""
+    if not game_links or games.empty:
+        return set()
+    return set(games["game_id"].astype("str")[lists.renjunet_games(games)])
+
+
 def _write_players(
-    site: _Site, ratings: pd.DataFrame, history: pd.DataFrame, games: pd.DataFrame
+    site: _Site,
+    ratings: pd.DataFrame,
+    history: pd.DataFrame,
+    games: pd.DataFrame,
+    linked: set[str] | None = None,
 ) -> None:
     pg = lists.player_games(games)
-    blocks = _player_blocks(pg, site)
+    blocks = _player_blocks(pg, site, linked)
     h = history.sort_values(["player", "date"], kind="stable")
     h_players = h["player"].to_numpy(object)
     h_days = _epoch_days(h["date"]) if len(h) else []
@@ -416,7 +443,8 @@ def _write_players(
         )
 
 
-def _write_tournaments(site: _Site, games: pd.DataFrame) -> None:
+def _write_tournaments(site: _Site, games: pd.DataFrame, linked: set[str] | None = None) -> None:
+    linked = linked or set()
     tours = site.tournaments
     if games.empty:
         site.render("tournaments.html", "tournaments.html", rows=[])
@@ -451,7 +479,8 @@ def _write_tournaments(site: _Site, games: pd.DataFrame) -> None:
 
     marks = {1.0: "1 : 0", 0.5: "½ : ½", 0.0: "0 : 1"}
     by_t: dict[str, list[tuple[Any, ...]]] = {}
-    for t, rnd, black, white, res, br, wr in zip(
+    for gid, t, rnd, black, white, res, br, wr in zip(
+        g["game_id"],
         g["_t"],
         g["round"],
         g["black"],
@@ -461,7 +490,7 @@ def _write_tournaments(site: _Site, games: pd.DataFrame) -> None:
         g["white_rating"],
         strict=True,
     ):
-        by_t.setdefault(t, []).append((_text(rnd), black, white, res, br, wr))
+        by_t.setdefault(t, []).append((_text(rnd), gid, black, white, res, br, wr))
     links: dict[str, str] = {}
 
     def link(player: str) -> str:
@@ -474,9 +503,10 @@ def _write_tournaments(site: _Site, games: pd.DataFrame) -> None:
 
     for row in rows:
         rounds: dict[str, list[tuple[tuple[float, float], str]]] = {}
-        for rnd, black, white, res, br, wr in by_t[row["tid"]]:
+        for rnd, gid, black, white, res, br, wr in by_t[row["tid"]]:
             html = (
-                f"<tr><td>{link(black)}<td>{_num(br)}<td class=res>{marks[res]}"
+                f"<tr><td>{link(black)}<td>{_num(br)}"
+                f"<td class=res>{_game_link(gid, marks[res], linked)}"
                 f"<td>{_num(wr)}<td>{link(white)}\n"
             )
             rounds.setdefault(rnd, []).append(((-max(br, wr), -min(br, wr)), html))
@@ -680,6 +710,7 @@ def write_site(
     info: Mapping[str, Any],
     *,
     base_url: str | None = None,
+    game_links: bool = False,
 ) -> list[Path]:
     """Render the whole site into ``target`` (created; must not exist).
 
@@ -700,6 +731,10 @@ def write_site(
         The public address of the site directory (see :func:`check_base_url`); when given,
         ``sitemap.xml`` is written with absolute addresses under it. Without it, no sitemap
         (a sitemap needs absolute URLs).
+    game_links : bool, default False
+        Link the results of RenjuNet games (:func:`whr.lists.renjunet_games`) to their pages
+        on renju.net, as the RIF site does. Off by default: a RenjuNet-format file of invented
+        games (such as ``data/sample``) would otherwise link to unrelated real games.
 
     Returns
     -------
@@ -739,8 +774,9 @@ def write_site(
     )
     _write_countries(site, ratings, year_end)
     _write_players_index(site, ratings, tables["players"])
-    _write_players(site, ratings, tables["history"], tables["games"])
-    _write_tournaments(site, tables["games"])
+    linked = _linked(tables["games"], game_links)
+    _write_players(site, ratings, tables["history"], tables["games"], linked)
+    _write_tournaments(site, tables["games"], linked)
     _write_top(site, ratings, year_end, tables["history"])
     _write_top(site, ratings, year_end, tables["history"], women=True)
     site.render("about.html", "about.html", info=info, params=info.get("parameters", {}))
