@@ -167,6 +167,20 @@ class _Site:
         self.written.append(out)
 
 
+def _player_cell(root: str, player: str, name: Any, native_name: Any, female: Any) -> str:
+    """One ``<td>`` cell linking to a player's page, as escaped HTML.
+
+    The link text is the player's name (the id when the name is missing); the native name,
+    when present, becomes the link's ``title``, and women (``female is True``) get ``class=f``.
+    ``root`` is the relative path from the page to the site root (``""`` or ``"../"``...).
+    """
+    native = _text(native_name)
+    attrs = (f' title="{escape(native)}"' if native else "") + (
+        " class=f" if female is True else ""
+    )
+    return f"<td><a href={root}p/{slug(player)}.html{attrs}>{escape(_text(name) or player)}</a>"
+
+
 def _list_rows(
     frame: pd.DataFrame, root: str, rank_column: str = "rank", world: bool = False
 ) -> Markup:
@@ -181,15 +195,11 @@ def _list_rows(
     c = {name: frame[name].tolist() for name in frame.columns}
     out = []
     for i, player in enumerate(c["player"]):
-        native = _text(c["native_name"][i])
-        attrs = (f' title="{escape(native)}"' if native else "") + (
-            " class=f" if c["female"][i] is True else ""
-        )
         out.append(
             f"<tr><td>{_int(c[rank_column][i])}"
             + (f"<td>{_int(c['rank'][i])}" if world else "")
-            + f"<td><a href={root}p/{slug(player)}.html{attrs}>{escape(_text(c['name'][i]) or player)}</a>"
-            f"<td>{c['rating'][i]:.0f}<td>{c['uncertainty'][i]:.0f}"
+            + _player_cell(root, player, c["name"][i], c["native_name"][i], c["female"][i])
+            + f"<td>{c['rating'][i]:.0f}<td>{c['uncertainty'][i]:.0f}"
             f"<td>{c['gy1'][i]}<td>{c['gy2'][i]}<td>{c['gy5'][i]}"
             f"<td>{escape(_text(c['country'][i]))}<td>{_int(c['birth_year'][i])}\n"
         )
@@ -567,14 +577,10 @@ def _players_rows(index: pd.DataFrame) -> Markup:
     c = {name: index[name].tolist() for name in index.columns}
     out = []
     for i, player in enumerate(c["player"]):
-        native = _text(c["native_name"][i])
-        attrs = (f' title="{escape(native)}"' if native else "") + (
-            " class=f" if c["female"][i] is True else ""
-        )
         out.append(
             f"<tr><td>{escape(player)}"
-            f"<td><a href=p/{slug(player)}.html{attrs}>{escape(_text(c['name'][i]) or player)}</a>"
-            f"<td>{c['rating'][i]:.0f}<td>{c['uncertainty'][i]:.0f}<td>{c['games'][i]}"
+            + _player_cell("", player, c["name"][i], c["native_name"][i], c["female"][i])
+            + f"<td>{c['rating'][i]:.0f}<td>{c['uncertainty'][i]:.0f}<td>{c['games'][i]}"
             f"<td>{_int(c['rank'][i])}<td>{escape(c['status'][i])}"
             f"<td>{_int(c['birth_year'][i])}<td>{escape(_text(c['city'][i]))}"
             f"<td>{escape(_text(c['country'][i]))}\n"
