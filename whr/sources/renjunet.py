@@ -447,30 +447,9 @@ def _players(state: _Pass, log: ProblemLog, name: str) -> tuple[pa.Table, dict[s
         seen_disp[disp] = line
         surname = _none_if_empty(attrs.get("surname"))
         given = _none_if_empty(attrs.get("name"))
-        country_id = attrs.get("country")
-        country_name = country_code = None
-        if country_id:
-            if country_id in state.countries:
-                country_name, country_code = state.countries[country_id]
-            else:
-                log.add(
-                    "unknown_country",
-                    "warning",
-                    f"line {line}, player id={key}",
-                    f"country id {country_id} is not in <countries>",
-                )
-        city_id = attrs.get("city")
-        city = None
-        if city_id:
-            if city_id in state.cities:
-                city = state.cities[city_id]
-            else:
-                log.add(
-                    "unknown_city",
-                    "warning",
-                    f"line {line}, player id={key}",
-                    f"city id {city_id} is not in <cities>",
-                )
+        country_name, country_code, city = _place(
+            state, attrs, log, f"line {line}, player id={key}"
+        )
         gender = attrs.get("gender")
         columns["player_id"].append(disp)
         columns["name"].append(" ".join(p for p in (surname, given) if p) or None)
@@ -484,6 +463,36 @@ def _players(state: _Pass, log: ProblemLog, name: str) -> tuple[pa.Table, dict[s
         columns["birth"].append(_none_if_empty(attrs.get("birth")))
         columns["source"].append(name)
     return pa.table(columns, schema=PLAYERS), id_map
+
+
+def _place(
+    state: _Pass, attrs: dict[str, str], log: ProblemLog, where: str
+) -> tuple[str | None, str | None, str | None]:
+    """Resolve a record's ``country`` and ``city`` dictionary ids.
+
+    Returns ``(country_name, country_code, city)``, each ``None`` when the id is absent or
+    not in the file's dictionary; a dangling id is logged as ``unknown_country`` or
+    ``unknown_city`` (warning) at ``where``.
+    """
+    country_name = country_code = city = None
+    country_id = attrs.get("country")
+    if country_id:
+        if country_id in state.countries:
+            country_name, country_code = state.countries[country_id]
+        else:
+            log.add(
+                "unknown_country",
+                "warning",
+                where,
+                f"country id {country_id} is not in <countries>",
+            )
+    city_id = attrs.get("city")
+    if city_id:
+        if city_id in state.cities:
+            city = state.cities[city_id]
+        else:
+            log.add("unknown_city", "warning", where, f"city id {city_id} is not in <cities>")
+    return country_name, country_code, city
 
 
 def _tournaments(
@@ -511,22 +520,7 @@ def _tournaments(
         for code, message in date_problems:
             log.add(code, "warning", where, message)
         ends[key] = last
-        country_id = attrs.get("country")
-        country_name = country_code = None
-        if country_id:
-            if country_id in state.countries:
-                country_name, country_code = state.countries[country_id]
-            else:
-                log.add(
-                    "unknown_country", "warning", where, f"country id {country_id} is not known"
-                )
-        city_id = attrs.get("city")
-        city = None
-        if city_id:
-            if city_id in state.cities:
-                city = state.cities[city_id]
-            else:
-                log.add("unknown_city", "warning", where, f"city id {city_id} is not known")
+        country_name, country_code, city = _place(state, attrs, log, where)
         rule_id = _none_if_empty(attrs.get("rule"))
         rule = category = None
         if rule_id is not None:
