@@ -1,6 +1,6 @@
 """Prepare a published output directory for a static host (GitHub Pages) and for archiving.
 
-``python -m flows.pages OUT --keep-full N`` writes ``OUT/index.html`` (a plain redirect to the
+``python -m whr.publish.pages OUT --keep-full N`` writes ``OUT/index.html`` (a plain redirect to the
 site of the snapshot ``OUT/latest.json`` names: no symlinks, which Pages does not serve) and
 ``OUT/.nojekyll``, and reduces every snapshot but the latest and the ``N`` newest to its list of
 the day (``ratings.parquet``) and ``manifest.json``, recording what was removed in
@@ -20,6 +20,8 @@ import shutil
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+
+from whr.publish.snapshots import read_latest
 
 _REDIRECT = """<!doctype html>
 <html lang="en">
@@ -61,10 +63,11 @@ def prepare_site(out: Path, keep_full: int = 1) -> list[Path]:
     if isinstance(keep_full, bool) or not isinstance(keep_full, int) or keep_full < 1:
         raise ValueError(f"keep_full: expected an integer >= 1, got {keep_full!r}")
     out = Path(out)
-    pointer = out / "latest.json"
-    if not pointer.is_file():
-        raise ValueError(f"out: expected a published output directory with latest.json, got {out}")
-    latest = json.loads(pointer.read_text(encoding="utf-8"))
+    latest = read_latest(out)
+    if latest is None:
+        raise ValueError(
+            f"out: expected a published output directory with a readable latest.json, got {out}"
+        )
     snapshot = str(latest.get("snapshot", ""))
     if not snapshot or not (out / snapshot / "site" / "index.html").is_file():
         raise ValueError(f"out/latest.json: names no snapshot with a site: {latest!r}")
@@ -109,9 +112,9 @@ def prepare_site(out: Path, keep_full: int = 1) -> list[Path]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Command line: ``python -m flows.pages OUT [--keep-sites N]``."""
+    """Command line: ``python -m whr.publish.pages OUT [--keep-full N]``."""
     p = argparse.ArgumentParser(
-        prog="python -m flows.pages",
+        prog="python -m whr.publish.pages",
         description="Prepare a published output directory for GitHub Pages: root redirect to "
         "the latest site, .nojekyll, and pruning of older snapshots to their list of the day "
         "and manifest.",
@@ -128,7 +131,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         pruned = prepare_site(args.out, args.keep_full)
     except ValueError as exc:
-        print(f"flows.pages: {exc}", file=sys.stderr)
+        print(f"whr.publish.pages: {exc}", file=sys.stderr)
         return 2
     for path in pruned:
         print(f"pruned {path}")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from flows import pages
+from whr.publish import pages
 
 FILES = ("ratings.parquet", "history.parquet", "games.parquet", "manifest.json")
 
