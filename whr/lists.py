@@ -23,19 +23,13 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from whr.tables import RATED_GAMES, RATINGS, STATUSES, conform
+from whr.tables import RATED_GAMES, RATINGS, STATUSES, as_date, conform
 
 ESTABLISHED_GAMES = 10  # rated games needed to be established (rule 10)
 ACTIVE_YEARS = 5  # an established player is active with a rated game in the last 5 years
 WINDOWS_YEARS = (1, 2, 5)  # the Gy1, Gy2, Gy5 activity counts
 
 RatingOn = Callable[[dt.date], pd.DataFrame]
-
-
-def _check_date(value: object, name: str) -> dt.date:
-    if isinstance(value, dt.datetime) or not isinstance(value, dt.date):
-        raise TypeError(f"{name} must be a datetime.date, got {type(value).__name__}: {value!r}")
-    return value
 
 
 def _days(values: object) -> np.ndarray:
@@ -57,7 +51,7 @@ def years_before(day: dt.date, years: int) -> dt.date:
     -------
     datetime.date
     """
-    _check_date(day, "day")
+    as_date(day, "day")
     if years < 0:
         raise ValueError(f"years must be >= 0, got {years}")
     try:
@@ -84,7 +78,7 @@ def status(games: Sequence[int] | np.ndarray, last_game: object, on: dt.date) ->
         ``"active"`` (>= 10 games and the last in (D - 5 years, D]), ``"inactive"`` (>= 10 games,
         the last on or before D - 5 years) or ``"provisional"`` (<= 9 games).
     """
-    _check_date(on, "on")
+    as_date(on, "on")
     games = np.asarray(games, dtype=np.int64)
     last = _days(last_game)
     if len(games) != len(last):
@@ -240,7 +234,7 @@ def list_on(
         Schema ``RATINGS``: active players by rank, then inactive, then provisional players, each
         by rating (descending), ties by player id.
     """
-    _check_date(on, "on")
+    as_date(on, "on")
     return _list_on(
         on, _prepare_history(history), _prepare_games(games), _prepare_players(players), rating_on
     )
@@ -397,8 +391,8 @@ def year_ends(first: dt.date, on: dt.date) -> list[dt.date]:
     on : datetime.date
         The list date D.
     """
-    _check_date(first, "first")
-    _check_date(on, "on")
+    as_date(first, "first")
+    as_date(on, "on")
     return [
         dt.date(y, 12, 31) for y in range(on.year, first.year - 1, -1) if dt.date(y, 12, 31) <= on
     ]
@@ -417,7 +411,7 @@ def year_end_lists(
     """
     if games.empty:
         return {}
-    _check_date(on, "on")
+    as_date(on, "on")
     first = pd.Timestamp(games["day"].min()).date()
     h = _prepare_history(history)
     g = _prepare_games(games)

@@ -16,6 +16,7 @@ Conventions
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 from dataclasses import dataclass, field
 
@@ -138,6 +139,45 @@ def to_table(frame: pd.DataFrame, schema: pa.Schema) -> pa.Table:
 def conform(frame: pd.DataFrame, schema: pa.Schema) -> pd.DataFrame:
     """Return ``frame`` with exactly the columns and dtypes of ``schema``."""
     return to_frame(to_table(frame, schema))
+
+
+def as_date(value: object, name: str, *, iso_text: bool = False) -> dt.date:
+    """Check that an argument is a calendar date (the data model's dates) and return it.
+
+    Parameters
+    ----------
+    value : object
+        A ``datetime.date``; a ``datetime.datetime`` (a date with a time) is refused, since a
+        rating day has no time of day. With ``iso_text``, also an ISO date string
+        ``YYYY-MM-DD``, returned parsed.
+    name : str
+        The argument's name, for the error message.
+    iso_text : bool, default False
+        Accept ISO date strings.
+
+    Returns
+    -------
+    datetime.date
+        ``value`` itself, or the date an ISO string names.
+
+    Raises
+    ------
+    TypeError
+        If ``value`` is a datetime or of another type, naming ``name`` and what came.
+    ValueError
+        If ``value`` is a string (with ``iso_text``) that is not an ISO date.
+    """
+    if isinstance(value, dt.date) and not isinstance(value, dt.datetime):
+        return value
+    if iso_text and isinstance(value, str):
+        try:
+            return dt.date.fromisoformat(value)
+        except ValueError:
+            raise ValueError(f"{name} must be an ISO date YYYY-MM-DD, got {value!r}") from None
+    expected = "a datetime.date or an ISO date string" if iso_text else "a datetime.date"
+    if isinstance(value, dt.datetime):
+        raise TypeError(f"{name} must be {expected} (a day, no time), got a datetime {value!r}")
+    raise TypeError(f"{name} must be {expected}, got {type(value).__name__}: {value!r}")
 
 
 @dataclass(frozen=True)

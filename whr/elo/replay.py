@@ -46,6 +46,7 @@ from whr.elo.formulas import (
     round_half_away,
     start_rating,
 )
+from whr.tables import as_date
 
 __all__ = ["LIST_COLUMNS", "RULES", "Prepared", "prepare", "ratings_before", "replay"]
 
@@ -74,12 +75,6 @@ LIST_COLUMNS = (
     "counted_points",
 )
 _EPOCH = np.datetime64("1970-01-01", "D")
-
-
-def _check_date(value: object, name: str) -> dt.date:
-    if isinstance(value, dt.datetime) or not isinstance(value, dt.date):
-        raise TypeError(f"{name} must be a datetime.date, got {type(value).__name__}: {value!r}")
-    return value
 
 
 def _day(d: dt.date) -> int:
@@ -176,7 +171,7 @@ def prepare(
     if missing:
         raise ValueError(f"games is missing columns {missing}; needs black, white, result, date")
     if as_of is not None:
-        _check_date(as_of, "as_of")
+        as_date(as_of, "as_of")
     ok = (
         games["black"].notna()
         & games["white"].notna()

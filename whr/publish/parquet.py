@@ -51,6 +51,7 @@ from whr.tables import (
     SCHEMA_VERSION,
     TOURNAMENTS,
     SourceData,
+    as_date,
     conform,
     to_table,
 )
@@ -191,8 +192,7 @@ def build_tables(
 def _check_args(out: object, as_of: object, data: object, params: object) -> Path:
     if not isinstance(out, (str, os.PathLike)):
         raise TypeError(f"out must be a path, got {type(out).__name__}")
-    if isinstance(as_of, dt.datetime) or not isinstance(as_of, dt.date):
-        raise TypeError(f"as_of must be a datetime.date, got {type(as_of).__name__}: {as_of!r}")
+    as_date(as_of, "as_of")
     if not isinstance(data, SourceData):
         raise TypeError(f"data must be a whr.tables.SourceData, got {type(data).__name__}")
     if not isinstance(params, Mapping):

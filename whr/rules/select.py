@@ -28,6 +28,7 @@ from whr.tables import (
     PROBLEMS,
     TOURNAMENTS,
     SourceData,
+    as_date,
     conform,
 )
 
@@ -148,7 +149,7 @@ def select(
     -----
     The reasons are tested in the order of ``whr.rules.REASONS``; see ``docs/eligibility.md``.
     """
-    as_of = _as_of(as_of)
+    as_of = as_date(as_of, "as_of", iso_text=True)
     if category not in CATEGORIES:
         raise ValueError(f"category must be one of {list(CATEGORIES)}, got {category!r}")
     if not isinstance(strict, bool | np.bool_):
@@ -205,21 +206,6 @@ def select(
 
 
 # --- arguments and inputs ------------------------------------------------------------------
-
-
-def _as_of(value: object) -> dt.date:
-    if isinstance(value, dt.datetime):
-        raise TypeError(f"as_of must be a datetime.date (a day), got a datetime {value!r}")
-    if isinstance(value, dt.date):
-        return value
-    if isinstance(value, str):
-        try:
-            return dt.date.fromisoformat(value)
-        except ValueError:
-            raise ValueError(f"as_of must be an ISO date YYYY-MM-DD, got {value!r}") from None
-    raise TypeError(
-        f"as_of must be a datetime.date or an ISO date string, got {type(value).__name__}"
-    )
 
 
 def _require(frame: pd.DataFrame, schema: pa.Schema, name: str) -> None:

@@ -20,7 +20,7 @@ from typing import BinaryIO
 import pandas as pd
 import pyarrow as pa
 
-from whr.tables import PROBLEMS, to_frame
+from whr.tables import PROBLEMS, as_date, to_frame
 
 __all__ = [
     "ProblemLog",
@@ -90,6 +90,9 @@ class ProblemLog:
 def coerce_as_of(as_of: object) -> dt.date | None:
     """Return ``as_of`` as a date (accepts a date, a datetime, an ISO string or None).
 
+    Unlike :func:`whr.tables.as_date`, a datetime is accepted and its time dropped (a file
+    dated that day is then chosen); None passes through.
+
     Raises
     ------
     TypeError
@@ -99,20 +102,9 @@ def coerce_as_of(as_of: object) -> dt.date | None:
     """
     if as_of is None:
         return None
-    if isinstance(as_of, dt.datetime):
+    if isinstance(as_of, dt.datetime):  # pandas.Timestamp too
         return as_of.date()
-    if isinstance(as_of, dt.date):
-        return as_of
-    if isinstance(as_of, pd.Timestamp):
-        return as_of.date()
-    if isinstance(as_of, str):
-        try:
-            return dt.date.fromisoformat(as_of)
-        except ValueError:
-            raise ValueError(f"as_of must be an ISO date 'YYYY-MM-DD'; got {as_of!r}") from None
-    raise TypeError(
-        f"as_of must be a datetime.date, an ISO date string or None; got {type(as_of).__name__}"
-    )
+    return as_date(as_of, "as_of", iso_text=True)
 
 
 def sha256_file(path: Path) -> str:
