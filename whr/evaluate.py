@@ -55,7 +55,7 @@ import numpy as np
 import pandas as pd
 
 from whr import elo
-from whr.elo.replay import SEED_RATING
+from whr.elo.replay import SEED_RATING, usable
 
 __all__ = [
     "DEFAULT_W2",
@@ -179,17 +179,7 @@ def clean(games: pd.DataFrame) -> pd.DataFrame:
         A new frame, sorted by date (stable), with a fresh ``RangeIndex`` and a
         ``tournament_id`` on every row.
     """
-    missing = [c for c in ("black", "white", "result", "date") if c not in games.columns]
-    if missing:
-        raise ValueError(f"games is missing columns {missing}; needs black, white, result, date")
-    ok = (
-        games["black"].notna()
-        & games["white"].notna()
-        & games["result"].notna()
-        & games["date"].notna()
-        & (games["black"].astype(object) != games["white"].astype(object))
-    )
-    g = games.loc[ok.to_numpy(dtype=bool)].copy()
+    g = games.loc[usable(games)].copy()
     if "tournament_id" not in g.columns:
         g["tournament_id"] = None
     lone = g["tournament_id"].isna().to_numpy()

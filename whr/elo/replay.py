@@ -48,7 +48,7 @@ from whr.elo.formulas import (
 )
 from whr.tables import as_date
 
-__all__ = ["LIST_COLUMNS", "RULES", "Prepared", "prepare", "ratings_before", "replay"]
+__all__ = ["LIST_COLUMNS", "RULES", "Prepared", "prepare", "ratings_before", "replay", "usable"]
 
 RULES = ("1997", "1996", "era")
 #: ``rules="era"``: the 1996 rules for tournaments that ended before this day (the last list under
@@ -79,6 +79,36 @@ _EPOCH = np.datetime64("1970-01-01", "D")
 
 def _day(d: dt.date) -> int:
     return int((np.datetime64(d, "D") - _EPOCH).astype(np.int64))
+
+
+def usable(games: pd.DataFrame) -> np.ndarray:
+    """Which games a rating system can use: both players, a result, a date, two players.
+
+    Parameters
+    ----------
+    games : pandas.DataFrame
+        The shared games table; needs ``black``, ``white``, ``result`` and ``date``.
+
+    Returns
+    -------
+    numpy.ndarray
+        A new writable boolean array, one entry per row of ``games``.
+
+    Raises
+    ------
+    ValueError
+        If one of the four columns is missing, naming it.
+    """
+    missing = [c for c in ("black", "white", "result", "date") if c not in games.columns]
+    if missing:
+        raise ValueError(f"games is missing columns {missing}; needs black, white, result, date")
+    return (
+        games["black"].notna()
+        & games["white"].notna()
+        & games["result"].notna()
+        & games["date"].notna()
+        & (games["black"].astype(object) != games["white"].astype(object))
+    ).to_numpy(dtype=bool, copy=True)
 
 
 @dataclass(frozen=True)
@@ -167,18 +197,9 @@ def prepare(
     """
     if not isinstance(games, pd.DataFrame):
         raise TypeError(f"games must be a pandas DataFrame, got {type(games).__name__}")
-    missing = [c for c in ("black", "white", "result", "date") if c not in games.columns]
-    if missing:
-        raise ValueError(f"games is missing columns {missing}; needs black, white, result, date")
+    ok = usable(games)
     if as_of is not None:
         as_date(as_of, "as_of")
-    ok = (
-        games["black"].notna()
-        & games["white"].notna()
-        & games["result"].notna()
-        & games["date"].notna()
-        & (games["black"].astype(object) != games["white"].astype(object))
-    ).to_numpy(dtype=bool, copy=True)
     if tournaments is not None:
         ok = ok & _minutes_ok(games, tournaments, minutes_until)
     rows = np.flatnonzero(ok)
