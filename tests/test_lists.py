@@ -249,7 +249,10 @@ def test_year_ends_and_top_lists():
     )
     assert list(year) == [D(2002, 12, 31), D(2001, 12, 31)]
     five = lists.top_five(year, places=2)
-    assert five["player"].tolist() == ["a", "c", "a", "b"]
+    # 2002: a (2500) played no game that year (Gy1 = 0), so c and d are the top two of 2002
+    assert five["player"].tolist() == ["c", "d", "a", "b"]
+    assert five["rank"].tolist() == [1, 2, 1, 2]
+    assert five["list_rank"].tolist() == [2, 4, 1, 2]  # 2002 list: a, c, b, d
     # within 100 of No. 1 (2500): a and c (2450), never b (2000) nor d
     assert lists.top_players(year, top=3, within=100) == ["a", "c"]
 

@@ -448,20 +448,28 @@ def countries(ratings: pd.DataFrame) -> pd.DataFrame:
 
 
 def top_five(lists: Mapping[dt.date, pd.DataFrame], places: int = 5) -> pd.DataFrame:
-    """The first ``places`` players of each list's active ranking.
+    """The best ``places`` players of each list who played that year.
+
+    As on the RIF's site, only established active players with a rated game in the year up to
+    the list date (Gy1 > 0) take part, so that a year's top five are players of that year and
+    not a rating left standing by a player who stopped; they are ranked among themselves
+    (ties share the better rank).
 
     Returns
     -------
     pandas.DataFrame
-        Columns list_date, rank, player, name, country, rating; newest list first.
+        Columns list_date, rank (among the players who played that year), list_rank (on the
+        full list), player, name, country, rating; newest list first, then by rank and id.
     """
     if places < 1:
         raise ValueError(f"places must be >= 1, got {places}")
-    parts = [
-        frame.loc[frame["rank"].notna() & (frame["rank"] <= places)]
-        for _, frame in sorted(lists.items(), reverse=True)
-    ]
-    columns = ["list_date", "rank", "player", "name", "country", "rating"]
+    columns = ["list_date", "rank", "list_rank", "player", "name", "country", "rating"]
+    parts = []
+    for _, frame in sorted(lists.items(), key=lambda item: item[0], reverse=True):
+        played = frame.loc[frame["rank"].notna() & (frame["gy1"] > 0)]
+        rank = played["rating"].rank(method="min", ascending=False)
+        top = played.assign(list_rank=played["rank"], rank=rank.astype("Int32"))
+        parts.append(top.loc[top["rank"] <= places].sort_values(["rank", "player"]))
     if not parts:
         return pd.DataFrame({c: [] for c in columns})
     return pd.concat(parts, ignore_index=True)[columns]
