@@ -124,6 +124,16 @@ def test_about_page_states_the_parameters(published, small):
     assert "2 virtual draws" in text
 
 
+def test_pages_name_the_game_of_the_list(published, small, tmp_path):
+    renju = (site_of(published) / "index.html").read_text()
+    assert "Renju rating" in renju and "Gomoku" not in renju
+    params = {**small.params, "category": "gomoku"}
+    publish(tmp_path, D, small.data, small.selection, small.fit, params, site=True)
+    for page in ("index.html", "about.html"):
+        text = (tmp_path / "snapshots" / D.isoformat() / "site" / page).read_text()
+        assert "Gomoku rating" in text and "Renju rating" not in text, page
+
+
 def big_list(n: int) -> pd.DataFrame:
     """A list of ``n`` active players with long names (for the page-size budget)."""
     rng = np.random.default_rng(0)

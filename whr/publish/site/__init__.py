@@ -129,6 +129,8 @@ class _Site:
         self.target = target
         self.as_of = as_of
         self.info = info
+        # "Renju" or "Gomoku": the rule category the list was computed for
+        self.game = str(info.get("parameters", {}).get("category", "renju")).capitalize()
         self.env = _environment()
         self.written: list[Path] = []
         players = tables["players"].drop_duplicates("player_id")
@@ -159,7 +161,7 @@ class _Site:
     def render(self, path: str, template: str, **context: Any) -> None:
         root = "../" * path.count("/")
         html = self.env.get_template(template).render(
-            root=root, as_of=self.as_of.isoformat(), years=self.years, **context
+            root=root, as_of=self.as_of.isoformat(), years=self.years, game=self.game, **context
         )
         out = self.target / path
         out.parent.mkdir(parents=True, exist_ok=True)
