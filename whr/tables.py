@@ -243,7 +243,7 @@ RATINGS = pa.schema(
         pa.field("female", pa.bool_()),
         pa.field("birth_year", pa.int32()),  # null when not known
         pa.field("rating", pa.float64(), nullable=False),  # published scale, on D
-        pa.field("uncertainty", pa.float64(), nullable=False),  # posterior std on D, Elo
+        pa.field("uncertainty", pa.float64()),  # posterior std on D, Elo; null: Elo-era list
         pa.field("games", pa.int32(), nullable=False),  # rated games up to D (no virtual ones)
         pa.field("wins", pa.int32(), nullable=False),
         pa.field("draws", pa.int32(), nullable=False),
