@@ -143,6 +143,29 @@ def test_status_function_boundaries_directly():
     assert got.tolist() == ["provisional", "active", "inactive", "active", "inactive"]
 
 
+def test_status_with_established_given_by_another_rating_system():
+    on = D(2024, 2, 29)
+    got = lists.status(
+        [3, 30, 30, 30],
+        [on, on, D(2019, 2, 28), D(2019, 3, 1)],
+        on,
+        established=[True, False, True, True],
+    )
+    # established decides, not the 10 games; the 5-year window is the same
+    assert got.tolist() == ["active", "provisional", "inactive", "active"]
+    with pytest.raises(ValueError, match="established"):
+        lists.status([3, 30], [on, on], on, established=[True])
+
+
+def test_a_list_before_the_first_game_is_empty_in_the_schema():
+    games = make_games([("a", "b", 1.0, D(2020, 1, 1))])
+    history = history_of(games, {"a": 2000.0, "b": 2000.0})
+    frame = lists.list_on(
+        D(2019, 12, 31), history, lists.player_games(games), players_of([]), rating_on_of(history)
+    )
+    assert frame.empty and list(frame.columns) == RATINGS.names
+
+
 def test_status_rejects_games_after_the_list_date():
     with pytest.raises(ValueError, match="list date"):
         lists.status([10], [D(2021, 1, 1)], D(2020, 1, 1))

@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from whr.tables import RATED_GAMES, RATINGS, STATUSES, as_date, conform
+from whr.tables import RATED_GAMES, RATINGS, STATUSES, as_date, conform, empty
 
 ESTABLISHED_GAMES = 10  # rated games needed to be established (rule 10)
 ACTIVE_YEARS = 5  # an established player is active with a rated game in the last 5 years
@@ -60,7 +60,12 @@ def years_before(day: dt.date, years: int) -> dt.date:
         return day.replace(year=day.year - years, day=28)
 
 
-def status(games: Sequence[int] | np.ndarray, last_game: object, on: dt.date) -> np.ndarray:
+def status(
+    games: Sequence[int] | np.ndarray,
+    last_game: object,
+    on: dt.date,
+    established: Sequence[bool] | np.ndarray | None = None,
+) -> np.ndarray:
     """Each player's status on the list date ``on`` (spec section 3).
 
     Parameters
@@ -71,12 +76,16 @@ def status(games: Sequence[int] | np.ndarray, last_game: object, on: dt.date) ->
         Each player's last rated game on or before ``on``.
     on : datetime.date
         The list date D.
+    established : array of bool, optional
+        Who is established, when another rating system decides it (the Elo-era rules); default:
+        at least 10 rated games (rule 10).
 
     Returns
     -------
     numpy.ndarray of str
         ``"active"`` (>= 10 games and the last in (D - 5 years, D]), ``"inactive"`` (>= 10 games,
-        the last on or before D - 5 years) or ``"provisional"`` (<= 9 games).
+        the last on or before D - 5 years) or ``"provisional"`` (<= 9 games); with
+        ``established``, "established" replaces ">= 10 games".
     """
     as_date(on, "on")
     games = np.asarray(games, dtype=np.int64)
@@ -88,7 +97,15 @@ def status(games: Sequence[int] | np.ndarray, last_game: object, on: dt.date) ->
     if (last > np.datetime64(on, "D")).any():
         raise ValueError(f"last_game must be on or before the list date {on}")
     cutoff = np.datetime64(years_before(on, ACTIVE_YEARS), "D")
-    established = games >= ESTABLISHED_GAMES
+    if established is None:
+        established = games >= ESTABLISHED_GAMES
+    else:
+        established = np.asarray(established, dtype=bool)
+        if established.shape != games.shape:
+            raise ValueError(
+                f"established must have one entry per player ({len(games)}), "
+                f"got shape {established.shape}"
+            )
     recent = last > cutoff
     return np.where(
         established & recent, "active", np.where(established, "inactive", "provisional")
@@ -227,6 +244,9 @@ def list_on(
         ``rating_on(day)`` returns a DataFrame with columns player, rating (published scale) and
         uncertainty (std, Elo) on ``day`` (spec section 1: interpolated between rating days,
         constant after the last one with variance growing by w2 per day), as ``Fit.rating_on``.
+        Another rating system (the Elo-era list, ``whr.elo.elo_list``) may leave out the
+        uncertainty column (the list's uncertainty is then null) and may give a bool column
+        ``established`` that decides who is established instead of the 10-game rule.
 
     Returns
     -------
@@ -298,7 +318,7 @@ def _list_on(
     day = np.datetime64(on, "D")
     keep = games["day"] <= day
     if not keep.any():
-        return conform(pd.DataFrame({n: [] for n in RATINGS.names}), RATINGS)
+        return empty(RATINGS)
     # games are sorted by player then day: each player's rows are one run
     player = games["player"][keep]
     days = games["day"][keep]
@@ -339,15 +359,20 @@ def _list_on(
         best = pd.DataFrame({"best_rating": [], "best_date": np.array([], "datetime64[D]")})
 
     now = rating_on(on)
+    has_uncertainty = "uncertainty" in now
     now = pd.DataFrame(
         {
             "player": now["player"].astype("str").to_numpy(),
             "rating": now["rating"].to_numpy(float),
-            "uncertainty": now["uncertainty"].to_numpy(float),
+            "uncertainty": now["uncertainty"].to_numpy(float) if has_uncertainty else np.nan,
+            **({"established": now["established"].to_numpy(bool)} if "established" in now else {}),
         }
     ).set_index("player")
     rows = agg.join(now, how="left").join(best, how="left")
-    missing = rows.index[rows["rating"].isna() | rows["uncertainty"].isna()]
+    unrated = rows["rating"].isna()
+    if has_uncertainty:
+        unrated |= rows["uncertainty"].isna()
+    missing = rows.index[unrated]
     if len(missing):
         raise ValueError(
             f"rating_on({on}) gave no rating for {len(missing)} players with rated games up to "
@@ -356,7 +381,12 @@ def _list_on(
         )
     rows["best_rating"] = rows["best_rating"].fillna(rows["rating"])
     rows["best_date"] = rows["best_date"].fillna(rows["last_game"])
-    rows["status"] = status(rows["games"].to_numpy(), rows["last_game"].to_numpy(), on)
+    rows["status"] = status(
+        rows["games"].to_numpy(),
+        rows["last_game"].to_numpy(),
+        on,
+        rows["established"].to_numpy(bool) if "established" in rows else None,
+    )
     rows = rows.reset_index(names="player")
     info = facts.reindex(rows["player"].to_numpy())
     for column in info.columns:

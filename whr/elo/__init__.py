@@ -5,6 +5,9 @@ Public API:
 - ``expected_score(rating, opponent_rating)``: ``1 / (1 + 2**((opponent - rating) / 120))``
 - ``game_change(rating, opponent_rating, score)``: ``32 * (score - expected)``, unrounded
 - ``replay(games, rules="1997", as_of=None)``: the Elo list on a date, one row per player
+- ``elo_list(games, players, as_of, rules="1997", **replay_options)``: the same list in the
+  shape of the WHR lists (``whr.tables.RATINGS``)
+- ``rating_history(games, rules="1997", as_of=None)``: every rating each player held
 - the rule pieces: ``contribution`` (1996 ``F``), ``start_interval`` and ``start_rating``
   (1996 rule 8), ``provisional_rating`` (1997 rule 7 in the cumulative form of seed 003)
 
@@ -20,14 +23,17 @@ from whr.elo.formulas import (
     start_interval,
     start_rating,
 )
-from whr.elo.replay import LIST_COLUMNS, RULES, ratings_before, replay
+from whr.elo.lists import elo_list
+from whr.elo.replay import LIST_COLUMNS, RULES, rating_history, ratings_before, replay
 
 __all__ = [
     "LIST_COLUMNS",
     "RULES",
     "contribution",
+    "elo_list",
     "expected_score",
     "game_change",
+    "rating_history",
     "ratings_before",
     "provisional_rating",
     "replay",

@@ -48,7 +48,16 @@ from whr.elo.formulas import (
 )
 from whr.tables import as_date
 
-__all__ = ["LIST_COLUMNS", "RULES", "Prepared", "prepare", "ratings_before", "replay", "usable"]
+__all__ = [
+    "LIST_COLUMNS",
+    "RULES",
+    "Prepared",
+    "prepare",
+    "rating_history",
+    "ratings_before",
+    "replay",
+    "usable",
+]
 
 RULES = ("1997", "1996", "era")
 #: ``rules="era"``: the 1996 rules for tournaments that ended before this day (the last list under
@@ -311,6 +320,54 @@ class _Predictions:
                 e[idx[known]] = established[q[known]]
 
 
+class _Track:
+    """The rating history of a replay: each player's rating after every change of state.
+
+    Rows are added after each tournament (its players, dated its end day) and, under the 1996
+    rules, on each list date (every listed player); the last row of a player and day wins.
+    """
+
+    def __init__(self) -> None:
+        self.players = np.zeros(0, dtype=object)  # set by the replay: ids of the codes
+        self.codes: list[np.ndarray] = []
+        self.days: list[np.ndarray] = []
+        self.ratings: list[np.ndarray] = []
+
+    def add(self, day: int, codes: np.ndarray, ratings: np.ndarray) -> None:
+        rated = ~np.isnan(ratings)
+        if rated.any():
+            self.codes.append(codes[rated])
+            self.days.append(np.full(int(rated.sum()), day, dtype=np.int64))
+            self.ratings.append(ratings[rated].astype(np.float64))
+
+    def frame(self) -> pd.DataFrame:
+        """player (str), date (datetime.date), rating (Elo points), sorted by player and date."""
+        if not self.codes:
+            return pd.DataFrame(
+                {
+                    "player": pd.Series([], dtype="str"),
+                    "date": pd.Series([], dtype=object),
+                    "rating": pd.Series([], dtype=np.float64),
+                }
+            )
+        codes = np.concatenate(self.codes)
+        days = np.concatenate(self.days)
+        ratings = np.concatenate(self.ratings)
+        order = np.arange(codes.size)
+        # sorted by player, day, then order of recording; keep the last row of a player and day
+        idx = np.lexsort((order, days, codes))
+        codes, days, ratings = codes[idx], days[idx], ratings[idx]
+        last = np.ones(codes.size, dtype=bool)
+        last[:-1] = (codes[1:] != codes[:-1]) | (days[1:] != days[:-1])
+        return pd.DataFrame(
+            {
+                "player": pd.Series(self.players[codes[last]], dtype="str"),
+                "date": _dates(days[last]),
+                "rating": ratings[last],
+            }
+        )
+
+
 @dataclass
 class _State:
     rating: np.ndarray  # current rating (1997) or start rating used in tournaments (1996)
@@ -338,6 +395,7 @@ def _run_1997(
     *,
     start: int = 0,
     state: _State | None = None,
+    track: _Track | None = None,
 ) -> tuple[_State, _Predictions | None]:
     if state is None:
         st = _new_state(prep.players.size)
@@ -399,6 +457,8 @@ def _run_1997(
             p_both = _sum(lb[both], res[both], m) + _sum(lw[both], 1.0 - res[both], m)
             st.counted_games[g_est] += n_both[est]
             st.counted_points[g_est] += p_both[est]
+        if track is not None:
+            track.add(int(prep.end[t]), who, st.rating[who])
     if pred is not None:
         pred.record(prep.n_tournaments, st.rating, st.established)
     return st, pred
@@ -423,6 +483,7 @@ def _run_1996(
     pred: _Predictions | None = None,
     *,
     stop: int | None = None,
+    track: _Track | None = None,
 ) -> tuple[_State, np.ndarray, _Predictions | None]:
     n = prep.players.size
     st = _new_state(n)
@@ -451,6 +512,9 @@ def _run_1996(
         end = int(prep.end[t]) if t < stop else as_of_day + 1
         while li < lists.size and lists[li] < end:
             publish()
+            if track is not None:
+                listed = np.flatnonzero(st.established)
+                track.add(int(lists[li]), listed, official[listed])
             li += 1
         if pred is not None:
             pred.record(t, start_ratings(), st.established)
@@ -498,6 +562,8 @@ def _run_1996(
             pending[g] += f
         if got.size:
             k0[who[got]] = k[got]
+        if track is not None:
+            track.add(int(prep.end[t]), who, start_ratings()[who])
     st.rating = np.where(st.established, official, k0 + pending)
     return st, np.where(st.established, pending, 0.0), pred
 
@@ -508,18 +574,19 @@ def _run_era(
     seed_rating: float | None,
     as_of_day: int,
     pred: _Predictions | None = None,
+    track: _Track | None = None,
 ) -> tuple[_State, np.ndarray, bool]:
     """1996 rules up to the changeover, then 1997 rules; returns (state, pending, in_1997)."""
     change = _day(ERA_CHANGEOVER)
     stop = int(np.searchsorted(prep.end, change, side="left"))
     last_1996 = min(as_of_day, change - 1)
-    st, pending, _ = _run_1996(prep, initial, seed_rating, last_1996, pred, stop=stop)
+    st, pending, _ = _run_1996(prep, initial, seed_rating, last_1996, pred, stop=stop, track=track)
     if as_of_day < change:
         return st, pending, False
     # on December 31, 1996 every start rating was listed: the listed players are established
     st.rating = np.where(st.established, st.rating, np.nan)
     st.opponent_sum = np.zeros(prep.players.size)
-    st, _ = _run_1997(prep, None, seed_rating, pred, start=stop, state=st)
+    st, _ = _run_1997(prep, None, seed_rating, pred, start=stop, state=st, track=track)
     return st, np.zeros(prep.players.size), True
 
 
@@ -590,6 +657,19 @@ def replay(
         ``provisional`` a start rating not yet on a list (its rating includes the contributions
         so far); the established rows also have ``pending``, contributions not yet listed.
     """
+    return _replay(games, rules, as_of, initial, seed_rating, tournaments, None)
+
+
+def _replay(
+    games: pd.DataFrame,
+    rules: str,
+    as_of: dt.date | None,
+    initial: pd.DataFrame | None,
+    seed_rating: float | None,
+    tournaments: pd.DataFrame | None,
+    track: _Track | None,
+) -> pd.DataFrame:
+    """:func:`replay`, recording the rating history in ``track`` when given."""
     if rules not in RULES:
         raise ValueError(f"rules must be one of {RULES}, got {rules!r}")
     seed = _check_seed(seed_rating)
@@ -603,17 +683,17 @@ def replay(
     )
     counts = _counts(prep)
     if rules == "1997":
-        st, _ = _run_1997(prep, initial, seed)
+        st, _ = _run_1997(prep, initial, seed, track=track)
         extra: dict[str, np.ndarray] = {}
         rating = st.rating
     elif rules == "era":
         last = _day(as_of) if as_of is not None else int(prep.day.max(initial=0))
-        st, pending, in_1997 = _run_era(prep, initial, seed, last)
+        st, pending, in_1997 = _run_era(prep, initial, seed, last, track=track)
         rating = st.rating
         extra = {} if in_1997 else {"pending": pending}
     else:
         last = _day(as_of) if as_of is not None else int(prep.day.max(initial=0))
-        st, pending, _ = _run_1996(prep, initial, seed, last)
+        st, pending, _ = _run_1996(prep, initial, seed, last, track=track)
         rating = st.rating
         extra = {"pending": pending}
     rated = np.flatnonzero(~np.isnan(rating))
@@ -641,7 +721,43 @@ def replay(
             frame["status"].to_numpy() != "established",
         )
     )
-    return frame.iloc[order].reset_index(drop=True)
+    frame = frame.iloc[order].reset_index(drop=True)
+    if track is not None:
+        track.players = prep.players
+    return frame
+
+
+def rating_history(
+    games: pd.DataFrame,
+    rules: str = "1997",
+    as_of: dt.date | None = None,
+    *,
+    initial: pd.DataFrame | None = None,
+    seed_rating: float | None = SEED_RATING,
+    tournaments: pd.DataFrame | None = None,
+) -> pd.DataFrame:
+    """Every Elo rating each player held up to ``as_of``, from the same pass as :func:`replay`.
+
+    A row is written for the players of each tournament, dated its end day, with their rating
+    after it, and under the 1996 rules (``"1996"``, ``"era"`` before 1997) for every listed
+    player on each list date, with their official rating. A player's last row on or before a
+    day is the rating :func:`replay` gives on that day. Ratings given by ``initial`` have no
+    row until a tournament or a list date changes them.
+
+    Parameters
+    ----------
+    games, rules, as_of, initial, seed_rating, tournaments
+        As for :func:`replay`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``player`` (str), ``date`` (datetime.date), ``rating`` (float, Elo points); one row per
+        player and day (the state at the end of that day), sorted by player and date.
+    """
+    track = _Track()
+    _replay(games, rules, as_of, initial, seed_rating, tournaments, track)
+    return track.frame()
 
 
 def ratings_before(
