@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from whr.tables import RATED_GAMES, RATINGS, STATUSES, as_date, conform, empty
+from whr.tables import CHANGE_COLUMNS, RATED_GAMES, RATINGS, STATUSES, as_date, conform, empty
 
 ESTABLISHED_GAMES = 10  # rated games needed to be established (rule 10)
 ACTIVE_YEARS = 5  # an established player is active with a rated game in the last 5 years
@@ -408,6 +408,8 @@ def _list_on(
     )
     rows["country_rank"] = country_rank.reindex(rows.index).astype("Int32")
     rows["list_date"] = on
+    for column in CHANGE_COLUMNS:  # filled later from the previous list (whr.changes.since)
+        rows[column] = None
     return conform(rows, RATINGS)  # datetime64 columns become date32 here
 
 

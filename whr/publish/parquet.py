@@ -40,7 +40,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from whr import lists
+from whr import changes, lists
 from whr.publish.snapshots import read_latest
 from whr.tables import (
     EXCLUSIONS,
@@ -136,7 +136,12 @@ def _write_parquet(
 
 
 def build_tables(
-    as_of: dt.date, data: SourceData, selection: Any, fit: Any
+    as_of: dt.date,
+    data: SourceData,
+    selection: Any,
+    fit: Any,
+    *,
+    previous: pd.DataFrame | None = None,
 ) -> tuple[dict[str, pd.DataFrame], dict[dt.date, pd.DataFrame]]:
     """The snapshot's tables, sorted deterministically.
 
@@ -150,6 +155,10 @@ def build_tables(
         ``.rated`` (GAMES) and ``.exclusions`` (EXCLUSIONS).
     fit : whr.engine.Fit
         ``.history`` (HISTORY) and ``.rating_on(day)``.
+    previous : pandas.DataFrame, optional
+        The previous published list of the category (RATINGS), for ``rating_change`` and
+        ``previous_rank`` (:func:`whr.changes.since`); each year-end list is compared with the
+        one a year before.
 
     Returns
     -------
@@ -167,8 +176,8 @@ def build_tables(
         .sort_values("player_id", kind="stable")
         .reset_index(drop=True)
     )
-    ratings = lists.list_on(as_of, history, pg, players, fit.rating_on)
-    year_end = lists.year_end_lists(as_of, history, pg, players, fit.rating_on)
+    ratings = changes.since(lists.list_on(as_of, history, pg, players, fit.rating_on), previous)
+    year_end = changes.since_each(lists.year_end_lists(as_of, history, pg, players, fit.rating_on))
     if year_end:
         year_frame = pd.concat(list(year_end.values()), ignore_index=True)
     else:
