@@ -315,16 +315,16 @@ def test_crosstables_add_up(published, small):
         players = set(part["black"]) | set(part["white"])
         assert len(rows) == len(players), tid
         assert [int(r[0]) for r in rows] == list(range(1, len(rows) + 1)), tid
-        assert sum(score(r[-4]) for r in rows) == len(part), tid  # a game gives one point
-        entries = [e for r in rows for cell in r[4:-4] for e in cell.split()]
+        assert sum(score(r[-5]) for r in rows) == len(part), tid  # a game gives one point
+        entries = [e for r in rows for cell in r[3:-5] for e in cell.split()]
         assert all(re.fullmatch(r"\d+[+=\u2212]/[bw]", e) for e in entries), tid
         assert len(entries) == 2 * len(part), tid  # each game in both players' rows
         # a row's points are its cells' points
         for r in rows:
             won = sum(
-                1.0 if "+" in e else 0.5 if "=" in e else 0.0 for c in r[4:-4] for e in c.split()
+                1.0 if "+" in e else 0.5 if "=" in e else 0.0 for c in r[3:-5] for e in c.split()
             )
-            assert won == score(r[-4]), tid
+            assert won == score(r[-5]), tid
 
 
 def test_changes_since_the_previous_list(changed):
@@ -400,7 +400,7 @@ def test_games_not_rated_page_and_csv(published, small):
     for tid, part in exclusions.groupby("tournament_id"):
         groups = part.groupby(["reason", "message"])
         assert len(groups) >= 1
-        anchor = f'id="t-{page_names([tid])[tid]}"'
+        anchor = f'<section class=group id="t-{page_names([tid])[tid]}">'
         assert anchor in html, tid
     csv = pd.read_csv(site / "exclusions.csv", dtype=str, keep_default_na=False)
     assert sorted(csv["game_id"]) == sorted(exclusions["game_id"])

@@ -482,7 +482,7 @@ def player_pages(r: Renderer, cols: _Columns, lo: int, hi: int) -> None:
         for k in set(cols.ev_tournament[ev].tolist())
     }
     rows = [
-        f"<tr><td>{d}<td class=nm>{links[k]}<td>{n}<td>{points(sc)}<td>{pf}{''.join(ch)}\n"
+        f"<tr><td class=nm>{links[k]}<td>{d}<td>{points(sc)}<td>{pf}{ch[2]}{ch[0]}{ch[1]}<td>{n}\n"
         for k, d, n, sc, pf, ch in zip(
             cols.ev_tournament[ev].tolist(),
             iso(cols.ev_last[ev]),
@@ -655,8 +655,8 @@ def tournament_pages(r: Renderer, cols: _Columns, lo: int, hi: int) -> None:
         place = str(pf) if pf == pl else f"{pf}–{pl}"
         before, after, delta = change[k]
         by_t.setdefault(tk, []).append(
-            f"<tr><td>{n}<td>{place}<td class=nm>{name}{before}{html_cells}"
-            f"<td>{points(sc)}<td>{perf[k]}{after}{delta}\n"
+            f"<tr><td>{n}<td>{place}<td class=nm>{name}{html_cells}"
+            f"<td>{points(sc)}<td>{perf[k]}{before}{after}{delta}\n"
         )
     for k in range(lo, hi):
         rows = by_t.get(k, [])

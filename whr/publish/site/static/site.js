@@ -230,20 +230,21 @@
       { label: "BY", title: "birth year", cls: "n", first: 1, key: function (i) { return P.d.by[L.p[i]] || null; }, html: function (i) { return P.d.by[L.p[i]] || ""; } }];
     function rankCol(label, k, title) { return { label: label, title: title, cls: "n", first: 1, key: function (i) { return rankKey(L[k][i]); }, html: function (i) { return rankText(L[k][i]); } }; }
 
+    // what matters most comes first (a phone shows about four columns): rank, player, rating,
+    // change; then the other ranks, the uncertainty and the activity counts
     function columns(t) {
-      var cols = [];
+      var cols = [], more = [];
       if (t === "active") {
         cols.push(rankCol("Rank", fixed ? "ck" : "k", fixed ? "rank in the country" : "rank among established active players"));
-        if (fixed) cols.push(rankCol("World", "k", "rank on the world list"));
-        else if (CFG.change) cols.push(rankCol("Prev.", "q", "rank on the previous list"));
+        if (fixed) more.push(rankCol("World", "k", "rank on the world list"));
+        else if (CFG.change) more.push(rankCol("Prev.", "q", "rank on the previous list"));
       } else if (t === "gy1") {
         cols.push(rankCol("Rank", fixed ? "cy" : "y", "rank among the players of this list"));
-        cols.push(rankCol("World", "k", "rank on the world list of established active players"));
+        more.push(rankCol("World", "k", "rank on the world list of established active players"));
       }
       cols.push(player, rating);
       if (CFG.change) cols.push(change);
-      cols.push(unc);
-      return cols.concat(tail);
+      return cols.concat(more, [unc], tail);
     }
     var NOTES = {
       gy1: "Established players with at least 10 rated games in the year up to the list date (the RIF's \u201cGy1 \u2265 10\u201d list). Rank: among them; World: the rank on the list of established active players.",
@@ -417,15 +418,16 @@
     var data = JSON.parse($("games-data").textContent);
     var events = $("events").tBodies[0].rows, box = $("games");
     var P = W.players ? new Players(W.players) : null;
-    var html = "<div class=scroll><table class=games><thead><tr><th>Round<th>Colour<th>Result<th class=nm>Opponent<th title=\"the opponent's rating on the day\">Rating</thead><tbody>";
+    var html = "<p class=meta>\u25cf with Black, \u25cb with White; the opponent's rating on the day of the game.</p>" +
+      "<div class=scroll><table class=\"games played\"><thead><tr><th>Round<th class=op>Opponent<th>Result<th title=colour>\u25cf\u25cb<th>Rating</thead><tbody>";
     data.forEach(function (games, b) {
       var ev = events[b];
-      html += "<tr class=t><td colspan=5>" + ev.cells[1].innerHTML + " \u00b7 " + esc(ev.cells[0].textContent) + "</td></tr>";
+      html += "<tr class=t><td colspan=5>" + ev.cells[0].innerHTML + " \u00b7 " + esc(ev.cells[1].textContent) + "</td></tr>";
       games.forEach(function (g) {
         var res = RESULT[g[1] % 3], text = res[1];
         if (g[4]) text = "<a href=\"https://www.renju.net/game/" + esc(g[4]) + "/\" rel=nofollow>" + text + "</a>";
-        html += "<tr><td>" + esc(g[0]) + "<td>" + (g[1] >= 3 ? "\u25cb White" : "\u25cf Black") + "<td class=" + res[0] + ">" + text +
-          "<td class=nm>" + (P ? P.link(g[2], "../", true) : esc(g[2])) + "<td>" + (g[3] === null ? "" : g[3]) + "</tr>";
+        html += "<tr><td>" + esc(g[0]) + "<td class=op>" + (P ? P.link(g[2], "../", true) : esc(g[2])) + "<td class=" + res[0] + ">" + text +
+          "<td title=" + (g[1] >= 3 ? "White>\u25cb" : "Black>\u25cf") + "<td>" + (g[3] === null ? "" : g[3]) + "</tr>";
       });
     });
     box.innerHTML = data.length ? html + "</tbody></table></div>" : "<p>No rated games.</p>";
@@ -435,7 +437,7 @@
   var CELL = /^(\d+)([+=\u2212])\/([bw])$/;
   function pairingsApp() {
     var table = $("cross"), out = $("pairings");
-    var heads = table.tHead.rows[0].cells, first = 4, last = heads.length - 4;  // round columns
+    var heads = table.tHead.rows[0].cells, first = 3, last = heads.length - 5;  // round columns
     var rows = table.tBodies[0].rows, who = {}, after = {};
     Array.prototype.forEach.call(rows, function (tr) {
       var k = tr.cells[0].textContent;
@@ -464,7 +466,7 @@
       });
       html += "<h3>Round " + esc(heads[c].textContent) + "</h3><div class=scroll><table class=pairings><thead><tr><th class=nm>Black<th>After<th>Result<th>After<th>White</thead><tbody>";
       games.forEach(function (g) {
-        html += "<tr><td class=nm>" + who[g.b] + "<td>" + after[g.b] + "<td class=res>" + g.r + "<td>" + after[g.w] + "<td>" + who[g.w] + "</tr>";
+        html += "<tr><td class=\"nm pl\">" + who[g.b] + "<td>" + after[g.b] + "<td class=res>" + g.r + "<td>" + after[g.w] + "<td class=pl>" + who[g.w] + "</tr>";
       });
       html += "</tbody></table></div>";
     }
@@ -473,9 +475,9 @@
 
   // --- a plain filter over a static table's groups (the games not rated) ----------------------
   function filterApp() {
-    var q = $("q"), table = $("excluded"), shown = $("shown");
-    if (!q || !table) return;
-    var groups = Array.prototype.slice.call(table.tBodies);
+    var q = $("q"), box = $("excluded"), shown = $("shown");
+    if (!q || !box) return;
+    var groups = Array.prototype.slice.call(box.querySelectorAll("section.group"));
     var keys = groups.map(function (g) { return fold(g.textContent); });
     q.value = readHash().q || "";
     function apply() {
