@@ -4,8 +4,8 @@ Builds a synthetic history (whr.synthetic), selects (whr.select) and fits (whr.f
 the publishing stages one by one and prints the figures:
 
 - build tables: ``whr.publish.parquet.build_tables`` (lists, year-end lists, rated games);
-- render: ``whr.publish.site.write_site`` (prepare every page's data in bulk, then write), with
-  its two parts, prepare and write, timed apart as well;
+- render: ``whr.publish.site.write_site``, in its two parts: prepare every page's data in bulk
+  (``whr.publish.site.prepare.prepare``), then write (``write_prepared``);
 
 then the site's size, files, page sizes (``index.html``, the biggest list and player pages) and
 the process's peak memory so far. Targets (issue 13, a quiet 2-core machine): at RIF size
@@ -35,7 +35,7 @@ import support  # test helper: a synthetic history as SourceData
 
 import whr
 from whr.publish import parquet
-from whr.publish.site import prepare, write_site
+from whr.publish.site import prepare, write_prepared
 
 CHROMIUM = "/usr/bin/chromium"
 
@@ -80,6 +80,9 @@ def main() -> None:
         "--out", type=Path, default=None, help="output directory (default: temporary)"
     )
     parser.add_argument("--browser", action="store_true", help="time the pages in Chromium too")
+    parser.add_argument(
+        "--processes", type=int, default=None, help="worker processes for the pages (default: auto)"
+    )
     args = parser.parse_args()
 
     t = time.perf_counter()
@@ -104,21 +107,19 @@ def main() -> None:
         t_tables = time.perf_counter() - t
         print(f"build tables: {t_tables:.2f} s; peak memory so far {peak_mb():.0f} MB")
 
-        # render, timed as write_site does it and in its two parts
+        # render = write_site: prepare every page's data in bulk, then write the pages
         t = time.perf_counter()
         prepared = prepare.prepare(as_of, tables, year_end, info)
         t_prepare = time.perf_counter() - t
-        del prepared
+        print(f"render, prepare: {t_prepare:.2f} s; peak memory so far {peak_mb():.0f} MB")
         site = out / "site"
         t = time.perf_counter()
-        files = write_site(site, as_of, tables, year_end, info)
-        t_render = time.perf_counter() - t
+        files = write_prepared(prepared, site, processes=args.processes)
+        t_write = time.perf_counter() - t
+        t_render = t_prepare + t_write
+        print(f"render, write: {t_write:.2f} s; peak memory so far {peak_mb():.0f} MB")
         print(
-            f"render: {t_render:.2f} s (of which prepare ~{t_prepare:.2f} s); "
-            f"peak memory so far {peak_mb():.0f} MB"
-        )
-        print(
-            f"build tables + render: {t_tables + t_render:.2f} s "
+            f"build tables + render: {t_tables:.2f} + {t_render:.2f} = {t_tables + t_render:.2f} s "
             "(targets: RIF size <= 3 s, 1M games <= 60 s)"
         )
         size = sum(p.stat().st_size for p in files)

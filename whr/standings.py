@@ -6,6 +6,10 @@ ratings on the day of each game) and the fit's history (schema ``HISTORY``): one
 (player, tournament) for the whole history, so a site can render thousands of tournament and
 player pages without recomputing anything per page.
 
+Ids (``player``, ``opponent``, ``tournament_id``) may be text or integer codes, and come out as
+they came in: a caller that numbers players and tournaments once (as the site does) passes the
+numbers and saves the work on text.
+
 Definitions
 -----------
 score
@@ -35,11 +39,27 @@ import math
 import numpy as np
 import pandas as pd
 
-__all__ = ["PERFORMANCE_ITERATIONS", "crosstable", "performance", "player_tournaments", "standings"]
+__all__ = [
+    "PERFORMANCE_ITERATIONS",
+    "PERFORMANCE_TOLERANCE_ELO",
+    "PerformanceError",
+    "crosstable",
+    "performance",
+    "player_tournaments",
+    "standings",
+]
 
 _ELO_NATURAL = math.log(10.0) / 400.0
-PERFORMANCE_ITERATIONS = 60
-"""Bisection steps of :func:`performance` (the bracket shrinks 2**60-fold: far below 0.01 Elo)."""
+PERFORMANCE_ITERATIONS = 200
+"""At most this many steps of :func:`performance` (Newton steps converge in a handful; a step
+that would leave the bracket halves it instead, so 200 steps shrink any bracket far below
+``PERFORMANCE_TOLERANCE_ELO``)."""
+PERFORMANCE_TOLERANCE_ELO = 1e-7
+"""The search stops when no group's performance moved more than this in a step, Elo."""
+
+
+class PerformanceError(ArithmeticError):
+    """The performance search ran out of steps; it should not happen (see the message)."""
 
 
 def _days(values: pd.Series) -> np.ndarray:
@@ -101,17 +121,27 @@ def performance(
     # expected score at lo is at most n * 10**-(log10(n) + 2) = 0.01 < 1/2: the root is inside
     margin = 400.0 * (np.log10(n) + 2.0)
     lo, hi = low_opp - margin, high_opp + margin
+    mean = np.bincount(group, weights=opp_ok, minlength=n_groups) / n
+    rating = np.clip(mean + 400.0 * np.log10(target / (n - target)), lo, hi)  # exact: all equal
+    # safeguarded Newton: a Newton step, or the bracket's middle when the step leaves it
     for _ in range(PERFORMANCE_ITERATIONS):
-        mid = 0.5 * (lo + hi)
-        expected = np.bincount(
-            group,
-            weights=1.0 / (1.0 + np.exp((opp_ok - mid[group]) * _ELO_NATURAL)),
-            minlength=n_groups,
+        p = 1.0 / (1.0 + np.exp((opp_ok - rating[group]) * _ELO_NATURAL))
+        excess = np.bincount(group, weights=p, minlength=n_groups) - target
+        slope = np.bincount(group, weights=p * (1.0 - p), minlength=n_groups) * _ELO_NATURAL
+        hi = np.where(excess > 0, rating, hi)
+        lo = np.where(excess > 0, lo, rating)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            step = rating - excess / slope
+        step = np.where((step > lo) & (step < hi), step, 0.5 * (lo + hi))
+        moved = np.abs(step - rating)
+        rating = step
+        if moved.max(initial=0.0) < PERFORMANCE_TOLERANCE_ELO:
+            break
+    else:
+        raise PerformanceError(
+            f"performance did not converge in {PERFORMANCE_ITERATIONS} steps (last change "
+            f"{moved.max():.3g} Elo); report the games of this group, it should not happen"
         )
-        above = expected > target
-        hi = np.where(above, mid, hi)
-        lo = np.where(above, lo, mid)
-    rating = 0.5 * (lo + hi)
     return np.where(missing, np.nan, rating), bound
 
 
@@ -161,8 +191,8 @@ def player_tournaments(pg: pd.DataFrame, history: pd.DataFrame) -> pd.DataFrame:
     }
     if pg.empty:
         return pd.DataFrame(columns)
-    player = pg["player"].to_numpy(object)
-    tid = pg["tournament_id"].fillna("").astype("str").to_numpy(object)
+    player = _ids(pg["player"])
+    tid = _ids(pg["tournament_id"])
     day = _days(pg["day"])
     score = pg["score"].to_numpy(np.float64)
     opp = pg["opponent_rating"].to_numpy(np.float64)
@@ -181,7 +211,7 @@ def player_tournaments(pg: pd.DataFrame, history: pd.DataFrame) -> pd.DataFrame:
     first_day, last_day = day[starts], day[ends - 1]
 
     # ratings from the history: the last rating day before the first game, and on the last one
-    h_code = pd.Index(p_uniques).get_indexer(history["player"].astype("str").to_numpy(object))
+    h_code = pd.Index(p_uniques).get_indexer(_ids(history["player"]))
     h_day = _days(history["date"])
     h_rating = history["rating"].to_numpy(np.float64)
     known = h_code >= 0
@@ -203,8 +233,8 @@ def player_tournaments(pg: pd.DataFrame, history: pd.DataFrame) -> pd.DataFrame:
     draws = np.add.reduceat((score == 0.5).astype(np.int64), starts)
     frame = pd.DataFrame(
         {
-            "player": pd.Series(p_uniques[out_player], dtype="str"),
-            "tournament_id": pd.Series(t_uniques[t_code[starts]], dtype="str"),
+            "player": _column(np.asarray(p_uniques)[out_player]),
+            "tournament_id": _column(np.asarray(t_uniques)[t_code[starts]]),
             "first_day": first_day.astype("datetime64[D]"),
             "last_day": last_day.astype("datetime64[D]"),
             "games": count,
@@ -225,6 +255,47 @@ def player_tournaments(pg: pd.DataFrame, history: pd.DataFrame) -> pd.DataFrame:
     ).reset_index(drop=True)
 
 
+def _codes(*arrays: np.ndarray) -> tuple[list[np.ndarray], int]:
+    """Integer codes of the values of several arrays, in sorted value order (shared codes)."""
+    codes, uniques = pd.factorize(np.concatenate(arrays), sort=True)
+    bounds = np.cumsum([0, *(len(a) for a in arrays)])
+    return [codes[a:b] for a, b in zip(bounds[:-1], bounds[1:], strict=True)], len(uniques)
+
+
+def _ids(column: pd.Series) -> np.ndarray:
+    """Ids as a numpy array: integer codes as they are, text with "" for a missing id."""
+    if pd.api.types.is_integer_dtype(column.dtype):
+        return column.to_numpy(np.int64)
+    return column.fillna("").astype("str").to_numpy(object)
+
+
+def _column(values: np.ndarray) -> pd.Series:
+    """An output column: kept as numpy values (text stays Python objects, no conversion)."""
+    return pd.Series(values, dtype=object if values.dtype == object else values.dtype)
+
+
+def _new_runs(*keys: np.ndarray) -> np.ndarray:
+    """Where a run of equal keys (all of ``keys`` equal) starts, for grouped rows."""
+    n = len(keys[0])
+    new = np.zeros(n, bool)
+    if n:
+        new[0] = True
+        for k in keys:
+            new[1:] |= k[1:] != k[:-1]
+    return new
+
+
+def _run_starts(new: np.ndarray) -> np.ndarray:
+    """For each row, the position where its run starts (``new`` from :func:`_new_runs`)."""
+    return np.maximum.accumulate(np.where(new, np.arange(len(new)), 0))
+
+
+def _run_ends(new: np.ndarray) -> np.ndarray:
+    """For each row, the position after the last row of its run."""
+    ends = np.r_[np.flatnonzero(new)[1:], len(new)]
+    return ends[np.cumsum(new) - 1]
+
+
 def standings(pg: pd.DataFrame, tournaments: pd.DataFrame) -> pd.DataFrame:
     """Each tournament's standings: numbered rows with place, score and Buchholz.
 
@@ -243,26 +314,25 @@ def standings(pg: pd.DataFrame, tournaments: pd.DataFrame) -> pd.DataFrame:
         the tournament, one term per game); sorted by tournament_id, number.
     """
     pt = tournaments
-    pg = pg.assign(tournament_id=pg["tournament_id"].fillna("").astype("str"))
-    scores = pt.set_index(["tournament_id", "player"])["score"]
-    opp_key = pd.MultiIndex.from_arrays([pg["tournament_id"], pg["opponent"].astype("str")])
-    opp_score = scores.reindex(opp_key).to_numpy(np.float64)
-    buchholz = (
-        pd.Series(opp_score)
-        .groupby([pg["tournament_id"].to_numpy(), pg["player"].to_numpy()], sort=False)
-        .sum()
+    (t_pt, t_pg), _ = _codes(_ids(pt["tournament_id"]), _ids(pg["tournament_id"]))
+    (p_pt, p_pg, o_pg), n_players = _codes(
+        _ids(pt["player"]), _ids(pg["player"]), _ids(pg["opponent"])
     )
-    key = pd.MultiIndex.from_arrays([pt["tournament_id"], pt["player"]])
-    out = pt.assign(buchholz=buchholz.reindex(key).to_numpy(np.float64))
-    out = out.sort_values(
-        ["tournament_id", "score", "buchholz", "player"],
-        ascending=[True, False, False, True],
-        kind="stable",
-    ).reset_index(drop=True)
-    by_t = out.groupby("tournament_id", sort=False)
-    out["number"] = by_t.cumcount().to_numpy() + 1
-    out["place_first"] = by_t["score"].rank(method="min", ascending=False).astype(np.int64)
-    out["place_last"] = by_t["score"].rank(method="max", ascending=False).astype(np.int64)
+    rows = pd.Index(t_pt.astype(np.int64) * n_players + p_pt)
+    me = rows.get_indexer(t_pg.astype(np.int64) * n_players + p_pg)
+    them = rows.get_indexer(t_pg.astype(np.int64) * n_players + o_pg)
+    if (me < 0).any() or (them < 0).any():
+        raise ValueError("tournaments must be player_tournaments of these games (a row is missing)")
+    score = pt["score"].to_numpy(np.float64)
+    buchholz = np.bincount(me, weights=score[them], minlength=len(pt))
+    order = np.lexsort((p_pt, -buchholz, -score, t_pt))
+    out = pt.iloc[order].reset_index(drop=True).assign(buchholz=buchholz[order])
+    t, sc = t_pt[order], score[order]
+    first_row = _run_starts(_new_runs(t))  # of the tournament
+    equal = _new_runs(t, sc)  # runs of equal scores share a place
+    out["number"] = np.arange(len(out)) - first_row + 1
+    out["place_first"] = _run_starts(equal) - first_row + 1
+    out["place_last"] = _run_ends(equal) - first_row
     return out
 
 
@@ -285,30 +355,36 @@ def crosstable(pg: pd.DataFrame, table: pd.DataFrame) -> pd.DataFrame:
         ("black"/"white"), score (the row player's: 1, 0.5, 0), game_id; sorted by
         tournament_id, number, column, day, game_id.
     """
-    tid = pg["tournament_id"].fillna("").astype("str")
-    rounds = pg["round"].fillna("").astype("str")
-    numbers = table.set_index(["tournament_id", "player"])["number"]
-    mine = numbers.reindex(pd.MultiIndex.from_arrays([tid, pg["player"].astype("str")]))
-    theirs = numbers.reindex(pd.MultiIndex.from_arrays([tid, pg["opponent"].astype("str")]))
-    if mine.isna().any() or theirs.isna().any():
+    tid = _ids(pg["tournament_id"])
+    (t_table, t_pg), _ = _codes(_ids(table["tournament_id"]), tid)
+    (p_table, p_pg, o_pg), n_players = _codes(
+        _ids(table["player"]), _ids(pg["player"]), _ids(pg["opponent"])
+    )
+    rows = pd.Index(t_table.astype(np.int64) * n_players + p_table)
+    me = rows.get_indexer(t_pg.astype(np.int64) * n_players + p_pg)
+    them = rows.get_indexer(t_pg.astype(np.int64) * n_players + o_pg)
+    if (me < 0).any() or (them < 0).any():
         raise ValueError("table must be the standings of these games (a player has no row)")
-    pairs = pd.DataFrame({"tournament_id": tid, "round": rounds}).drop_duplicates()
-    pairs = pairs.assign(_key=_natural_rounds(pairs["round"]))
-    pairs = pairs.sort_values(["tournament_id", "_key"], kind="stable")
-    pairs["column"] = pairs.groupby("tournament_id", sort=False).cumcount()
-    column = pairs.set_index(["tournament_id", "round"])["column"]
-    out = pd.DataFrame(
+    number = table["number"].to_numpy(np.int64)
+    # rounds: numbered by the natural order of their labels, then per tournament from 0
+    rounds = _ids(pg["round"])
+    r_code, labels = pd.factorize(rounds)
+    natural = _natural_rounds(pd.Series(labels, dtype=object))
+    key = t_pg.astype(np.int64) * (len(labels) + 1) + natural[r_code]
+    pairs = np.unique(key)
+    column_of_pair = np.arange(len(pairs)) - _run_starts(_new_runs(pairs // (len(labels) + 1)))
+    column = column_of_pair[np.searchsorted(pairs, key)]
+    game_code, _ = pd.factorize(_ids(pg["game_id"]), sort=True)
+    order = np.lexsort((game_code, _days(pg["day"]), column, number[me], t_pg))
+    return pd.DataFrame(
         {
-            "tournament_id": tid.to_numpy(),
-            "number": mine.to_numpy(np.int64),
-            "column": column.reindex(pd.MultiIndex.from_arrays([tid, rounds])).to_numpy(np.int64),
-            "round": rounds.to_numpy(),
-            "opponent": theirs.to_numpy(np.int64),
-            "colour": pg["colour"].to_numpy(),
-            "score": pg["score"].to_numpy(np.float64),
-            "game_id": pg["game_id"].to_numpy(),
-            "_day": _days(pg["day"]),
+            "tournament_id": _column(tid[order]),
+            "number": number[me][order],
+            "column": column[order],
+            "round": _column(rounds[order]),
+            "opponent": number[them][order],
+            "colour": _column(pg["colour"].to_numpy(object)[order]),
+            "score": pg["score"].to_numpy(np.float64)[order],
+            "game_id": _column(_ids(pg["game_id"])[order]),
         }
     )
-    out = out.sort_values(["tournament_id", "number", "column", "_day", "game_id"], kind="stable")
-    return out.drop(columns="_day").reset_index(drop=True)

@@ -53,6 +53,7 @@ __all__ = [
     "page_names",
     "players_json",
     "slug",
+    "write_prepared",
     "write_site",
 ]
 

@@ -68,7 +68,11 @@ def points(value: float) -> str:
 
 def floats(values: object) -> np.ndarray:
     """A column as float64 (None, NA → NaN)."""
-    return pd.to_numeric(pd.Series(values), errors="coerce").to_numpy(np.float64)
+    series = values if isinstance(values, pd.Series) else pd.Series(values)
+    try:
+        return series.to_numpy(np.float64, na_value=np.nan)
+    except (TypeError, ValueError):
+        return pd.to_numeric(series, errors="coerce").to_numpy(np.float64)
 
 
 def days(values: object) -> np.ndarray:
@@ -341,51 +345,90 @@ def prepare(
     tours, tournament_page = _tournaments(tables["tournaments"], games, excluded)
     t_number = pd.Index(tours["tournament_id"])
 
+    # players and tournaments by number from here on: whr.standings works on the codes
     history = tables["history"]
     h_number = number.get_indexer(history["player"].astype("str").to_numpy(object))
-    history = history.assign(number=h_number).sort_values(["number", "date"], kind="stable")
-
-    pg = lists.player_games(games)
+    history = pd.DataFrame(
+        {
+            "player": h_number,
+            "date": history["date"].to_numpy(),
+            "rating": history["rating"].to_numpy(np.float64),
+            "uncertainty": history["uncertainty"].to_numpy(np.float64),
+        }
+    )
+    history = history.iloc[np.lexsort((days(history["date"]), h_number))].reset_index(drop=True)
+    sides = lists.player_games(games)
+    pg = pd.DataFrame(
+        {
+            "player": number.get_indexer(sides["player"].to_numpy(object)),
+            "opponent": number.get_indexer(sides["opponent"].to_numpy(object)),
+            "tournament_id": t_number.get_indexer(
+                sides["tournament_id"].fillna("").astype("str").to_numpy(object)
+            ),
+            "game_id": pd.Series(sides["game_id"].astype("str").to_numpy(object), dtype=object),
+            "round": pd.Series(
+                sides["round"].fillna("").astype("str").to_numpy(object), dtype=object
+            ),
+            "day": sides["day"].to_numpy(),
+            "colour": pd.Series(sides["colour"].to_numpy(object), dtype=object),
+            "score": sides["score"].to_numpy(np.float64),
+            "rating": sides["rating"].to_numpy(np.float64),
+            "opponent_rating": sides["opponent_rating"].to_numpy(np.float64),
+        }
+    )
+    del sides
     pt = standings.player_tournaments(pg, history)
     table = standings.standings(pg, pt)
     cells = standings.crosstable(pg, table)
 
     # player pages: events newest first, games in playing order within each event
-    pt = pt.assign(
-        number=number.get_indexer(pt["player"].to_numpy(object)),
-        tournament=t_number.get_indexer(pt["tournament_id"].to_numpy(object)),
+    pt = pt.rename(columns={"player": "number", "tournament_id": "tournament"})
+    pt = pt.iloc[
+        np.lexsort(
+            (
+                -pt["tournament"].to_numpy(np.int64),
+                -days(pt["first_day"]),
+                -days(pt["last_day"]),
+                pt["number"].to_numpy(np.int64),
+            )
+        )
+    ].reset_index(drop=True)
+    n_t = max(len(tours), 1)
+    event_key = pd.Index(
+        pt["number"].to_numpy(np.int64) * n_t + pt["tournament"].to_numpy(np.int64)
     )
-    pt = pt.sort_values(
-        ["number", "last_day", "first_day", "tournament_id"],
-        ascending=[True, False, False, False],
-        kind="stable",
-    ).reset_index(drop=True)
-    event = pd.Series(
-        np.arange(len(pt)),
-        index=pd.MultiIndex.from_arrays([pt["player"], pt["tournament_id"]]),
+    event = event_key.get_indexer(
+        pg["player"].to_numpy(np.int64) * n_t + pg["tournament_id"].to_numpy(np.int64)
     )
-    tid = pg["tournament_id"].fillna("").astype("str").to_numpy(object)
-    rounds = pg["round"].fillna("").astype("str")
-    pg = pg.assign(
-        number=number.get_indexer(pg["player"].to_numpy(object)),
-        opponent_number=number.get_indexer(pg["opponent"].to_numpy(object)),
-        event=event.reindex(pd.MultiIndex.from_arrays([pg["player"], tid])).to_numpy(np.int64),
-        round=rounds.to_numpy(object),
-        _round=pd.to_numeric(rounds, errors="coerce").fillna(np.inf).to_numpy(),
-        _day=days(pg["day"]),
+    rounds = pg["round"].to_numpy(object)
+    round_code, labels = pd.factorize(rounds, sort=True)
+    label_number = pd.to_numeric(pd.Series(labels, dtype=object), errors="coerce")
+    order = np.lexsort(
+        (
+            pd.factorize(pg["game_id"].to_numpy(object), sort=True)[0],
+            round_code,
+            label_number.fillna(np.inf).to_numpy(np.float64)[round_code],
+            days(pg["day"]),
+            event,
+        )
     )
-    pg = pg.sort_values(["event", "_day", "_round", "round", "game_id"], kind="stable")
-    pg = pg.drop(columns=["_round", "_day"]).reset_index(drop=True)
+    games_played = pd.DataFrame(
+        {
+            "number": pg["player"].to_numpy(np.int64)[order],
+            "opponent_number": pg["opponent"].to_numpy(np.int64)[order],
+            "event": event[order],
+            "round": pd.Series(rounds[order], dtype=object),
+            "colour": pd.Series(pg["colour"].to_numpy(object)[order], dtype=object),
+            "score": pg["score"].to_numpy(np.float64)[order],
+            "opponent_rating": pg["opponent_rating"].to_numpy(np.float64)[order],
+            "game_id": pd.Series(pg["game_id"].to_numpy(object)[order], dtype=object),
+        }
+    )
+    history = history.rename(columns={"player": "number"})
 
     # tournament pages: by tournament number (newest first), then row
-    table = table.assign(
-        tournament=t_number.get_indexer(table["tournament_id"].to_numpy(object)),
-        player_number=number.get_indexer(table["player"].to_numpy(object)),
-    )
-    table = table.sort_values(["tournament", "number"], kind="stable").reset_index(drop=True)
-    cells = cells.assign(tournament=t_number.get_indexer(cells["tournament_id"].to_numpy(object)))
-    cells = cells.sort_values(["tournament", "number", "column"], kind="stable")
-    cells = cells.reset_index(drop=True)
+    table = table.rename(columns={"tournament_id": "tournament", "player": "player_number"})
+    cells = cells.rename(columns={"tournament_id": "tournament"})
 
     linked: frozenset[str] = frozenset()
     if game_links and len(games):
@@ -402,7 +445,7 @@ def prepare(
         tournaments=tours,
         tournament_page=tournament_page,
         events=pt,
-        games=pg,
+        games=games_played,
         table=table,
         cells=cells,
         history=history,

@@ -55,6 +55,7 @@ MAX_TOP_SERIES = 20  # players drawn on the top-players chart
 MAX_IDS_SHOWN = 20  # game ids shown per group on the page of games not rated
 CHUNK = 2000  # players (tournaments) per chunk of pages
 PARALLEL_FROM = 4000  # pages of players and tournaments from which to use several processes
+CSV_DECIMALS = 2  # Elo values in the CSV files: to the hundredth
 CSV_FORMULA = ("=", "+", "-", "@", "\t", "\r")
 """First characters that make a spreadsheet run a text cell as a formula."""
 EPOCH = dt.date(1970, 1, 1)
@@ -91,14 +92,17 @@ def _csv_value(value: object) -> object:
         return "'" + value if value.startswith(CSV_FORMULA) else value
     if value is None or value is pd.NA or (isinstance(value, float) and value != value):
         return ""
+    if isinstance(value, float):
+        return round(value, CSV_DECIMALS)
     return value
 
 
 def csv_text(frame: pd.DataFrame) -> str:
-    """A table as CSV text (``\\n`` line ends, a header row; missing values empty).
+    """A table as CSV text (``\n`` line ends, a header row; missing values empty).
 
-    A text cell that a spreadsheet would run as a formula (starting with ``= + - @``, a tab or
-    a carriage return) gets a leading ``'``; numbers are written as they are.
+    Fractional numbers are rounded to ``CSV_DECIMALS`` places (the Parquet keeps them whole). A
+    text cell that a spreadsheet would run as a formula (starting with ``= + - @``, a tab or a
+    carriage return) gets a leading ``'``; numbers are written as they are.
     """
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
@@ -129,7 +133,7 @@ class Renderer:
         self.env = environment()
         self.written: list[Path] = []
         self.data_files: dict[str, str] = {}  # "players", "lists.current", ... -> path
-        self._frames: dict[str, tuple[Markup, Markup]] = {}  # root -> (header, footer)
+        self._frames: dict[tuple[str, bool], tuple[Markup, Markup]] = {}  # header, footer
         self._templates: dict[str, jinja2.Template] = {}
 
     def write(self, path: str, content: str) -> None:
@@ -138,15 +142,16 @@ class Renderer:
         out.write_text(content, encoding="utf-8")
         self.written.append(out)
 
-    def frame(self, root: str) -> tuple[Markup, Markup]:
-        """The header (brand and menu) and footer of a page at ``root``, rendered once."""
-        if root not in self._frames:
+    def frame(self, root: str, full: bool = True) -> tuple[Markup, Markup]:
+        """The header (brand and menu) and footer of a page at ``root``, rendered once; the
+        player and tournament pages (``full=False``) get the short menu and footer."""
+        if (root, full) not in self._frames:
             parts: Any = self.env.get_template("_frame.html").module
-            self._frames[root] = (
-                Markup(parts.header(root, self.site.game)),
-                Markup(parts.footer(root, self.site.as_of.isoformat())),
+            self._frames[(root, full)] = (
+                Markup(parts.header(root, self.site.game, full).strip()),
+                Markup(parts.footer(root, self.site.as_of.isoformat(), full).strip()),
             )
-        return self._frames[root]
+        return self._frames[(root, full)]
 
     def template(self, name: str) -> jinja2.Template:
         if name not in self._templates:
@@ -155,7 +160,7 @@ class Renderer:
 
     def render(self, path: str, template: str, **context: Any) -> None:
         root = "../" * path.count("/")
-        header, footer = self.frame(root)
+        header, footer = self.frame(root, full=not path.startswith(("p/", "tournaments/")))
         html = self.template(template).render(
             root=root,
             as_of=self.site.as_of.isoformat(),
@@ -594,7 +599,7 @@ def _player_facts(cols: _Columns, lo: int, hi: int) -> list[str]:
 
 # --- tournament pages --------------------------------------------------------------------------
 
-_SYMBOL = {1.0: ("w", "+"), 0.5: ("d", "="), 0.0: ("l", "\u2212")}
+_SYMBOL = {1.0: "+", 0.5: "=", 0.0: "\u2212"}
 
 
 def tournament_pages(r: Renderer, cols: _Columns, lo: int, hi: int) -> None:
@@ -605,12 +610,11 @@ def tournament_pages(r: Renderer, cols: _Columns, lo: int, hi: int) -> None:
     cs = slice(c_lo, c_hi)
     colour = np.where(cols.c_black[cs], "/b", "/w").tolist()
     entries = [
-        f"{o}{_SYMBOL[sc][1]}{col}"
+        f"{o}{_SYMBOL[sc]}{col}"
         for o, sc, col in zip(
             cols.c_opp[cs].tolist(), cols.c_score[cs].tolist(), colour, strict=True
         )
     ]
-    classes = [_SYMBOL[sc][0] for sc in cols.c_score[cs].tolist()]
     if cols.c_id is not None:
         entries = [
             f'<a href="{lists.renjunet_game_url(g)}" rel=nofollow>{e}</a>'
@@ -618,19 +622,15 @@ def tournament_pages(r: Renderer, cols: _Columns, lo: int, hi: int) -> None:
             else e
             for e, g in zip(entries, cols.c_id[cs].tolist(), strict=True)
         ]
-    # one cell per (tournament, row, round): its entries joined
+    # one cell per (tournament, row, round): its entries, space-separated (the page script
+    # colours them by result; the symbols + = − say it without colour)
     t, row, column = cols.c_tournament[cs], cols.c_row[cs], cols.c_column[cs]
     new = np.r_[True, (t[1:] != t[:-1]) | (row[1:] != row[:-1]) | (column[1:] != column[:-1])]
     starts = np.flatnonzero(new).tolist()
     ends = starts[1:] + [c_hi - c_lo]
     cells: dict[tuple[int, int], dict[int, str]] = {}
     for a, b in zip(starts, ends, strict=True):
-        if b - a == 1:
-            html = f"<td class={classes[a]}>{entries[a]}"
-        else:
-            html = "<td>" + " ".join(
-                f"<span class={classes[k]}>{entries[k]}</span>" for k in range(a, b)
-            )
+        html = "<td>" + " ".join(entries[a:b])
         cells.setdefault((int(t[a]), int(row[a])), {})[int(column[a])] = html
 
     s_lo, s_hi = (int(x) for x in np.searchsorted(cols.s_tournament, [lo, hi]))
@@ -710,7 +710,11 @@ def write_pages(r: Renderer, processes: int | None = None) -> None:
     pages = cols.n_players + cols.n_tournaments
     if processes is None:
         processes = min(2, os.cpu_count() or 1) if pages >= PARALLEL_FROM else 1
-    r.template("player.html"), r.template("tournament.html"), r.frame("../")  # load before forking
+    (
+        r.template("player.html"),
+        r.template("tournament.html"),
+        r.frame("../", False),
+    )  # before forking
     if processes <= 1 or len(jobs) < 2:
         _work(r, cols, jobs)
     else:

@@ -435,6 +435,22 @@
 
   // --- a tournament's pairings, read from its crosstable -------------------------------------
   var CELL = /^(\d+)([+=\u2212])\/([bw])$/;
+  var RESULT_CLASS = { "+": "w", "=": "d", "\u2212": "l" };
+  // The crosstable's round cells hold entries "12+/b" separated by spaces (or links to the
+  // games): each becomes an element coloured by its result; returns them.
+  function entries(cell) {
+    if (!cell.querySelector("a, span")) {
+      cell.innerHTML = cell.textContent.split(/\s+/).filter(Boolean).map(function (e) {
+        return "<span>" + esc(e) + "</span>";
+      }).join(" ");
+    }
+    var found = Array.prototype.slice.call(cell.querySelectorAll("a, span"));
+    found.forEach(function (e) {
+      var m = CELL.exec(e.textContent);
+      if (m) e.className = RESULT_CLASS[m[2]];
+    });
+    return found;
+  }
   function pairingsApp() {
     var table = $("cross"), out = $("pairings");
     var heads = table.tHead.rows[0].cells, first = 3, last = heads.length - 5;  // round columns
@@ -449,13 +465,11 @@
       var games = [];
       Array.prototype.forEach.call(rows, function (tr) {
         var me = tr.cells[0].textContent;
-        var cell = tr.cells[c], spans = cell.querySelectorAll("span");
-        Array.prototype.forEach.call(spans.length ? spans : [cell], function (s) {
-          var m = CELL.exec(s.textContent);
+        entries(tr.cells[c]).forEach(function (e) {
+          var m = CELL.exec(e.textContent);
           if (!m || m[3] !== "b") return;  // each game once: from Black's row
           var result = m[2] === "+" ? "1 : 0" : (m[2] === "=" ? "\u00bd : \u00bd" : "0 : 1");
-          var a = s.querySelector("a");
-          if (a) result = "<a href=\"" + esc(a.getAttribute("href")) + "\" rel=nofollow>" + result + "</a>";
+          if (e.tagName === "A") result = "<a href=\"" + esc(e.getAttribute("href")) + "\" rel=nofollow>" + result + "</a>";
           games.push({ b: me, w: m[1], r: result });
         });
       });
