@@ -23,7 +23,7 @@ from support import ODD_ID, read_data
 import whr.publish.site as site_module
 from whr.publish import publish
 from whr.publish.parquet import build_tables
-from whr.publish.site import page_names, write_site
+from whr.publish.site import page_names, render, write_site
 
 D = support.AS_OF
 WRITTEN_BESIDE = {"ratings.parquet", "facts_needed.csv"}  # the publisher copies them in
@@ -456,10 +456,11 @@ def test_bad_arguments_are_named(small, tmp_path):
     assert not (tmp_path / "s").exists()
 
 
-def test_worker_processes_write_the_same_site(small, tmp_path):
+def test_chunks_and_worker_processes_write_the_same_site(small, tmp_path, monkeypatch):
     tables, year_end = build_tables(D, small.data, small.selection, small.fit)
     info = {"parameters": small.params}
     one = write_site(tmp_path / "one", D, tables, year_end, info, processes=1)
+    monkeypatch.setattr(render, "CHUNK", 7)  # many chunks of players and tournaments
     two = write_site(tmp_path / "two", D, tables, year_end, info, processes=2)
     rel = sorted(p.relative_to(tmp_path / "one") for p in one)
     assert rel == sorted(p.relative_to(tmp_path / "two") for p in two)
@@ -493,7 +494,29 @@ def test_renju_net_links_only_for_renjunet_games_and_only_when_asked(small, tmp_
     on_players: Counter[str] = Counter()
     for page in (site / "p").glob("*.html"):
         text = page.read_text(encoding="utf-8")
-        games = json.loads(text.split("id=games-data>", 1)[1].split("</script>", 1)[0])
-        on_players.update(g[4] for event in games for g in event if len(g) > 4)
-        assert "https:" not in text.split("id=games-data>", 1)[0]
+        events = json.loads(text.split("id=events-data>", 1)[1].split("</script>", 1)[0])
+        on_players.update(g[4] for event in events for g in event[9] if len(g) > 4)
+        assert "https:" not in text.split("id=events-data>", 1)[0]
     assert set(on_players) == expected and set(on_players.values()) == {2}
+
+
+def test_player_pages_hold_each_players_tournaments_and_games(published):
+    snap = snapshot(published)
+    site = snap / "site"
+    games = pd.read_parquet(snap / "games.parquet")
+    players = read_data(site, "players")
+    tournaments = read_data(site, "tournaments")
+    pages = page_names(players["id"])
+    for number, player in enumerate(players["id"]):
+        html = (site / "p" / f"{pages[player]}.html").read_text(encoding="utf-8")
+        events = json.loads(html.split("id=events-data>", 1)[1].split("</script>", 1)[0])
+        mine = games.loc[(games["black"] == player) | (games["white"] == player)]
+        assert sum(len(e[9]) for e in events) == len(mine), player
+        assert sorted(tournaments["pg"][e[0]] for e in events) == sorted(
+            page_names([*games["tournament_id"]])[t] for t in mine["tournament_id"].unique()
+        ), player
+        days = [e[1] for e in events]
+        assert days == sorted(days, reverse=True), player  # newest first
+        for e in events:  # the score is the games' points; the opponents are others
+            assert e[3] == sum(g[1] % 3 for g in e[9]), player
+            assert all(g[2] != number for g in e[9]), player

@@ -47,8 +47,8 @@ from whr.rules.reasons import REASONS
 HERE = Path(__file__).parent
 STATUS_LABELS = (
     "established, active",
-    "established, inactive (no rated game in the last 5 years)",
-    "provisional (at most 9 rated games)",
+    "established, inactive: no rated game in 5 years",
+    "provisional: at most 9 rated games",
 )  # by status code (whr.lists.STATUSES order)
 TABS = ("active", "gy1", "inactive", "provisional")
 MAX_TOP_SERIES = 20  # players drawn on the top-players chart
@@ -478,29 +478,27 @@ def _round_json(label: str) -> str:
     return label if plain else js_json(label)
 
 
+def _json_number(values: np.ndarray) -> list[str]:
+    """Whole numbers as JSON text, ``null`` for NaN."""
+    return [x or "null" for x in _whole(values)]
+
+
 def player_pages(r: Renderer, cols: _Columns, lo: int, hi: int) -> None:
-    """Write ``p/<page>.html`` for the players numbered lo..hi-1."""
-    e_lo, e_hi = np.searchsorted(cols.ev_number, [lo, hi])
-    ev = slice(int(e_lo), int(e_hi))
-    links = {
-        k: f"<a href=../tournaments/{cols.t_page[k]}.html>{escape(cols.t_name[k])}</a>"
-        for k in set(cols.ev_tournament[ev].tolist())
-    }
-    rows = [
-        f"<tr><td class=nm>{links[k]}<td>{d}<td>{points(sc)}<td>{pf}{ch[2]}{ch[0]}{ch[1]}<td>{n}\n"
-        for k, d, n, sc, pf, ch in zip(
-            cols.ev_tournament[ev].tolist(),
-            iso(cols.ev_last[ev]),
-            cols.ev_games[ev].tolist(),
-            cols.ev_score[ev].tolist(),
-            _performance_text(cols.ev_perf[ev], cols.ev_bound[ev]),
-            _change_cells(cols.ev_before[ev], cols.ev_after[ev]),
-            strict=True,
-        )
-    ]
-    g_lo, g_hi = np.searchsorted(cols.g_number, [lo, hi])
-    gs = slice(int(g_lo), int(g_hi))
-    rating = ["null" if x == "" else x for x in _whole(cols.g_rating[gs])]
+    """Write ``p/<page>.html`` for the players numbered lo..hi-1.
+
+    The facts are HTML; the tournaments and games are JSON that the page script draws (with
+    the names from the players and tournaments data files, loaded once for every page):
+    ``[[tournament, last day, games, 2 × score, performance, bound, before, after, change,
+    [[round, code, opponent, opponent's rating(, game id)], ...]], ...]``, newest first; days
+    since 1970-01-01, ratings in whole Elo (null: none), bound 1 at least, -1 at most;
+    ``code`` = 3 × colour (0 Black, 1 White) + 2 × the player's score; the tournament and the
+    opponent are numbers in the data files; a game id only for games linked to renju.net.
+    """
+    e_lo, e_hi = (int(x) for x in np.searchsorted(cols.ev_number, [lo, hi]))
+    ev = slice(e_lo, e_hi)
+    g_lo, g_hi = (int(x) for x in np.searchsorted(cols.g_number, [lo, hi]))
+    gs = slice(g_lo, g_hi)
+    rating = _json_number(cols.g_rating[gs])
     rounds = {label: _round_json(label) for label in set(cols.g_round[gs].tolist())}
     frags = [
         f"[{rounds[lab]},{c},{o},{rt}"
@@ -519,21 +517,36 @@ def player_pages(r: Renderer, cols: _Columns, lo: int, hi: int) -> None:
         ]
     else:
         frags = [f + "]" for f in frags]
-    g_event = cols.g_event[gs]
-    ev_starts, ev_ends = _bounds(g_event, int(e_lo), int(e_hi))
-    ev_json = [
-        "[" + ",".join(frags[a - int(g_lo) : b - int(g_lo)]) + "]"
-        for a, b in zip(ev_starts.tolist(), ev_ends.tolist(), strict=True)
+    starts, ends = _bounds(cols.g_event[gs], e_lo, e_hi)  # within the chunk's games
+    before, after = cols.ev_before[ev], cols.ev_after[ev]
+    events = [
+        f"[{k},{d},{n},{s2},{pf},{bd},{bf},{af},{ch},[{','.join(frags[a:b])}]]"
+        for k, d, n, s2, pf, bd, bf, af, ch, a, b in zip(
+            cols.ev_tournament[ev].tolist(),
+            cols.ev_last[ev].tolist(),
+            cols.ev_games[ev].tolist(),
+            np.rint(2 * cols.ev_score[ev]).astype(np.int64).tolist(),
+            _json_number(cols.ev_perf[ev]),
+            cols.ev_bound[ev].tolist(),
+            _json_number(before),
+            _json_number(after),
+            _json_number(after - before),
+            starts.tolist(),
+            ends.tolist(),
+            strict=True,
+        )
     ]
     p_starts, p_ends = _bounds(cols.ev_number[ev], lo, hi)
     h_starts, h_ends = _bounds(cols.h_number, lo, hi)
     facts = _player_facts(cols, lo, hi)
-    players_js = r.data_files["players"]
+    scripts = Markup(
+        f"<script src=../{r.data_files['players']}></script>\n"
+        f"<script src=../{r.data_files['tournaments']}></script>\n"
+    )
     for i in range(lo, hi):
-        a, b = int(p_starts[i - lo]), int(p_ends[i - lo])  # events, relative to e_lo
+        a, b = int(p_starts[i - lo]), int(p_ends[i - lo])  # events, within the chunk's
         ha, hb = int(h_starts[i - lo]), int(h_ends[i - lo])
         series: dict[str, Any] = {
-            "name": cols.name[i],
             "t": cols.h_day[ha:hb].tolist(),
             "r": cols.h_rating[ha:hb].tolist(),
             "u": cols.h_unc[ha:hb].tolist(),
@@ -560,9 +573,8 @@ def player_pages(r: Renderer, cols: _Columns, lo: int, hi: int) -> None:
             facts=Markup(facts[i - lo]),
             change=Markup(f"<p class=change>{escape(sentence)}</p>") if sentence else "",
             chart=Markup(script_json({"series": [series]})),
-            rows=Markup("".join(rows[a:b])),
-            games=Markup(safe_in_script("[" + ",".join(ev_json[a:b]) + "]")),
-            players_js=players_js,
+            events=Markup(safe_in_script("[" + ",".join(events[a:b]) + "]")),
+            scripts=scripts,
         )
 
 
@@ -883,7 +895,7 @@ def write(site: Prepared, target: Path, processes: int | None = None) -> Rendere
     shutil.copytree(HERE / "static", target / "static")
     r = Renderer(target, site)
     write_lists(r)
-    write_tournaments_index(r)
+    write_tournaments_index(r)  # before the pages: player pages name its data file
     write_pages(r, processes)
     write_excluded(r)
     write_top(r)

@@ -412,25 +412,36 @@
     W.view = table;
   }
 
-  // --- a player's games, under each tournament -----------------------------------------------
+  // --- a player's tournaments and games -------------------------------------------------------
+  // events-data: [[tournament, last day, games, 2 x score, performance, bound, before, after,
+  // change, [[round, code, opponent, opponent's rating(, game id)], ...]], ...], newest first.
   var RESULT = [["l", "Loss"], ["d", "Draw"], ["w", "Win"]];
-  function gamesApp() {
-    var data = JSON.parse($("games-data").textContent);
-    var events = $("events").tBodies[0].rows, box = $("games");
-    var P = W.players ? new Players(W.players) : null;
-    var html = "<p class=meta>\u25cf with Black, \u25cb with White; the opponent's rating on the day of the game.</p>" +
+  function isoDay(d) { return new Date(d * 86400000).toISOString().slice(0, 10); }
+  function score(twice) { return (twice >= 2 || twice === 0 ? String(Math.floor(twice / 2)) : "") + (twice % 2 ? "\u00bd" : ""); }
+  function playerApp() {
+    var data = JSON.parse($("events-data").textContent);
+    var T = W.tournaments, P = new Players(W.players);
+    function tournament(k) { return "<a href=\"../tournaments/" + esc(T.pg[k]) + ".html\">" + esc(T.name[k]) + "</a>"; }
+    var html = "<p class=meta>Newest first (<a href=../about.html#tournaments>the columns</a>).</p>" +
+      "<div class=scroll><table class=games><thead><tr><th class=nm>Tournament<th>Date<th>Score<th title=performance>Perf.<th>Change<th>Before<th>After<th>Games</thead><tbody>";
+    data.forEach(function (e) {
+      var perf = e[4] === null ? "" : (e[5] > 0 ? "\u2265" : (e[5] < 0 ? "\u2264" : "")) + e[4];
+      html += "<tr><td class=nm>" + tournament(e[0]) + "<td>" + isoDay(e[1]) + "<td>" + score(e[3]) + "<td>" + perf +
+        (e[6] === null ? "<td class=new>new<td>\u2013" : "<td>" + signed(e[8]) + "<td>" + e[6]) + "<td>" + e[7] + "<td>" + e[2] + "</tr>";
+    });
+    $("events").innerHTML = data.length ? html + "</tbody></table></div>" : "<p>No rated games.</p>";
+    html = "<p class=meta>\u25cf with Black, \u25cb with White; the opponent's rating on the day of the game.</p>" +
       "<div class=scroll><table class=\"games played\"><thead><tr><th>Round<th class=op>Opponent<th>Result<th title=colour>\u25cf\u25cb<th>Rating</thead><tbody>";
-    data.forEach(function (games, b) {
-      var ev = events[b];
-      html += "<tr class=t><td colspan=5>" + ev.cells[0].innerHTML + " \u00b7 " + esc(ev.cells[1].textContent) + "</td></tr>";
-      games.forEach(function (g) {
+    data.forEach(function (e) {
+      html += "<tr class=t><td colspan=5>" + tournament(e[0]) + " \u00b7 " + isoDay(e[1]) + "</td></tr>";
+      e[9].forEach(function (g) {
         var res = RESULT[g[1] % 3], text = res[1];
         if (g[4]) text = "<a href=\"https://www.renju.net/game/" + esc(g[4]) + "/\" rel=nofollow>" + text + "</a>";
-        html += "<tr><td>" + esc(g[0]) + "<td class=op>" + (P ? P.link(g[2], "../", true) : esc(g[2])) + "<td class=" + res[0] + ">" + text +
+        html += "<tr><td>" + esc(g[0]) + "<td class=op>" + P.link(g[2], "../", true) + "<td class=" + res[0] + ">" + text +
           "<td title=" + (g[1] >= 3 ? "White>\u25cb" : "Black>\u25cf") + "<td>" + (g[3] === null ? "" : g[3]) + "</tr>";
       });
     });
-    box.innerHTML = data.length ? html + "</tbody></table></div>" : "<p>No rated games.</p>";
+    $("games").innerHTML = data.length ? html + "</tbody></table></div>" : "";
   }
 
   // --- a tournament's pairings, read from its crosstable -------------------------------------
@@ -514,7 +525,7 @@
     else if (CFG.page === "players" && W.players) playersApp();
     else if (CFG.page === "tournaments" && W.tournaments) tournamentsApp();
     else if (CFG.page === "excluded") filterApp();
-    if ($("games-data")) gamesApp();
+    if ($("events-data") && W.players && W.tournaments) playerApp();
     if ($("cross") && $("pairings")) pairingsApp();
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init); else init();
