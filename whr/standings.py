@@ -352,7 +352,8 @@ def crosstable(pg: pd.DataFrame, table: pd.DataFrame) -> pd.DataFrame:
         Columns tournament_id, number (the row), column (the round's position among the
         tournament's rounds, 0 first: numeric rounds by number, then others as text), round
         (the label, "" when not recorded), opponent (the opponent's row number), colour
-        ("black"/"white"), score (the row player's: 1, 0.5, 0), game_id; sorted by
+        ("black"/"white"), score (the row player's: 1, 0.5, 0), game_id; round, colour and
+        game_id are categorical (a label per distinct value, not per row); sorted by
         tournament_id, number, column, day, game_id.
     """
     tid = _ids(pg["tournament_id"])
@@ -367,24 +368,24 @@ def crosstable(pg: pd.DataFrame, table: pd.DataFrame) -> pd.DataFrame:
         raise ValueError("table must be the standings of these games (a player has no row)")
     number = table["number"].to_numpy(np.int64)
     # rounds: numbered by the natural order of their labels, then per tournament from 0
-    rounds = _ids(pg["round"])
-    r_code, labels = pd.factorize(rounds)
-    natural = _natural_rounds(pd.Series(labels, dtype=object))
+    r_code, labels = pd.factorize(pg["round"].fillna("").astype("str"))
+    natural = _natural_rounds(pd.Series(np.asarray(labels, dtype=object), dtype=object))
     key = t_pg.astype(np.int64) * (len(labels) + 1) + natural[r_code]
     pairs = np.unique(key)
     column_of_pair = np.arange(len(pairs)) - _run_starts(_new_runs(pairs // (len(labels) + 1)))
     column = column_of_pair[np.searchsorted(pairs, key)]
-    game_code, _ = pd.factorize(_ids(pg["game_id"]), sort=True)
+    game_code, game_ids = pd.factorize(pg["game_id"].astype("str"), sort=True)
+    colour_code, colours = pd.factorize(pg["colour"])
     order = np.lexsort((game_code, _days(pg["day"]), column, number[me], t_pg))
     return pd.DataFrame(
         {
             "tournament_id": _column(tid[order]),
             "number": number[me][order],
             "column": column[order],
-            "round": _column(rounds[order]),
+            "round": pd.Categorical.from_codes(r_code[order], categories=labels),
             "opponent": number[them][order],
-            "colour": _column(pg["colour"].to_numpy(object)[order]),
+            "colour": pd.Categorical.from_codes(colour_code[order], categories=colours),
             "score": pg["score"].to_numpy(np.float64)[order],
-            "game_id": _column(_ids(pg["game_id"])[order]),
+            "game_id": pd.Categorical.from_codes(game_code[order], categories=game_ids),
         }
     )

@@ -293,7 +293,9 @@ def test_namesakes_are_told_apart_in_standings_pairings_and_game_lists(published
     tournaments = published_table(published, "tournaments")
     names = page_names([*tournaments["tournament_id"], *games["tournament_id"]])
     open_(page, site, f"tournaments/{names[first['tournament_id']]}.html")
-    standing = page.eval_on_selector_all("#cross tbody td.nm", "c => c.map(x => x.textContent)")
+    standing = page.eval_on_selector_all(
+        "#cross tbody td:nth-child(3)", "c => c.map(x => x.textContent)"
+    )
     twins = [s for s in standing if s.startswith(support.NAMESAKE)]
     assert len(twins) == 2 and twins[0] != twins[1]
     assert first["black"] in " ".join(twins) and first["white"] in " ".join(twins)

@@ -103,23 +103,27 @@ def json_ints(values: np.ndarray) -> str:
 
 @dataclass(frozen=True)
 class ListData:
-    """One list (the current one or a year end), with the columns of its page script."""
+    """One list (the current one or a year end) for its pages: the data file's JSON is made
+    at once, so that only the current list keeps its columns (the year ends are many)."""
 
     day: dt.date
     key: str  # "current" or "YYYY"
     frame: pd.DataFrame  # the RATINGS rows, in list order
-    columns: dict[str, np.ndarray]  # see list_columns
+    json: str  # the columns of list_columns as one JSON object (the data file's content)
     counts: dict[str, int]  # per tab (active, gy1, inactive, provisional), players, games
+    change: bool  # has a change column (there was a previous list)
+    first: int  # the number of the player at the top of the list
 
-    def json(self) -> str:
-        """The columns as one JSON object (the data file's content)."""
-        parts = []
-        for name, values in self.columns.items():
-            array = json_ints(values)
-            if name == "d":  # rating change: "n" marks a new player (no previous rating)
-                array = array.replace("null", '"n"')
-            parts.append(f'"{name}":{array}')
-        return "{" + ",".join(parts) + "}"
+
+def columns_json(columns: Mapping[str, np.ndarray]) -> str:
+    """The columns of a list as one JSON object."""
+    parts = []
+    for name, values in columns.items():
+        array = json_ints(values)
+        if name == "d":  # rating change: "n" marks a new player (no previous rating)
+            array = array.replace("null", '"n"')
+        parts.append(f'"{name}":{array}')
+    return "{" + ",".join(parts) + "}"
 
 
 def list_columns(
@@ -168,13 +172,24 @@ def list_columns(
     return out
 
 
-def _list(frame: pd.DataFrame, day: dt.date, key: str, number: pd.Index) -> ListData:
+def _list(
+    frame: pd.DataFrame, day: dt.date, key: str, number: pd.Index
+) -> tuple[ListData, dict[str, np.ndarray]]:
     columns = list_columns(frame, number, current=(key == "current"))
     counts = {s: int((columns["s"] == i).sum()) for s, i in STATUS_CODES.items()}
     counts["gy1"] = int((columns["y"] > 0).sum())
     counts["players"] = len(frame)
     counts["games"] = int(frame["games"].sum()) // 2  # each rated game has two players
-    return ListData(day=day, key=key, frame=frame, columns=columns, counts=counts)
+    data = ListData(
+        day=day,
+        key=key,
+        frame=frame,
+        json=columns_json(columns),
+        counts=counts,
+        change="d" in columns,
+        first=int(columns["p"][0]) if len(frame) else -1,
+    )
+    return data, columns
 
 
 @dataclass(frozen=True)
@@ -189,6 +204,7 @@ class Prepared:
     countries: pd.DataFrame  # code, name, page, players, active (countries of the current list)
     country_page: dict[str, str]  # country code -> page name
     current: ListData
+    current_columns: dict[str, np.ndarray]  # the current list's (see list_columns)
     year_end: dict[dt.date, ListData]  # newest first
     tournaments: pd.DataFrame  # tournaments with rated games, newest first: number = position
     tournament_page: dict[str, str]  # tournament id -> page name (every tournament read)
@@ -335,6 +351,7 @@ def prepare(
         }
     )
 
+    current, current_columns = _list(ratings, as_of, "current", number)
     games = tables["games"]
     exclusions = tables.get("exclusions")
     if exclusions is None:
@@ -358,19 +375,18 @@ def prepare(
     )
     history = history.iloc[np.lexsort((days(history["date"]), h_number))].reset_index(drop=True)
     sides = lists.player_games(games)
+    # text columns as categories (a label per distinct value, not a Python string per row)
+    round_code, round_labels = pd.factorize(sides["round"].fillna("").astype("str"), sort=True)
+    game_code, game_ids = pd.factorize(sides["game_id"].astype("str"), sort=True)
     pg = pd.DataFrame(
         {
-            "player": number.get_indexer(sides["player"].to_numpy(object)),
-            "opponent": number.get_indexer(sides["opponent"].to_numpy(object)),
-            "tournament_id": t_number.get_indexer(
-                sides["tournament_id"].fillna("").astype("str").to_numpy(object)
-            ),
-            "game_id": pd.Series(sides["game_id"].astype("str").to_numpy(object), dtype=object),
-            "round": pd.Series(
-                sides["round"].fillna("").astype("str").to_numpy(object), dtype=object
-            ),
+            "player": number.get_indexer(sides["player"]),
+            "opponent": number.get_indexer(sides["opponent"]),
+            "tournament_id": t_number.get_indexer(sides["tournament_id"].fillna("").astype("str")),
+            "game_id": pd.Categorical.from_codes(game_code, categories=game_ids),
+            "round": pd.Categorical.from_codes(round_code, categories=round_labels),
             "day": sides["day"].to_numpy(),
-            "colour": pd.Series(sides["colour"].to_numpy(object), dtype=object),
+            "colour": pd.Categorical(sides["colour"], categories=["black", "white"]),
             "score": sides["score"].to_numpy(np.float64),
             "rating": sides["rating"].to_numpy(np.float64),
             "opponent_rating": sides["opponent_rating"].to_numpy(np.float64),
@@ -400,12 +416,10 @@ def prepare(
     event = event_key.get_indexer(
         pg["player"].to_numpy(np.int64) * n_t + pg["tournament_id"].to_numpy(np.int64)
     )
-    rounds = pg["round"].to_numpy(object)
-    round_code, labels = pd.factorize(rounds, sort=True)
-    label_number = pd.to_numeric(pd.Series(labels, dtype=object), errors="coerce")
+    label_number = pd.to_numeric(pd.Series(round_labels, dtype=object), errors="coerce")
     order = np.lexsort(
         (
-            pd.factorize(pg["game_id"].to_numpy(object), sort=True)[0],
+            game_code,
             round_code,
             label_number.fillna(np.inf).to_numpy(np.float64)[round_code],
             days(pg["day"]),
@@ -417,11 +431,11 @@ def prepare(
             "number": pg["player"].to_numpy(np.int64)[order],
             "opponent_number": pg["opponent"].to_numpy(np.int64)[order],
             "event": event[order],
-            "round": pd.Series(rounds[order], dtype=object),
-            "colour": pd.Series(pg["colour"].to_numpy(object)[order], dtype=object),
+            "round": pg["round"].iloc[order].reset_index(drop=True),
+            "white": (pg["colour"] == "white").to_numpy(bool)[order],
             "score": pg["score"].to_numpy(np.float64)[order],
             "opponent_rating": pg["opponent_rating"].to_numpy(np.float64)[order],
-            "game_id": pd.Series(pg["game_id"].to_numpy(object)[order], dtype=object),
+            "game_id": pg["game_id"].iloc[order].reset_index(drop=True),
         }
     )
     history = history.rename(columns={"player": "number"})
@@ -440,8 +454,9 @@ def prepare(
         players=players,
         countries=countries,
         country_page=dict(zip(countries["code"], countries["page"], strict=True)),
-        current=_list(ratings, as_of, "current", number),
-        year_end={d: _list(f, d, str(d.year), number) for d, f in year_end.items()},
+        current=current,
+        current_columns=current_columns,
+        year_end={d: _list(f, d, str(d.year), number)[0] for d, f in year_end.items()},
         tournaments=tours,
         tournament_page=tournament_page,
         events=pt,

@@ -232,12 +232,12 @@ def write_lists(r: Renderer) -> None:
     lists and the players index: small pages over shared data files."""
     site = r.site
     r.data("players", "players", _players_data(site))
-    r.data("lists.current", f"list-{site.as_of.isoformat()}", json_text=site.current.json())
+    r.data("lists.current", f"list-{site.as_of.isoformat()}", json_text=site.current.json)
     current_tabs = {"active": "index.html", **{t: f"{t}.html" for t in TABS[1:]}}
     for tab, path in current_tabs.items():
         _list_page(r, path, site.current, tab)
     for day, data in site.year_end.items():
-        r.data(f"lists.{data.key}", f"list-{day.isoformat()}", json_text=data.json())
+        r.data(f"lists.{data.key}", f"list-{day.isoformat()}", json_text=data.json)
         _list_page(r, f"years/{day.year}.html", data, "active")
     r.render(
         "years.html",
@@ -279,7 +279,7 @@ def _first(site: Prepared, data: ListData) -> dict[str, str] | None:
     f = data.frame
     if not len(f) or pd.isna(f["rank"].iloc[0]):
         return None
-    i = int(data.columns["p"][0])
+    i = data.first
     return {
         "page": site.players["page"].iloc[i],
         "name": site.players["name"].iloc[i],
@@ -297,19 +297,20 @@ def _list_page(
 ) -> None:
     site = r.site
     counts: dict[str, int | None] = dict(data.counts)
-    if country:
+    if country:  # the current list's country pages
+        columns = site.current_columns
         mine = (data.frame["country"] == country["code"]).fillna(False).to_numpy(bool)
-        status = data.columns["s"]
+        status = columns["s"]
         for code, s in enumerate(lists.STATUSES):
             counts[s] = int(((status == code) & mine).sum())
-        counts["gy1"] = int(((data.columns["cy"] > 0) & mine).sum())
+        counts["gy1"] = int(((columns["cy"] > 0) & mine).sum())
         counts["players"] = int(mine.sum())
         counts["games"] = None
     cfg = {
         "list": data.key,
         "tab": tab,
         "country": country["code"] if country else "",
-        "change": "d" in data.columns,
+        "change": data.change,
         "root": "../" * path.count("/"),
     }
     r.render(
@@ -399,11 +400,11 @@ class _Columns:
         self.counts = np.stack(
             [take(c) for c in ("games", "wins", "draws", "losses", "gy1", "gy2", "gy5")]
         )
-        self.status = site.current.columns["s"][at]
+        self.status = site.current_columns["s"][at]
         self.first, self.last, self.best_day = (
             days(f[c])[at] for c in ("first_game", "last_game", "best_date")
         )
-        self.has_previous = "d" in site.current.columns
+        self.has_previous = site.current.change
 
         ev = site.events
         self.ev_number = ev["number"].to_numpy(np.int64)
@@ -419,8 +420,9 @@ class _Columns:
         g = site.games
         self.g_number = g["number"].to_numpy(np.int64)
         self.g_event = g["event"].to_numpy(np.int64)
-        self.g_round = g["round"].to_numpy(object)
-        white = (g["colour"].to_numpy(object) == "white").astype(np.int64)
+        self.g_round = g["round"].cat.codes.to_numpy(np.int64)  # codes of round_json
+        self.round_json = [_round_json(str(x)) for x in g["round"].cat.categories]
+        white = g["white"].to_numpy(bool).astype(np.int64)
         self.g_code = white * 3 + np.rint(g["score"].to_numpy(np.float64) * 2).astype(np.int64)
         self.g_opp = g["opponent_number"].to_numpy(np.int64)
         self.g_rating = g["opponent_rating"].to_numpy(np.float64)
@@ -429,8 +431,9 @@ class _Columns:
         h = site.history
         self.h_number = h["number"].to_numpy(np.int64)
         self.h_day = days(h["date"])
-        self.h_rating = np.round(h["rating"].to_numpy(np.float64), 1)
-        self.h_unc = np.round(h["uncertainty"].to_numpy(np.float64), 1)
+        # the chart draws whole Elo (its hover read-out shows them): no decimals to publish
+        self.h_rating = np.rint(h["rating"].to_numpy(np.float64)).astype(np.int64)
+        self.h_unc = np.rint(h["uncertainty"].to_numpy(np.float64)).astype(np.int64)
 
         t = site.tournaments
         self.n_tournaments = len(t)
@@ -460,7 +463,7 @@ class _Columns:
         self.c_row = c["number"].to_numpy(np.int64)
         self.c_column = c["column"].to_numpy(np.int64)
         self.c_opp = c["opponent"].to_numpy(np.int64)
-        self.c_black = c["colour"].to_numpy(object) == "black"
+        self.c_black = (c["colour"] == "black").to_numpy(bool)
         self.c_score = c["score"].to_numpy(np.float64)
         self.c_id = c["game_id"].astype("str").to_numpy(object) if site.linked else None
         heads = c.drop_duplicates(["tournament", "column"])
@@ -499,7 +502,7 @@ def player_pages(r: Renderer, cols: _Columns, lo: int, hi: int) -> None:
     g_lo, g_hi = (int(x) for x in np.searchsorted(cols.g_number, [lo, hi]))
     gs = slice(g_lo, g_hi)
     rating = _json_number(cols.g_rating[gs])
-    rounds = {label: _round_json(label) for label in set(cols.g_round[gs].tolist())}
+    rounds = cols.round_json
     frags = [
         f"[{rounds[lab]},{c},{o},{rt}"
         for lab, c, o, rt in zip(
@@ -555,8 +558,8 @@ def player_pages(r: Renderer, cols: _Columns, lo: int, hi: int) -> None:
             unc = cols.unc[i]
             series["now"] = [
                 cols.list_day,
-                round(float(cols.rating[i]), 1),
-                None if unc != unc else round(float(unc), 1),
+                int(np.rint(cols.rating[i])),
+                None if unc != unc else int(np.rint(unc)),
             ]
         native = cols.native[i]
         heading = (
@@ -667,7 +670,7 @@ def tournament_pages(r: Renderer, cols: _Columns, lo: int, hi: int) -> None:
         place = str(pf) if pf == pl else f"{pf}–{pl}"
         before, after, delta = change[k]
         by_t.setdefault(tk, []).append(
-            f"<tr><td>{n}<td>{place}<td class=nm>{name}{html_cells}"
+            f"<tr><td>{n}<td>{place}<td>{name}{html_cells}"
             f"<td>{points(sc)}<td>{perf[k]}{before}{after}{delta}\n"
         )
     for k in range(lo, hi):
