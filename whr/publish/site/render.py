@@ -787,21 +787,25 @@ def write_excluded(r: Renderer) -> None:
         for code, n in ex["reason"].value_counts().items()
     ]
     rated = set(site.tournaments["tournament_id"].tolist())
+    tid, reason, message = (ex[c].tolist() for c in ("tournament_id", "reason", "message"))
+    name, end, page, game = (ex[c].tolist() for c in ("tournament", "end", "page", "game_id"))
+    groups_of: dict[tuple[str, str, str], list[int]] = {}
+    for k, key in enumerate(zip(tid, reason, message, strict=True)):
+        groups_of.setdefault(key, []).append(k)
     rows = []
-    for (tid, reason, message), part in ex.groupby(
-        ["tournament_id", "reason", "message"], sort=False
-    ):
-        ids = part["game_id"].tolist()
+    for (t, why, text_), members in groups_of.items():
+        ids = [game[k] for k in members]
         more = len(ids) - MAX_IDS_SHOWN
+        first = members[0]
         rows.append(
             {
-                "tid": tid,
-                "tournament": part["tournament"].iloc[0],
-                "end": part["end"].iloc[0],
-                "page": part["page"].iloc[0],
-                "linked": tid in rated,
-                "reason": reason,
-                "message": message,
+                "tid": t,
+                "tournament": name[first],
+                "end": end[first],
+                "page": page[first],
+                "linked": t in rated,
+                "reason": why,
+                "message": text_,
                 "n": len(ids),
                 "ids": ", ".join(ids[:MAX_IDS_SHOWN]) + (f" and {more} more" if more > 0 else ""),
             }
