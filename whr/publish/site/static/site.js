@@ -83,6 +83,7 @@
     this.sortCol = -1;
     this.dir = 1;
     this.rowH = 30;
+    this.total = 0;  // rows of the data (ids are 0 .. total - 1)
     this.range = [-1, -1];
     this.onSort = onSort;
     var pending = false;
@@ -128,8 +129,11 @@
   VTable.prototype.sort = function () {
     var col = this.cols[this.sortCol], dir = this.dir;
     if (!col || !col.key) { this.ids.sort(function (a, b) { return a - b; }); return; }
-    var key = col.key, n = this.ids.length, vals = {};
-    for (var j = 0; j < n; j++) vals[this.ids[j]] = key(this.ids[j]);
+    if (!col.cache) {  // the sort values of every row, computed once per column
+      col.cache = new Array(this.total);
+      for (var i = 0; i < this.total; i++) col.cache[i] = col.key(i);
+    }
+    var vals = col.cache;
     this.ids.sort(function (a, b) {
       var x = vals[a], y = vals[b];
       var ex = x === null || x === "", ey = y === null || y === "";
@@ -198,6 +202,7 @@
     var P = new Players(W.players), L = W.lists[CFG.list], n = L.p.length;
     var fixed = CFG.country || "";
     var table = new VTable($("list"), save);
+    table.total = n;
     var q = $("q"), sel = $("c"), shown = $("shown");
     var keys = P.keys(), code = new Array(n);
     for (var i = 0; i < n; i++) code[i] = P.code(L.p[i]);
@@ -335,6 +340,7 @@
     var pos = new Array(n);
     for (var j = 0; j < L.p.length; j++) pos[L.p[j]] = j;
     var table = new VTable($("list"), save), q = $("q"), sel = $("c"), shown = $("shown");
+    table.total = n;
     var keys = P.keys();
     function val(k) { return function (i) { return L[k][pos[i]]; }; }
     var cols = [
@@ -382,6 +388,7 @@
   function tournamentsApp() {
     var T = W.tournaments, n = T.pg.length;
     var table = new VTable($("list"), null), q = $("q"), shown = $("shown");
+    table.total = n;
     var keys = new Array(n);
     for (var i = 0; i < n; i++) keys[i] = fold(T.name[i] + "\u0001" + T.place[i] + "\u0001" + T.rule[i]);
     function text(k) { return function (i) { return T[k][i] ? fold(T[k][i]) : null; }; }
