@@ -11,7 +11,6 @@ Time-Varying Strength", Computers and Games 2008.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from datetime import date, datetime
 from functools import cached_property
 from typing import Any
@@ -23,6 +22,7 @@ import pyarrow.compute as pc
 
 from whr import core
 from whr.core import ConvergenceError
+from whr.params import FitParams
 from whr.tables import HISTORY, to_frame
 
 __all__ = ["PUBLISHED_OFFSET", "ConvergenceError", "Fit", "FitParams", "fit"]
@@ -31,73 +31,6 @@ __all__ = ["PUBLISHED_OFFSET", "ConvergenceError", "Fit", "FitParams", "fit"]
 PUBLISHED_OFFSET = 1900.0
 _EPOCH = date(1970, 1, 1)
 _COLUMNS = ("black", "white", "result", "date")
-
-
-@dataclass(frozen=True)
-class FitParams:
-    """The parameters of a fit, with units.
-
-    Attributes
-    ----------
-    w2 : float
-        Wiener variance of a rating, Elo^2 per day.
-    virtual_games : float
-        Virtual draws on each player's first rating day.
-    virtual_rating : float
-        Published rating of the virtual opponent (1900 = internal 0).
-    tol_elo : float
-        Convergence: largest rating change of the last Newton step, Elo.
-    tol_grad : float
-        Convergence: largest gradient component of the log posterior, per natural unit.
-    max_iter : int
-        Newton iterations before :class:`ConvergenceError`.
-    jitter : float
-        Added to minus the Hessian's diagonal for the uncertainties (natural units^-2), as the
-        reference implementation does (0.001).
-    """
-
-    w2: float = 12.9
-    virtual_games: float = 2.0
-    virtual_rating: float = 1900.0
-    tol_elo: float = 0.01
-    tol_grad: float = 1e-6
-    max_iter: int = 100
-    jitter: float = core.REFERENCE_JITTER
-
-    def __post_init__(self) -> None:
-        checks = {
-            "w2": self.w2 > 0 and math.isfinite(self.w2),
-            "virtual_games": self.virtual_games > 0 and math.isfinite(self.virtual_games),
-            "virtual_rating": math.isfinite(self.virtual_rating),
-            "tol_elo": self.tol_elo > 0,
-            "tol_grad": self.tol_grad > 0,
-            "max_iter": int(self.max_iter) == self.max_iter and self.max_iter >= 1,
-            "jitter": self.jitter >= 0 and math.isfinite(self.jitter),
-        }
-        expect = {
-            "w2": "a positive finite number of Elo^2 per day",
-            "virtual_games": "a positive number of virtual draws",
-            "virtual_rating": "a finite published rating",
-            "tol_elo": "a positive number of Elo",
-            "tol_grad": "a positive number",
-            "max_iter": "an integer >= 1",
-            "jitter": "a finite number >= 0",
-        }
-        for name, ok in checks.items():
-            if not ok:
-                raise ValueError(f"{name} must be {expect[name]}, got {getattr(self, name)!r}")
-
-    def as_dict(self) -> dict[str, float | int]:
-        """The parameters as a plain dict (for manifests)."""
-        return {
-            "w2": float(self.w2),
-            "virtual_games": float(self.virtual_games),
-            "virtual_rating": float(self.virtual_rating),
-            "tol_elo": float(self.tol_elo),
-            "tol_grad": float(self.tol_grad),
-            "max_iter": int(self.max_iter),
-            "jitter": float(self.jitter),
-        }
 
 
 class Fit:

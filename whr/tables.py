@@ -23,9 +23,10 @@ from dataclasses import dataclass, field
 import pandas as pd
 import pyarrow as pa
 
+from whr.params import CATEGORIES as CATEGORIES  # re-exported for the readers
+
 SCHEMA_VERSION = "1"
 
-CATEGORIES = ("renju", "gomoku")
 MODES = ("face_to_face", "online_supervised", "online")
 
 PLAYERS = pa.schema(
