@@ -222,6 +222,70 @@ class Run:
         """The eligibility rules directory this run reads."""
         return self.rules if self.rules is not None else bundled_rules()
 
+    # -- the flat form: the Prefect flow's parameters ------------------------------------------
+
+    @classmethod
+    def from_flat(cls, p: dict[str, Any]) -> Run:
+        """Build a run from the flow's flat parameters (names as in :meth:`flat`).
+
+        ``as_of`` None means today (UTC); ``as_of`` may be an ISO date string (a deployment's
+        parameters are JSON).
+        """
+        as_of = p.get("as_of")
+        if isinstance(as_of, str):
+            try:
+                as_of = dt.date.fromisoformat(as_of)
+            except ValueError:
+                raise RunError(f"as_of: expected a date YYYY-MM-DD, got {as_of!r}") from None
+        sources = p["source"]
+        try:
+            fit = FitParams(w2=p["w2_elo2_per_day"], virtual_games=p["virtual_games"])
+            pull = PullSettings(
+                timeout_s=p["pull_timeout_s"],
+                deadline_s=p["pull_deadline_s"],
+                max_bytes=p["pull_max_bytes"],
+                retries=p["pull_retries"],
+                backoff_s=p["pull_backoff_s"],
+            )
+        except ValueError as exc:
+            raise RunError(str(exc)) from None
+        return cls(
+            sources=(sources,) if isinstance(sources, str) else tuple(sources),
+            out=Path(p["out"]),
+            as_of=as_of if as_of is not None else today_utc(),
+            categories=tuple(p["categories"]),
+            variant=p["variant"],
+            fit=fit,
+            strict=p["strict"],
+            rules=p["rules"],
+            force=p["force"],
+            max_shrink=p["max_shrink"],
+            wait=p["wait"],
+            pull=pull,
+        )
+
+    def flat(self) -> dict[str, Any]:
+        """The run as the flow's flat parameters (JSON values); inverse of :meth:`from_flat`."""
+        return {
+            "source": list(self.sources),
+            "out": str(self.out),
+            "as_of": self.as_of.isoformat(),
+            "categories": list(self.categories),
+            "variant": self.variant,
+            "w2_elo2_per_day": self.fit.w2,
+            "virtual_games": self.fit.virtual_games,
+            "strict": self.strict,
+            "rules": None if self.rules is None else str(self.rules),
+            "force": self.force,
+            "max_shrink": self.max_shrink,
+            "wait": self.wait,
+            "pull_timeout_s": self.pull.timeout_s,
+            "pull_deadline_s": self.pull.deadline_s,
+            "pull_max_bytes": self.pull.max_bytes,
+            "pull_retries": self.pull.retries,
+            "pull_backoff_s": self.pull.backoff_s,
+        }
+
     # -- records ---------------------------------------------------------------------------
 
     def parameters(self, category: str, rules_sha256: str) -> dict[str, Any]:
