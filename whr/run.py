@@ -54,6 +54,11 @@ def bundled_rules() -> Path:
     return default_directory()
 
 
+def _number(x: float) -> float | int:
+    """``x`` as an int when it is whole (2 virtual games, not 2.0), for records people read."""
+    return int(x) if float(x).is_integer() else x
+
+
 @dataclass(frozen=True)
 class Run:
     """One rating run: inputs, list date, what is computed, and how it is published.
@@ -299,7 +304,7 @@ class Run:
             "category": category,
             "variant": self.variant,
             "w2": self.fit.w2,
-            "virtual_games": self.fit.virtual_games,
+            "virtual_games": _number(self.fit.virtual_games),
             "fit": self.fit.as_dict(),
             "strict": self.strict,
             "rules_sha256": rules_sha256,

@@ -12,8 +12,6 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 import support
 
-from whr.publish import publish
-
 
 @pytest.fixture(scope="session")
 def small() -> support.Inputs:
@@ -29,9 +27,9 @@ def small() -> support.Inputs:
 
 @pytest.fixture(scope="session")
 def published(small, tmp_path_factory) -> Path:
-    """``out`` directory with the snapshot of support.AS_OF published once (do not modify)."""
+    """``out`` tree with the renju list of support.AS_OF published once (do not modify)."""
     out = tmp_path_factory.mktemp("published")
-    publish(out, support.AS_OF, small.data, small.selection, small.fit, small.params)
+    support.publish_inputs(out, small)
     return out
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -12,6 +13,9 @@ import pandas as pd
 
 import whr
 import whr.synthetic
+from whr.digest import directory_sha256
+from whr.publish import Published, publish
+from whr.run import Run, bundled_rules
 from whr.tables import GAMES, PLAYERS, TOURNAMENTS, SourceData, conform
 
 END = dt.date(2026, 11, 30)  # synthetic histories end on or before this day
@@ -128,3 +132,41 @@ def inputs(
         "strict": False,
     }
     return Inputs(data, selection, fit, params)
+
+
+def run(out: Path, as_of: dt.date = AS_OF, category: str = "renju", **fields: Any) -> Run:
+    """The run description of a test publish of one list into ``out`` (official unless told)."""
+    return Run(sources=("synthetic.xml",), out=out, as_of=as_of, categories=(category,), **fields)
+
+
+def publish_inputs(
+    out: Path,
+    given: Inputs,
+    as_of: dt.date = AS_OF,
+    *,
+    category: str = "renju",
+    selection: Any = None,
+    run_fields: dict[str, Any] | None = None,
+    **options: Any,
+) -> Published:
+    """Publish ``given`` (fitted for ``as_of``) as the ``category`` list of ``as_of`` into
+    ``out``; ``options`` go to :func:`whr.publish.publish` (``base_url``, ``game_links``)."""
+    return publish(
+        run(out, as_of, category, **(run_fields or {})),
+        category,
+        given.data,
+        given.selection if selection is None else selection,
+        given.fit,
+        rules_sha256=directory_sha256(bundled_rules()),
+        **options,
+    )
+
+
+def site_of(out: Path) -> Path:
+    """The current site of the official renju list under ``out``."""
+    return out / "renju"
+
+
+def entry_of(out: Path, day: dt.date = AS_OF) -> Path:
+    """The archive entry of the official renju list of ``day`` under ``out``."""
+    return out / "archive" / "renju" / day.isoformat()

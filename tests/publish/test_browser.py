@@ -59,7 +59,7 @@ def page(browser):
 
 
 def snapshot(published: Path) -> Path:
-    return published / "snapshots" / D.isoformat()
+    return support.entry_of(published)
 
 
 def visible_rows(page) -> list[list[str]]:
@@ -72,7 +72,7 @@ def visible_rows(page) -> list[list[str]]:
 def test_home_page_lists_active_players_and_search_filters(published, page, artifacts):
     ratings = pd.read_parquet(snapshot(published) / "ratings.parquet")
     active = ratings.loc[ratings["status"] == "active"]
-    page.goto((snapshot(published) / "site" / "index.html").as_uri())
+    page.goto((support.site_of(published) / "index.html").as_uri())
     rows = visible_rows(page)
     assert len(rows) == len(active)
     assert [r[1] for r in rows] == active["name"].tolist()  # in rank order
@@ -92,7 +92,7 @@ def test_country_filter(published, page, artifacts):
     ratings = pd.read_parquet(snapshot(published) / "ratings.parquet")
     active = ratings.loc[ratings["status"] == "active"]
     country = active["country"].value_counts().index[1]
-    page.goto((snapshot(published) / "site" / "index.html").as_uri())
+    page.goto((support.site_of(published) / "index.html").as_uri())
     page.select_option("#country", country)
     rows = visible_rows(page)
     assert [r[1] for r in rows] == active.loc[active["country"] == country, "name"].tolist()
@@ -107,7 +107,7 @@ def test_player_page_draws_its_chart(published, page, artifacts):
     history = pd.read_parquet(snapshot(published) / "history.parquet")
     player = ratings.loc[ratings["status"] == "active", "player"].iloc[0]
     days = int((history["player"] == player).sum())
-    page.goto((snapshot(published) / "site" / "p" / f"{site_module.slug(player)}.html").as_uri())
+    page.goto((support.site_of(published) / "p" / f"{site_module.slug(player)}.html").as_uri())
     page.wait_for_selector("svg[data-drawn] path.line:not(.later)")
     line = page.get_attribute("svg path.line:not(.later)", "d")
     band = page.get_attribute("svg path.band:not(.later)", "d")
@@ -118,7 +118,7 @@ def test_player_page_draws_its_chart(published, page, artifacts):
     page.screenshot(path=str(artifacts / "player.png"), full_page=True)
     # an inactive player's rating is carried, dashed, from the last game to the list date
     inactive = ratings.loc[ratings["status"] == "inactive", "player"].iloc[0]
-    page.goto((snapshot(published) / "site" / "p" / f"{site_module.slug(inactive)}.html").as_uri())
+    page.goto((support.site_of(published) / "p" / f"{site_module.slug(inactive)}.html").as_uri())
     page.wait_for_selector("svg[data-drawn] path.line.later", state="attached")
     assert page.locator("svg path.band.later").count() == 1
     page.screenshot(path=str(artifacts / "player-inactive.png"))
@@ -127,12 +127,12 @@ def test_player_page_draws_its_chart(published, page, artifacts):
 def test_hostile_names_show_as_text(published, small, page, artifacts):
     players = small.data.players
     hostile = players.loc[players["name"] == support.HOSTILE_NAME, "player_id"].iloc[0]
-    page.goto((snapshot(published) / "site" / "p" / f"{site_module.slug(hostile)}.html").as_uri())
+    page.goto((support.site_of(published) / "p" / f"{site_module.slug(hostile)}.html").as_uri())
     assert page.inner_text("h1").startswith(support.HOSTILE_NAME)
     assert page.title().startswith(support.HOSTILE_NAME)
     page.screenshot(path=str(artifacts / "player-hostile.png"))
     quoted = players.loc[players["name"] == support.QUOTED_NAME, "player_id"].iloc[0]
-    page.goto((snapshot(published) / "site" / "p" / f"{site_module.slug(quoted)}.html").as_uri())
+    page.goto((support.site_of(published) / "p" / f"{site_module.slug(quoted)}.html").as_uri())
     assert page.inner_text("h1").startswith(support.QUOTED_NAME)
     # and in the lists, where the search finds them as text
     ratings = pd.read_parquet(snapshot(published) / "ratings.parquet").set_index("player")
@@ -140,8 +140,7 @@ def test_hostile_names_show_as_text(published, small, page, artifacts):
         status = ratings.loc[player, "status"]
         page.goto(
             (
-                snapshot(published)
-                / "site"
+                support.site_of(published)
                 / ("index.html" if status == "active" else f"{status}.html")
             ).as_uri()
         )
@@ -150,7 +149,7 @@ def test_hostile_names_show_as_text(published, small, page, artifacts):
 
 
 def test_top_and_tournament_pages_render(published, page, artifacts):
-    site = snapshot(published) / "site"
+    site = support.site_of(published)
     page.goto((site / "top.html").as_uri())
     page.wait_for_selector("svg[data-drawn] path.line")
     assert page.locator("svg path.line").count() >= 1
@@ -165,7 +164,7 @@ def test_top_and_tournament_pages_render(published, page, artifacts):
 
 
 def test_players_index_sorts_by_column_and_searches(published, page, artifacts):
-    site = snapshot(published) / "site"
+    site = support.site_of(published)
     ratings = pd.read_parquet(snapshot(published) / "ratings.parquet")
     page.goto((site / "players.html").as_uri())
     rows = visible_rows(page)

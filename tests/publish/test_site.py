@@ -20,7 +20,6 @@ import support
 from support import ODD_ID
 
 import whr.publish.site as site_module
-from whr.publish import publish
 from whr.tables import RATINGS, conform
 
 D = support.AS_OF
@@ -38,7 +37,7 @@ class Links(HTMLParser):
 
 
 def site_of(published: Path) -> Path:
-    return published / "snapshots" / D.isoformat() / "site"
+    return support.site_of(published)
 
 
 def test_every_link_resolves_and_nothing_is_external(published):
@@ -62,8 +61,8 @@ def test_every_link_resolves_and_nothing_is_external(published):
 
 
 def test_pages_for_every_list_player_country_and_tournament(published):
-    snap = published / "snapshots" / D.isoformat()
-    site = snap / "site"
+    snap = support.entry_of(published)
+    site = support.site_of(published)
     ratings = pd.read_parquet(snap / "ratings.parquet")
     for player in ratings["player"]:
         assert (site / "p" / f"{site_module.slug(player)}.html").is_file(), player
@@ -127,10 +126,9 @@ def test_about_page_states_the_parameters(published, small):
 def test_pages_name_the_game_of_the_list(published, small, tmp_path):
     renju = (site_of(published) / "index.html").read_text()
     assert "Renju rating" in renju and "Gomoku" not in renju
-    params = {**small.params, "category": "gomoku"}
-    publish(tmp_path, D, small.data, small.selection, small.fit, params, site=True)
+    support.publish_inputs(tmp_path, small, category="gomoku")
     for page in ("index.html", "about.html"):
-        text = (tmp_path / "snapshots" / D.isoformat() / "site" / page).read_text()
+        text = (tmp_path / "gomoku" / page).read_text()
         assert "Gomoku rating" in text and "Renju rating" not in text, page
 
 
@@ -205,8 +203,8 @@ def gy1_by_hand(rated: pd.DataFrame, day: dt.date) -> set[str]:
 
 
 def test_gy1_list_holds_exactly_the_players_the_rule_selects(published, small):
-    snap = published / "snapshots" / D.isoformat()
-    site = snap / "site"
+    snap = support.entry_of(published)
+    site = support.site_of(published)
     ratings = pd.read_parquet(snap / "ratings.parquet").set_index("player")
     rated = small.selection.rated
     for day, page in (
@@ -236,9 +234,9 @@ def test_gy1_list_holds_exactly_the_players_the_rule_selects(published, small):
 
 
 def test_players_index_and_json_keep_ids_as_strings(published):
-    snap = published / "snapshots" / D.isoformat()
+    snap = support.entry_of(published)
     ratings = pd.read_parquet(snap / "ratings.parquet").set_index("player")
-    data = json.loads((snap / "site" / "players.json").read_text(encoding="utf-8"))
+    data = json.loads((support.site_of(published) / "players.json").read_text(encoding="utf-8"))
     assert all(set(o) == {"id", "rank", "rating", "status"} for o in data)
     assert all(isinstance(o["id"], str) for o in data)
     ids = [o["id"] for o in data]
@@ -251,10 +249,12 @@ def test_players_index_and_json_keep_ids_as_strings(published):
         assert o["status"] == row["status"]
         assert o["rank"] == (None if pd.isna(row["rank"]) else int(row["rank"]))
         assert abs(o["rating"] - row["rating"]) <= 0.005
-    html = (snap / "site" / "players.html").read_text(encoding="utf-8")
+    html = (support.site_of(published) / "players.html").read_text(encoding="utf-8")
     firsts = re.findall(r"<tr><td>([^<]*)<td><a href=p/", html)
     assert [unescape(f) for f in firsts] == ids
-    assert 'href="players.html"' in (snap / "site" / "index.html").read_text(encoding="utf-8")
+    assert 'href="players.html"' in (support.site_of(published) / "index.html").read_text(
+        encoding="utf-8"
+    )
 
 
 def test_no_sitemap_without_a_base_url(published):
@@ -263,8 +263,8 @@ def test_no_sitemap_without_a_base_url(published):
 
 def test_sitemap_with_a_base_url_lists_every_page(small, tmp_path):
     base = "https://rating.example.org/renju"
-    publish(tmp_path, D, small.data, small.selection, small.fit, small.params, base_url=base)
-    site = tmp_path / "snapshots" / D.isoformat() / "site"
+    support.publish_inputs(tmp_path, small, base_url=base)
+    site = support.site_of(tmp_path)
     root = defusedxml.ElementTree.parse(site / "sitemap.xml").getroot()
     ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
     assert root.tag == "{http://www.sitemaps.org/schemas/sitemap/0.9}urlset"
@@ -291,10 +291,10 @@ def test_sitemap_with_a_base_url_lists_every_page(small, tmp_path):
 def test_a_bad_base_url_is_refused_before_anything_is_written(small, tmp_path):
     for bad in ("rating.example.org", "ftp://example.org/", "https://x.org/?a=1", 'https://x/"'):
         with pytest.raises(ValueError, match="base_url"):
-            publish(tmp_path, D, small.data, small.selection, small.fit, small.params, base_url=bad)
+            support.publish_inputs(tmp_path, small, base_url=bad)
     with pytest.raises(TypeError, match="base_url"):
-        publish(tmp_path, D, small.data, small.selection, small.fit, small.params, base_url=1)
-    assert not (tmp_path / "snapshots").exists()
+        support.publish_inputs(tmp_path, small, base_url=1)
+    assert not (tmp_path / "archive").exists()
 
 
 def test_renju_net_links_only_for_renjunet_games_and_only_when_asked(small, tmp_path):
@@ -303,8 +303,8 @@ def test_renju_net_links_only_for_renjunet_games_and_only_when_asked(small, tmp_
     from_renjunet = ids.str[-1].isin(list("02468"))  # half the games, by hand
     source = np.where(from_renjunet, "renjunet_v10_20261130.rif", "additional.csv")
     selection = dataclasses.replace(small.selection, rated=rated.assign(source=source))
-    publish(tmp_path, D, small.data, selection, small.fit, small.params, game_links=True)
-    site = tmp_path / "snapshots" / D.isoformat() / "site"
+    support.publish_inputs(tmp_path, small, selection=selection, game_links=True)
+    site = support.site_of(tmp_path)
     expected = set(ids[from_renjunet])
     assert 0 < len(expected) < len(ids)
     pattern = re.compile(r'<a href="https://www\.renju\.net/game/([0-9]+)/" rel="nofollow">')

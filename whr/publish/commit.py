@@ -148,6 +148,28 @@ def swap(new: Path, target: Path) -> None:
     os.rename(old, new)
 
 
+def move_aside(entry: Path) -> Path:
+    """Move a published day's entry aside (``.<day>.old-<token>``) before it is replaced."""
+    aside = entry.with_name(f".{entry.name}.old-{token()}")
+    os.replace(entry, aside)
+    return aside
+
+
+def rename_in(staged: Path, entry: Path) -> None:
+    """Rename a verified entry into place: the commit point of a published day."""
+    os.rename(staged, entry)
+
+
+def tidy(layout: Layout, channel: Channel, work: Path, aside: Path | None) -> None:
+    """After a commit: remove the work directory and what was moved aside, compact, index."""
+    with COMMIT:
+        if aside is not None:
+            _remove(aside)
+        _remove(work)
+        compact(layout, channel)
+        write_index(layout)
+
+
 def _remove(path: Path) -> None:
     if path.is_dir() and not path.is_symlink():
         shutil.rmtree(path)
@@ -178,12 +200,17 @@ def render_site(layout: Layout, entry: Entry, target: Path) -> None:
     tables = read_tables(entry)
     year_end = dict(iter(tables["year_end"].groupby("list_date", sort=False)))
     options = entry.manifest.get("site") or {}
+    site = layout.site(entry.channel)  # where it will be served from
+    links = {
+        "data": os.path.relpath(layout.day(entry.channel, entry.day), site) + "/",
+        "archive": os.path.relpath(layout.archive_html, site),
+    }
     write_site(
         target,
         entry.day,
         tables,
         year_end,
-        entry.manifest,
+        {**entry.manifest, "links": links},
         base_url=options.get("base_url"),
         game_links=bool(options.get("game_links", False)),
     )
@@ -376,6 +403,12 @@ def publish(
     """
     if category not in run.categories:
         raise ValueError(f"category: expected one of the run's {run.categories}, got {category!r}")
+    if base_url is not None:
+        from whr.publish.site import check_base_url
+
+        base_url = check_base_url(base_url)  # refuse a bad address before any work
+    if not isinstance(game_links, bool):
+        raise TypeError(f"game_links must be a bool, got {type(game_links).__name__}")
     layout = Layout(run.out)
     channel = Channel(category, run.variant)
     day = run.as_of
@@ -432,12 +465,9 @@ def publish(
                 render_site(layout, entry, work / "site")
             with COMMIT:
                 target = layout.day(channel, day)
-                aside = None
-                if target.exists():
-                    aside = layout.archive(channel) / f".{day.isoformat()}.old-{token()}"
-                    os.replace(target, aside)
+                aside = move_aside(target) if target.exists() else None
                 try:
-                    os.rename(staged, target)
+                    rename_in(staged, target)
                     if shows:
                         swap(work / "site", layout.site(channel))
                 except BaseException:
@@ -453,12 +483,7 @@ def publish(
         # Committed: the day is published. What is left is tidying, which the next run's
         # repair also does, so a failure here is a warning, not a failed list.
         try:
-            with COMMIT:
-                if aside is not None:
-                    _remove(aside)
-                _remove(work)
-                compact(layout, channel)
-                write_index(layout)
+            tidy(layout, channel, work, aside)
         except Exception as exc:
             warnings.append(f"tidying after the publish failed ({exc}); the next run repairs it")
     return Published(

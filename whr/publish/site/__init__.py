@@ -753,7 +753,9 @@ def write_site(
     if base_url is not None:
         base_url = check_base_url(base_url)
     target.mkdir(parents=True)
-    shutil.copytree(HERE / "static", target / "static")
+    (target / "static").mkdir()
+    for asset in (HERE / "static").iterdir():  # copyfile: modes from the umask, not the package
+        shutil.copyfile(asset, target / "static" / asset.name)
     site = _Site(target, as_of, tables, info)
     site.years = [d.year for d in year_end]
     ratings = tables["ratings"]
