@@ -226,15 +226,15 @@ _DEFAULT_FIT, _DEFAULT_PULL = FitParams(), PullSettings()
     on_cancellation=[_on_end("cancelled")],
 )
 def daily(
-    source: list[str],
-    out: str = "out",
+    source: str | list[str],
+    out: Path = Path("out"),
     as_of: dt.date | None = None,
     categories: list[str] = list(CATEGORIES),  # noqa: B006 (Prefect copies parameters)
     variant: str | None = None,
     w2_elo2_per_day: float = _DEFAULT_FIT.w2,
     virtual_games: float = _DEFAULT_FIT.virtual_games,
     strict: bool = False,
-    rules: str | None = None,
+    rules: Path | None = None,
     force: str | None = None,
     max_shrink: float = Run.max_shrink,
     wait: bool = False,
@@ -284,7 +284,11 @@ def daily(
             puller = pull.with_options(timeout_seconds=timeout)
             data = parse(run, [puller(run, s, Path(workdir)) for s in run.sources])
         futures = {}
+        skipped = whr.publish.absent(run, data)
         for category in run.categories:
+            if category in skipped:
+                result.lists[category] = {"outcome": "no-new-data", "message": skipped[category]}
+                continue
             same = whr.publish.unchanged(run, category, data.sha256, rules_sha256)
             if same is not None and run.force is None:
                 message = (

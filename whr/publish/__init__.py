@@ -11,7 +11,7 @@ summary :mod:`whr.publish.summary`'s. See ``docs/operations.md`` for the publish
 from __future__ import annotations
 
 from whr.publish.archive import StateError
-from whr.publish.commit import Published, publish, recover, unchanged
+from whr.publish.commit import Published, absent, publish, recover, unchanged
 from whr.publish.gates import GateError
 from whr.publish.layout import Channel, Layout
 from whr.publish.lock import LockedError, hold
@@ -26,6 +26,7 @@ __all__ = [
     "PublishError",
     "Published",
     "StateError",
+    "absent",
     "hold",
     "markdown_text",
     "publish",

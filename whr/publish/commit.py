@@ -63,7 +63,7 @@ from whr.publish.parquet import (
 from whr.run import Run
 from whr.tables import SCHEMA_VERSION, SourceData
 
-__all__ = ["Published", "publish", "recover", "render_site", "unchanged"]
+__all__ = ["Published", "absent", "publish", "recover", "render_site", "unchanged"]
 
 MANIFEST_FORMAT = 2
 
@@ -335,6 +335,22 @@ def unchanged(
         recorded.get(k) == v for k, v in run.parameters(category, rules_sha256).items()
     )
     return found.manifest if same else None
+
+
+def absent(run: Run, data: SourceData) -> dict[str, str]:
+    """The run's categories that have nothing to publish, each with the sentence that says so.
+
+    A category is absent when no tournament of the input is of it and its list was never
+    published (for example gomoku, when the input is a directory of renju tables). A list that
+    was published before is never absent: if its games vanish, the gates refuse it.
+    """
+    present = set(data.tournaments["category"].dropna())
+    layout = Layout(run.out)
+    return {
+        c: f"no {c} tournament in the input and no {c} list published before: nothing to publish"
+        for c in run.categories
+        if c not in present and not layout.days(Channel(c, run.variant))
+    }
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,8 +1,8 @@
 """One run at a time per published tree: an operating-system lock on ``OUT/.lock``.
 
 The lock is ``flock(2)`` on an open file: the kernel releases it when the process ends, however
-it ends (even by SIGKILL), so a stale lock cannot outlive its run. The file's text (pid, start
-time, command) is only there to tell the next run who holds it.
+it ends (even by SIGKILL), so a stale lock cannot outlive its run. The file's text (pid and start
+time; not the command line, which may hold a secret URL) only tells the next run who holds it.
 
 Within one process the lock is re-entrant (the command line takes it before the flow starts,
 the flow and ``publish`` take it again); threads of the process share it, and the commit steps
@@ -14,7 +14,6 @@ from __future__ import annotations
 import datetime as dt
 import fcntl
 import os
-import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -88,9 +87,7 @@ def hold(out: str | os.PathLike[str], *, wait: bool = False) -> Iterator[Path]:
                 raise
             since = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
             os.ftruncate(fd, 0)
-            os.pwrite(
-                fd, f"pid {os.getpid()}\nsince {since}\ncommand {' '.join(sys.argv)}\n".encode(), 0
-            )
+            os.pwrite(fd, f"pid {os.getpid()}\nsince {since}\n".encode(), 0)
             _held[key] = [fd, 1]
     try:
         yield path
