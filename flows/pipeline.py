@@ -359,8 +359,8 @@ class _NoTraceback(logging.Formatter):
 
 def _hide_tracebacks() -> None:
     """Console log lines without tracebacks (``--verbose`` keeps them)."""
-    for name in ("prefect", "prefect.flow_runs", "prefect.task_runs"):
-        for handler in logging.getLogger(name).handlers:
+    for logger in (logging.getLogger(), logging.getLogger("prefect")):
+        for handler in logger.handlers:
             if isinstance(handler, logging.StreamHandler) and not isinstance(
                 handler, logging.FileHandler
             ):
