@@ -12,6 +12,7 @@ import pandas as pd
 
 import whr
 import whr.synthetic
+from whr.rules import default_directory, load_config
 from whr.tables import GAMES, PLAYERS, TOURNAMENTS, SourceData, conform
 
 END = dt.date(2026, 11, 30)  # synthetic histories end on or before this day
@@ -97,7 +98,9 @@ def source_data(
             "moves": np.int32(40),
             "unrated": False,
             "forfeit": False,
+            "bye": False,
             "colours_known": True,
+            "note": None,
             "source": "synthetic",
         }
     )
@@ -118,7 +121,7 @@ def inputs(
     as_of: dt.date = AS_OF,
 ) -> Inputs:
     data = source_data(n_games, seed, names, ids)
-    selection = whr.select(data, as_of)
+    selection = whr.select(data, as_of, config=load_config(default_directory()))
     fit = whr.fit(selection.rated, w2=12.9, virtual_games=2)
     params = {
         "as_of": as_of.isoformat(),

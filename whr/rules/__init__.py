@@ -3,8 +3,10 @@
 Pure functions over the shared tables (``whr.tables``), driven by the data files of
 ``data/rules/`` (see ``docs/eligibility.md``)::
 
-    sel = whr.select(data, as_of=date, category="renju", strict=False, config=None)
-    sel.rated, sel.exclusions, sel.counts, sel.warnings
+    config = whr.rules.load_config(whr.rules.default_directory())  # or a directory of yours
+    sel = whr.select(data, as_of=date, category="renju", strict=False, config=config)
+    sel.rated, sel.exclusions, sel.counts, sel.warnings, sel.tournaments
+    needed = whr.rules.facts_needed(sel)  # what maintainers must fill in
 """
 
 from whr.rules.config import (
