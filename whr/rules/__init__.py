@@ -17,6 +17,8 @@ from whr.rules.config import (
     load_config,
 )
 from whr.rules.names import CertifiedRule, certified_name, normalise
+from whr.rules.needed import facts_needed
+from whr.rules.notes import NotePattern, classify_notes
 from whr.rules.reasons import REASONS, WARNINGS
 from whr.rules.select import Counts, InvariantError, Selection, select
 
@@ -28,10 +30,13 @@ __all__ = [
     "Counts",
     "EligibilityConfig",
     "InvariantError",
+    "NotePattern",
     "Selection",
     "certified_name",
+    "classify_notes",
     "config_digest",
     "default_directory",
+    "facts_needed",
     "load_config",
     "normalise",
     "select",

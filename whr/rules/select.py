@@ -52,19 +52,26 @@ class Counts:
         Games read (every row of the games table), rated, and excluded.
     unverified : int
         Rated games counted under the "unverified" warning (default mode; 0 in strict mode).
+    waiting_on_facts : int
+        Games whose verdict waits on a tournament's unknown minutes or mode (see
+        ``by_tournament``); :func:`whr.rules.facts_needed` lists their tournaments.
     by_reason : pandas.DataFrame
         Columns ``reason, games, description``: one row per reason code of ``REASONS`` in
         precedence order, zeros included.
     by_tournament : pandas.DataFrame
-        Columns ``tournament_id, read, rated, excluded, rated_unverified`` then one column per
-        reason code (games excluded for it); one row per tournament id named by a game (null
-        for games without one), numeric ids by value first, then other ids, then null.
+        Columns ``tournament_id, read, rated, excluded, rated_unverified, waiting_on_facts``
+        then one column per reason code (games excluded for it); one row per tournament id
+        named by a game (null for games without one), numeric ids by value first, then other
+        ids, then null. ``waiting_on_facts``: games judged by the 2021 rules whose verdict
+        would change once the tournament's unknown minutes or mode are known (rated on the
+        flag alone, excluded as ``unverified``, or, in the older reading, ``not_rated``).
     """
 
     read: int
     rated: int
     excluded: int
     unverified: int
+    waiting_on_facts: int
     by_reason: pd.DataFrame
     by_tournament: pd.DataFrame
 
@@ -213,7 +220,12 @@ def select(
     warnings.extend(_unverified_warnings(games, tours, judged, unverified))
     warnings.extend(_date_warnings(games, tours, judged, as_of, config))
     warnings.extend(_unused_overrides(games, tours, config))
-    counts = _counts(games, reason, unverified)
+    waiting = judged.minutes_or_mode_unknown & (
+        ~excluded
+        | (reason == "unverified")
+        | ((reason == "not_rated") & ~np.asarray(config.require_rated_flag))
+    )
+    counts = _counts(games, reason, unverified, waiting)
     _check(games, rated, exclusions, counts)
     found = pd.DataFrame(warnings, columns=list(PROBLEMS.names))
     if len(fact_problems):
@@ -318,6 +330,7 @@ class _Judged:
     unknown_fact: np.ndarray  # judged by the 2021 rules with a fact unknown
     known: dict[str, np.ndarray]  # fact name -> known, per game
     note_kind: np.ndarray  # the verdict of each game's note (whr.rules.notes.KINDS or "")
+    minutes_or_mode_unknown: np.ndarray  # judged by the 2021 rules, minutes or mode unknown
     running: np.ndarray  # the game's tournament runs on the as-of date and the game is in it
 
 
@@ -420,6 +433,7 @@ def _judge(
         unknown_fact=unknown_fact,
         known=known,
         note_kind=note_kind,
+        minutes_or_mode_unknown=modern & ~(minutes_known & mode_known),
         running=running,
     )
 
@@ -676,7 +690,9 @@ def _natural(tid: str | None) -> tuple:
     return (0, int(tid), tid) if tid.isdigit() else (1, 0, tid)
 
 
-def _counts(games: pd.DataFrame, reason: np.ndarray, unverified: np.ndarray) -> Counts:
+def _counts(
+    games: pd.DataFrame, reason: np.ndarray, unverified: np.ndarray, waiting: np.ndarray
+) -> Counts:
     """Counts by reason and by tournament, by bincount over factorised ids and codes."""
     codes = list(REASONS)
     reason_index = pd.Index(["", *codes]).get_indexer(reason)  # 0 = rated
@@ -692,6 +708,7 @@ def _counts(games: pd.DataFrame, reason: np.ndarray, unverified: np.ndarray) -> 
     n_t, width = len(t_ids), len(codes) + 1
     grid = np.bincount(t_code * width + reason_index, minlength=n_t * width).reshape(n_t, width)
     table = pd.DataFrame(grid[:, 1:], columns=codes, dtype="int64")
+    table.insert(0, "waiting_on_facts", np.bincount(t_code[waiting], minlength=n_t))
     table.insert(0, "rated_unverified", np.bincount(t_code[unverified], minlength=n_t))
     table.insert(0, "excluded", grid[:, 1:].sum(axis=1))
     table.insert(0, "rated", grid[:, 0])
@@ -704,6 +721,7 @@ def _counts(games: pd.DataFrame, reason: np.ndarray, unverified: np.ndarray) -> 
         rated=int(by_reason[0]),
         excluded=int(by_reason[1:].sum()),
         unverified=int(unverified.sum()),
+        waiting_on_facts=int(waiting.sum()),
         by_reason=reasons,
         by_tournament=table.iloc[order].reset_index(drop=True),
     )
