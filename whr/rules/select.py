@@ -599,16 +599,17 @@ def _unverified_warnings(
     """One warning per tournament with games rated on the database's flag alone."""
     if not rated_unverified.any():
         return []
-    part = pd.DataFrame({"pos": judged.pos[rated_unverified]})
-    for name, known in judged.known.items():
-        part[name] = ~known[rated_unverified]
-    summary = part.groupby("pos", sort=False).agg(["size", "any"])
+    positions, inverse = np.unique(judged.pos[rated_unverified], return_inverse=True)
+    sizes = np.bincount(inverse)
+    unknown = {
+        name: np.bincount(inverse, weights=~judged.known[name][rated_unverified]) > 0
+        for name in _FACTS
+    }
     ids, sources = _objects(tours["tournament_id"]), _objects(tours["source"])
     out = []
-    for p in sorted(summary.index, key=lambda p: _natural(ids[p])):
-        row = summary.loc[p]
-        games_n = int(row[(_FACTS[0], "size")])
-        missing = ", ".join(name for name in _FACTS if row[(name, "any")])
+    for i in sorted(range(len(positions)), key=lambda i: _natural(ids[positions[i]])):
+        p, games_n = positions[i], int(sizes[i])
+        missing = ", ".join(name for name in _FACTS if unknown[name][i])
         message = (
             f"{games_n} game{'s' if games_n != 1 else ''} rated on the database's flag alone; "
             f"not known: {missing} "
