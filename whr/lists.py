@@ -293,7 +293,7 @@ def list_on(
         Player facts (schema ``PLAYERS``); a player missing here is listed under their id.
     rating_on : callable
         ``rating_on(day)`` returns a DataFrame with columns player, rating (published scale) and
-        uncertainty (std, Elo) on ``day`` (spec section 1: interpolated between rating days,
+        uncertainty (std, Elo) on ``day`` (``docs/solver.md``: interpolated between rating days,
         constant after the last one with variance growing by w2 per day), as ``Fit.rating_on``.
         Another rating system (the Elo-era list, ``whr.elo.elo_list``) may leave out the
         uncertainty column (the list's uncertainty is then null) and may give a bool column
@@ -428,7 +428,7 @@ def _list_on(
         raise ValueError(
             f"rating_on({on}) gave no rating for {len(missing)} players with rated games up to "
             f"that day (e.g. {list(missing[:5])}); it must rate every player from their first "
-            "rating day on (spec section 1)"
+            "rating day on (docs/solver.md)"
         )
     rows["best_rating"] = rows["best_rating"].fillna(rows["rating"])
     rows["best_date"] = rows["best_date"].fillna(rows["last_game"])

@@ -1,7 +1,7 @@
 """Tournament tables in the EGF format (``.h9``, ``.h2``, ...), as federations send them.
 
 The format is the plain-text results table of the European Go Federation, exported by pairing
-programs such as OpenGotha and MacMahon (``docs/egf.md``; ``shared/spec/formats.md`` section 3).
+programs such as OpenGotha and MacMahon (``docs/egf.md``; the EGF table format).
 Federations send renju results in it, so every table is read as a renju tournament.
 
 A table turns into the shared tables of :mod:`whr.tables`:
