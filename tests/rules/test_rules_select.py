@@ -294,7 +294,7 @@ def test_facts_name_unknown_tournaments_and_never_move_a_source_date(tmp_path):
     found = sel.warnings.set_index("code")
     assert found.loc["facts_date_ignored", "locator"] == "line 3, tournament id=t1"
     assert found.loc["unknown_tournament", "locator"] == "line 4, tournament id=t9"
-    assert str(found.loc["unknown_tournament", "source"]).endswith("tournament_facts.csv")
+    assert found.loc["unknown_tournament", "source"] == "rules/tournament_facts.csv"
 
 
 @pytest.mark.parametrize(

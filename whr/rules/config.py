@@ -167,20 +167,23 @@ def load_config(directory: str | Path) -> EligibilityConfig:
     settings = _read_settings(toml_path)
     patterns = _read_notes(notes_path)
 
-    facts = no_facts(str(root / FACTS_FILE))
-    if (root / FACTS_FILE).is_file():
+    # named in problems and warnings as "<directory name>/tournament_facts.csv" (e.g.
+    # "rules/tournament_facts.csv"): published reports carry no path of this machine
+    facts_path = root / FACTS_FILE
+    facts = no_facts(f"{root.name}/{FACTS_FILE}")
+    if facts_path.is_file():
         try:
-            facts = read_facts(root / FACTS_FILE, name=str(root / FACTS_FILE))
+            facts = read_facts(facts_path, name=facts.name)
         except SourceError as error:
             raise ConfigError(str(error)) from None
         if len(facts.problems):
             first = facts.problems.iloc[0]
             more = len(facts.problems) - 1
             raise ConfigError(
-                f"{facts.name}, {first['locator']}: {first['message']}"
+                f"{facts_path}, {first['locator']}: {first['message']}"
                 + (f" (and {more} more problem{'s' if more > 1 else ''})" if more else "")
             )
-        files.append(str(root / FACTS_FILE))
+        files.append(str(facts_path))
 
     overrides: dict[str, Mapping[str, str]] = {}
     for name in OVERRIDE_FILES:
