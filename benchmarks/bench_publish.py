@@ -21,6 +21,7 @@ import support  # test helper: a synthetic history as SourceData
 
 import whr
 from whr.publish import parquet
+from whr.rules import default_directory, load_config
 
 
 def main() -> None:
@@ -35,7 +36,7 @@ def main() -> None:
     t = time.perf_counter()
     data = support.source_data(args.games, seed=args.seed, first_year=1989)
     as_of = max(data.games["date"])
-    selection = whr.select(data, as_of)
+    selection = whr.select(data, as_of, config=load_config(default_directory()))
     t_select = time.perf_counter() - t
     t = time.perf_counter()
     fit = whr.fit(selection.rated, w2=12.9, virtual_games=2)

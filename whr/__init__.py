@@ -4,7 +4,8 @@ Public API (each name is imported on first use, so ``import whr`` stays light):
 
 - ``fit(games, w2=12.9, virtual_games=2, virtual_rating=1900.0, warm_start=None)`` -> ``Fit``
 - ``read_source(source, as_of=None)`` -> ``SourceData``; raises ``SourceError`` when fatal
-- ``select(data, as_of, category="renju", strict=False, config=None)`` -> ``Selection``
+- ``select(data, as_of, category="renju", strict=False, *, config)`` -> ``Selection``
+  (``config = whr.rules.load_config(directory)``)
 - ``elo``: the Elo-era rules (1996-2021)
 """
 

@@ -801,9 +801,10 @@ def _load(args: argparse.Namespace) -> tuple[pd.DataFrame, pd.DataFrame | None, 
             games = games.loc[_days(games["date"]) <= np.datetime64(args.as_of, "D")]
         return games, h.truth, f"synthetic history, {args.synthetic} games, seed {args.seed}"
     import whr
+    from whr.rules import default_directory, load_config
 
     data = whr.read_source(args.source, as_of=args.as_of)
-    sel = whr.select(data, as_of=args.as_of)
+    sel = whr.select(data, as_of=args.as_of, config=load_config(default_directory()))
     return sel.rated, None, f"source {args.source}, rated games up to {args.as_of}"
 
 

@@ -44,12 +44,12 @@ RATED = {  # played games with a result, on both lines in agreement
     "egf:R240510EE:r2:1-3",
     "egf:R240510EE:r2:2-4",
 }
-EXCLUDED = {  # byes (0+ 0- 0= 0=0) and "!" were not played; "?" has no result
-    "egf:byes:r1:bye:3": "forfeit",
-    "egf:byes:r2:bye:1": "forfeit",
-    "egf:byes:r3:bye:1": "forfeit",
-    "egf:byes:r3:bye:2": "forfeit",
-    "egf:byes:r3:bye:3": "forfeit",
+EXCLUDED = {  # byes (0+ 0- 0= 0=0) are byes; "!" was not played; "?" has no result
+    "egf:byes:r1:bye:3": "bye",
+    "egf:byes:r2:bye:1": "bye",
+    "egf:byes:r3:bye:1": "bye",
+    "egf:byes:r3:bye:2": "bye",
+    "egf:byes:r3:bye:3": "bye",
     "egf:forfeit_unknown:r1:1-2": "forfeit",
     "egf:forfeit_unknown:r2:1-3": "no_result",
 }

@@ -15,6 +15,7 @@ import whr
 import whr.synthetic
 from whr.digest import directory_sha256
 from whr.publish import Published, publish
+from whr.rules import default_directory, load_config
 from whr.run import Run, bundled_rules
 from whr.tables import GAMES, PLAYERS, TOURNAMENTS, SourceData, conform
 
@@ -101,7 +102,9 @@ def source_data(
             "moves": np.int32(40),
             "unrated": False,
             "forfeit": False,
+            "bye": False,
             "colours_known": True,
+            "note": None,
             "source": "synthetic",
         }
     )
@@ -122,7 +125,7 @@ def inputs(
     as_of: dt.date = AS_OF,
 ) -> Inputs:
     data = source_data(n_games, seed, names, ids)
-    selection = whr.select(data, as_of)
+    selection = whr.select(data, as_of, config=load_config(default_directory()))
     fit = whr.fit(selection.rated, w2=12.9, virtual_games=2)
     params = {
         "as_of": as_of.isoformat(),

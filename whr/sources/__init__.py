@@ -16,8 +16,8 @@ What a directory may hold (other files are ignored):
 - canonical tables ``players``, ``tournaments``, ``games`` as ``.csv``, ``.csv.gz`` or
   ``.parquet`` (see ``whr.sources.canonical``);
 - EGF tournament tables ``*.h0`` ... ``*.h9`` and ``*.egf``, read by ``whr.sources.egf``;
-- ``tournament_facts.csv``: thinking time and mode of play of its tournaments, which RenjuNet
-  does not record (see ``whr.sources.facts``).
+- ``tournament_facts.csv``: thinking time, mode of play and dates of its tournaments, which
+  RenjuNet (or an EGF table without ``DT[]``) does not record (see ``whr.sources.facts``).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from pathlib import Path
 
 from whr.sources._common import SourceError, coerce_as_of
 from whr.sources.canonical import read_canonical, table_kind
-from whr.sources.facts import FACTS_FILE, apply_facts
+from whr.sources.facts import FACTS_FILE, apply_facts, read_facts
 from whr.sources.pull import is_url, pull
 from whr.sources.renjunet import read_renjunet
 from whr.tables import SourceData, concat
@@ -109,7 +109,7 @@ def _read_directory(directory: Path, as_of: dt.date | None) -> SourceData:
         )
     data = parts[0] if len(parts) == 1 else concat(parts)
     facts = directory / FACTS_FILE
-    return apply_facts(data, facts) if facts.is_file() else data
+    return apply_facts(data, read_facts(facts)) if facts.is_file() else data
 
 
 def _read_file(path: Path, name: str | None = None) -> SourceData:

@@ -1,7 +1,7 @@
 """Tournament tables in the EGF format (``.h9``, ``.h2``, ...), as federations send them.
 
 The format is the plain-text results table of the European Go Federation, exported by pairing
-programs such as OpenGotha and MacMahon (``docs/egf.md``; ``shared/spec/formats.md`` section 3).
+programs such as OpenGotha and MacMahon (``docs/egf.md``; the EGF table format).
 Federations send renju results in it, so every table is read as a renju tournament.
 
 A table turns into the shared tables of :mod:`whr.tables`:
@@ -9,7 +9,8 @@ A table turns into the shared tables of :mod:`whr.tables`:
 - one ``tournaments`` row (header keys ``EV PC DT TM CL TC``, plus our own ``RU`` and ``MO``);
 - one ``games`` row per pairing found in a round (each game is written on both players' lines;
   the two entries must agree, else the row keeps a null result and a problem ``egf_mismatch``
-  names both lines), and one row per round without a game (a bye: ``white`` null, forfeit);
+  names both lines), and one row per round without a game (``0+``, ``0-``, ``0=``: a bye,
+  ``bye`` true, ``white`` null), which eligibility counts apart from games;
 - ``players`` rows only for players the maintainer-kept mapping (``data/egf_players.csv``) does
   not know; each gets a stable new id and a warning ``unmatched_player``.
 
@@ -43,6 +44,8 @@ from typing import NamedTuple
 import pandas as pd
 
 from whr.sources._common import SourceError
+from whr.sources.facts import COLUMNS as FACT_COLUMNS
+from whr.sources.facts import facts_line
 from whr.tables import GAMES, PLAYERS, PROBLEMS, TOURNAMENTS, SourceData, concat, conform, empty
 
 __all__ = [
@@ -446,25 +449,23 @@ def _tournament(
         country = list_country(country_text.strip().upper() or None, "header PC")
         city = city_text.strip() or None
     start = end = None
+    hint = (
+        "the games have no date, so none can be rated. Give the dates in tournament_facts.csv "
+        f"(beside the table or in the rules directory): the line {facts_line(tid)!r} under "
+        f"the header {','.join(FACT_COLUMNS)!r}, with the first and last day; or a header "
+        "line '; DT[YYYY-MM-DD,YYYY-MM-DD]' in the table"
+    )
     if "DT" in header:
         try:
             start, end = _dates(header["DT"])
         except ValueError:
+            message = f"cannot read the dates DT[{header['DT']}] (want YYYY-MM-DD,YYYY-MM-DD): "
             problems.append(
-                _problem(
-                    "egf_bad_date",
-                    "warning",
-                    source,
-                    "header DT",
-                    f"cannot read the dates DT[{header['DT']}] (want YYYY-MM-DD,YYYY-MM-DD); "
-                    "games have no date",
-                )
+                _problem("egf_bad_date", "warning", source, "header DT", message + hint)
             )
     else:
         problems.append(
-            _problem(
-                "egf_bad_date", "warning", source, "header DT", "no DT[] header; games have no date"
-            )
+            _problem("egf_bad_date", "warning", source, "header DT", "no DT[] header: " + hint)
         )
     minutes = _minutes(header, info, source, problems)
     return {
@@ -768,6 +769,8 @@ def _games(
             "date": tournament["end"],
             "moves": None,  # tables carry no moves: not applicable
             "unrated": False,
+            "bye": False,
+            "note": None,
             "source": source,
             **facts,
         }
@@ -786,7 +789,8 @@ def _games(
                         ids[p],
                         None,
                         result=SCORE[entry.result],
-                        forfeit=True,
+                        forfeit=False,
+                        bye=True,  # a round without a game: no opponent, nothing played
                         colours_known=False,
                     )
                 )

@@ -52,18 +52,13 @@ from whr.sources._common import (
 )
 from whr.tables import GAMES, PLAYERS, TOURNAMENTS, SourceData, to_frame
 
-__all__ = ["FORFEIT_PATTERN", "parse_date", "read_renjunet", "read_stream", "tournament_dates"]
+__all__ = ["parse_date", "read_renjunet", "read_stream", "tournament_dates"]
 
 SECTIONS = ("countries", "cities", "rules", "openings", "players", "tournaments", "games")
 CATEGORY = {"1": "renju", "2": "gomoku"}
 RESULTS = {1.0, 0.5, 0.0}
 MAX_ENCODING_PROBLEMS = 100
 
-#: An ``<info>`` note matching this (case-insensitive) marks the game as not played in reality.
-FORFEIT_PATTERN = re.compile(
-    r"\b(forfeit(?:ed|s)?|walk[- ]?over|w/o|bye|by default|default (?:win|loss))\b",
-    re.IGNORECASE,
-)
 _DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 
 _BAD_BYTES: contextvars.ContextVar[list[int]] = contextvars.ContextVar("whr_sources_bad_bytes")
@@ -211,7 +206,7 @@ class _Pass:
         # games: one tuple of raw attribute values per record, plus counts filled from children
         self.games: list[tuple] = []
         self.moves: list[int] = []
-        self.forfeit: set[int] = set()
+        self.notes: dict[int, str] = {}  # game index -> its <info> text
 
     def start(self, name: str, attrs: dict[str, str]) -> None:
         if name == "game":  # wherever it is: every <game> read becomes a row
@@ -296,8 +291,12 @@ class _Pass:
         self.moves[-1] += len(self._text_done().split())
 
     def info_end(self, name: str) -> None:
-        if FORFEIT_PATTERN.search(self._text_done()):
-            self.forfeit.add(len(self.games) - 1)
+        # kept as written; whether a note says the game was not played is eligibility's call
+        # (whr.rules, data/rules/game_notes.toml), not the reader's
+        text = self._text_done().strip()
+        if text:
+            index = len(self.games) - 1
+            self.notes[index] = f"{self.notes[index]}; {text}" if index in self.notes else text
 
 
 def _refuse(what: str) -> object:
@@ -636,9 +635,7 @@ def _games(
     for i, code, severity, message in findings:
         log.add(code, severity, f"line {lines[i]}, game id={ids[i]}", message)
 
-    forfeit = [False] * n
-    for i in state.forfeit:
-        forfeit[i] = True
+    notes = [state.notes.get(i) for i in range(n)]
     columns = {
         "game_id": pa.array(ids, pa.string()),
         "tournament_id": pa.array([t or None for t in tours], pa.string()),
@@ -650,8 +647,10 @@ def _games(
         "date": pa.array(date, pa.date32()),
         "moves": pa.array(state.moves, pa.int32()),
         "unrated": pa.array(unrated, pa.bool_()),
-        "forfeit": pa.array(forfeit, pa.bool_()),
+        "forfeit": pa.array([False] * n, pa.bool_()),  # RenjuNet has no forfeit mark
+        "bye": pa.array([False] * n, pa.bool_()),
         "colours_known": pa.array([True] * n, pa.bool_()),
+        "note": pa.array(notes, pa.string()),
         "source": pa.array([name] * n, pa.string()),
     }
     return pa.table(columns, schema=GAMES)
