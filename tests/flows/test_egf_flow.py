@@ -66,10 +66,10 @@ def sha256(path: Path) -> str:
 
 
 def run(source: list[str], out: Path) -> dict:
-    from flows import daily
+    from flows import pipeline
 
-    state = daily.daily(source=source, out=out, as_of=AS_OF, return_state=True)
-    snapshot = out / "snapshots" / AS_OF.isoformat()
+    state = pipeline.daily(source=source, out=out, as_of=AS_OF, return_state=True)
+    snapshot = out / "archive" / "renju" / AS_OF.isoformat()
     return {"state": state, "out": out, "snapshot": snapshot}
 
 
@@ -98,9 +98,9 @@ def with_database(
 def check_published(result: dict) -> dict:
     state, snapshot = result["state"], result["snapshot"]
     assert state.is_completed() and state.name == "Completed", state.message
-    assert Path(state.result()) == snapshot
-    latest = json.loads((result["out"] / "latest.json").read_text())
-    assert latest["snapshot"] == f"snapshots/{AS_OF.isoformat()}"
+    assert state.result()["lists"]["renju"]["outcome"] == "published"
+    latest = json.loads((result["out"] / "renju" / "latest.json").read_text())
+    assert latest["archive"] == f"archive/renju/{AS_OF.isoformat()}/"
     manifest = json.loads((snapshot / "manifest.json").read_text())
     for name, entry in manifest["files"].items():
         assert sha256(snapshot / name) == entry["sha256"], name

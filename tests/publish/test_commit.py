@@ -34,6 +34,7 @@ FULL = {
     *(f"{t}.parquet" for t in ("ratings", "year_end", "history", "games", "players")),
     "tournaments.parquet",
     "exclusions.parquet",
+    "facts_needed.csv",
 }
 
 

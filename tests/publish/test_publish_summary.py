@@ -48,8 +48,9 @@ def test_summary_counts_top_list_and_changes(tmp_path: Path) -> None:
         previous=before,
         warnings=("the previous list could not be read (test)",),
         repaired=("put back a moved-aside day (test)",),
+        counts={"facts_needed": {"tournaments": 2, "games": 17}},
     )
-    games = tables.empty(tables.GAMES).reindex(range(5))
+    games = tables.empty(tables.GAMES).reindex(range(6))  # 5 games and a bye
     data = tables.SourceData(
         players=tables.empty(tables.PLAYERS),
         tournaments=tables.empty(tables.TOURNAMENTS),
@@ -58,7 +59,7 @@ def test_summary_counts_top_list_and_changes(tmp_path: Path) -> None:
         inputs=(("db.rif", "ab" * 32),),
     )
     exclusions = pd.DataFrame(
-        {"game_id": ["a", "b", "c"], "reason": ["forfeit", "forfeit", "self_game"]}
+        {"game_id": ["a", "b", "c", "d"], "reason": ["forfeit", "forfeit", "self_game", "bye"]}
     )
     selection = SimpleNamespace(rated=games.head(2), exclusions=exclusions)
 
@@ -67,6 +68,9 @@ def test_summary_counts_top_list_and_changes(tmp_path: Path) -> None:
     assert "| db.rif | " + "ab" * 32 + " |" in text
     assert "| read | 5 |" in text and "| rated | 2 |" in text and "| excluded | 3 |" in text
     assert "| excluded: forfeit | 2 |" in text and "| excluded: self\\_game | 1 |" in text
+    assert "| byes (rounds without a game, not counted above) | 1 |" in text
+    assert "excluded: bye" not in text
+    assert "2 tournaments from 2021-08-08 on lack" in text and "17 games wait" in text
     assert "| active | 3 |" in text and "| provisional | 1 |" in text and "| total | 4 |" in text
     top = [
         line for line in text.splitlines() if line.startswith("| 1 |") or line.startswith("| 2 |")

@@ -60,12 +60,16 @@ from whr.publish.parquet import (
     versions,
     write_entry,
 )
+from whr.rules import facts_needed
 from whr.run import Run
 from whr.tables import SCHEMA_VERSION, SourceData
 
 __all__ = ["Published", "absent", "publish", "recover", "render_site", "unchanged"]
 
 MANIFEST_FORMAT = 2
+FACTS_NEEDED_FILE = "facts_needed.csv"
+"""Tournaments whose unknown minutes or mode hold games' verdicts (:func:`whr.rules.facts_needed`),
+ready to be filled and copied into the rules' ``tournament_facts.csv``."""
 
 
 @dataclass(frozen=True)
@@ -92,6 +96,8 @@ class Published:
         What went wrong without stopping the list (a damaged earlier day, a gate overridden).
     repaired : tuple of str
         What the run repaired before it began.
+    counts : dict
+        The manifest's counts (players by status, rated games, facts needed, ...).
     """
 
     channel: Channel
@@ -103,6 +109,7 @@ class Published:
     previous: pd.DataFrame | None = None
     warnings: tuple[str, ...] = ()
     repaired: tuple[str, ...] = field(default=())
+    counts: dict[str, Any] = field(default_factory=dict)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -214,7 +221,9 @@ def render_site(layout: Layout, entry: Entry, target: Path) -> None:
         base_url=options.get("base_url"),
         game_links=bool(options.get("game_links", False)),
     )
-    shutil.copyfile(entry.path / "ratings.parquet", target / "ratings.parquet")
+    for name in ("ratings.parquet", FACTS_NEEDED_FILE):
+        if name in entry.manifest["files"]:
+            shutil.copyfile(entry.path / name, target / name)
     write_json(
         target / "latest.json",
         {
@@ -432,7 +441,10 @@ def publish(
         repaired = recover(layout.out, channel)
         previous, before, warnings = _previous(layout, channel, day)
         tables, _ = build_tables(day, data, selection, fit)
-        now = counts(tables, selection)
+        needed = facts_needed(selection)
+        now = counts(tables, selection) | {
+            "facts_needed": {"tournaments": len(needed), "games": int(needed["games"].sum())}
+        }
         failed = gates.check(
             now,
             previous.manifest.get("counts") if previous else None,
@@ -472,7 +484,7 @@ def publish(
         work = make_dir(layout.archive(channel) / f".work-{token()}")
         try:
             staged = make_dir(work / "entry")
-            manifest = write_entry(staged, tables, info)
+            manifest = write_entry(staged, tables, info, csv={FACTS_NEEDED_FILE: needed})
             entry = Entry(channel, day, staged, manifest, file_sha256(staged / "manifest.json"))
             write_day_page(layout, entry, tables["ratings"], at=layout.day(channel, day))
             latest = newest(layout, channel)
@@ -512,4 +524,5 @@ def publish(
         previous=before,
         warnings=tuple(warnings),
         repaired=tuple(repaired),
+        counts=now,
     )

@@ -23,7 +23,7 @@ import pyarrow.parquet as pq
 
 from whr import lists
 from whr.digest import file_sha256
-from whr.publish.files import parquet_metadata, write_json, write_parquet
+from whr.publish.files import parquet_metadata, write_json, write_parquet, write_text
 from whr.tables import (
     EXCLUSIONS,
     HISTORY,
@@ -183,7 +183,10 @@ def fit_record(fit: Any) -> dict[str, Any]:
 
 
 def write_entry(
-    path: Path, tables: Mapping[str, pd.DataFrame], info: Mapping[str, Any]
+    path: Path,
+    tables: Mapping[str, pd.DataFrame],
+    info: Mapping[str, Any],
+    csv: Mapping[str, pd.DataFrame] | None = None,
 ) -> dict[str, Any]:
     """Write a day's tables and manifest into the new directory ``path``; return the manifest.
 
@@ -196,6 +199,8 @@ def write_entry(
     info : mapping
         The manifest's facts (list, parameters, run, inputs, counts, ...); ``parameters`` also
         go into every Parquet file's metadata. ``files`` is added here.
+    csv : mapping of str to DataFrame, optional
+        Further files written as CSV (UTF-8, a header line), by file name.
 
     Raises
     ------
@@ -209,6 +214,13 @@ def write_entry(
         rows = write_parquet(tables[stem], schema, path / name, metadata)
         files[name] = {
             "rows": rows,
+            "sha256": file_sha256(path / name),
+            "bytes": (path / name).stat().st_size,
+        }
+    for name, frame in (csv or {}).items():
+        write_text(path / name, frame.to_csv(index=False, lineterminator="\n"))
+        files[name] = {
+            "rows": len(frame),
             "sha256": file_sha256(path / name),
             "bytes": (path / name).stat().st_size,
         }

@@ -104,17 +104,28 @@ def summarize(data: SourceData, selection: Any, published: Any) -> str:
     parts.append(f"\nCombined sha256: `{data.sha256}`\n")
 
     excluded = value_counts(selection.exclusions, ["reason"])
+    byes = excluded.pop("bye", 0)  # a bye is a round without a game: counted apart
     parts.append("\n## Games\n")
     rows: list[Sequence[object]] = [
-        ("read", len(data.games)),
+        ("read", len(data.games) - byes),
         ("rated", len(selection.rated)),
-        ("excluded", len(selection.exclusions)),
+        ("excluded", len(selection.exclusions) - byes),
     ]
     unverified = getattr(getattr(selection, "counts", None), "unverified", None)
     if unverified:
         rows.insert(2, ("rated, but not every fact known (see strict)", int(unverified)))
     rows += [(f"excluded: {reason}", n) for reason, n in excluded.items()]
+    if byes:
+        rows.append(("byes (rounds without a game, not counted above)", byes))
     parts.append(_table(["games", "count"], rows))
+    needed = (published.counts or {}).get("facts_needed") or {}
+    if needed.get("tournaments"):
+        parts.append(
+            f"\n{needed['tournaments']} tournaments from 2021-08-08 on lack their thinking time or "
+            f"mode, and {needed['games']} games wait on them: fill in `facts_needed.csv` (beside "
+            "the list, and in the day's archive entry) and copy its lines into the rules' "
+            "`tournament_facts.csv`.\n"
+        )
     if len(data.problems):
         problems = value_counts(data.problems, ["severity", "code"])
         parts.append("\nProblems in the input:\n\n")
