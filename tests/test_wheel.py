@@ -28,10 +28,6 @@ SAMPLE = REPO / "data" / "sample"
 
 pytestmark = pytest.mark.flow
 
-NOT_YET = pytest.mark.xfail(
-    strict=True, reason="the bundled data lies outside the package until it moves to whr/data"
-)
-
 ANYWHERE = shutil.ignore_patterns("__pycache__", "*.egg-info", ".*cache")
 TOP_LEVEL = {
     ".git", ".venv", "out", "build", "dist", ".prefect", "tests", "benchmarks",
@@ -106,7 +102,6 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return built
 
 
-@NOT_YET
 def test_the_wheel_carries_the_bundled_data(wheel: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
     missing = [name for name in BUNDLED if name not in names]
@@ -115,7 +110,6 @@ def test_the_wheel_carries_the_bundled_data(wheel: Path) -> None:
     assert top <= {"whr", "flows", *(n for n in top if n.endswith(".dist-info"))}, top
 
 
-@NOT_YET
 def test_the_installed_wheel_publishes_the_sample_from_elsewhere(
     wheel: Path, tmp_path: Path
 ) -> None:

@@ -25,6 +25,7 @@ from types import MappingProxyType
 
 import pandas as pd
 
+from whr.data import bundled
 from whr.rules.names import CertifiedRule
 from whr.tables import CATEGORIES, MODES
 
@@ -39,8 +40,8 @@ class ConfigError(ValueError):
 
 
 def default_directory() -> Path:
-    """The repository's ``data/rules/`` directory (found relative to this package)."""
-    return Path(__file__).resolve().parents[2] / "data" / "rules"
+    """The bundled rules directory, ``whr/data/rules/`` (read with ``importlib.resources``)."""
+    return bundled("rules")
 
 
 def config_digest(directory: Path) -> str:

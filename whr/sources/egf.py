@@ -42,6 +42,7 @@ from typing import NamedTuple
 
 import pandas as pd
 
+from whr.data import bundled
 from whr.sources._common import SourceError
 from whr.tables import GAMES, PLAYERS, PROBLEMS, TOURNAMENTS, SourceData, concat, conform, empty
 
@@ -57,10 +58,10 @@ __all__ = [
 PATTERNS: tuple[str, ...] = ("*.h[0-9]", "*.H[0-9]", "*.egf")
 """File-name globs of EGF tables (``.h9`` mirrors the handicap setting ``HA[h9]``)."""
 
-DEFAULT_MAPPING = Path(__file__).resolve().parents[2] / "data" / "egf_players.csv"
+DEFAULT_MAPPING = bundled("egf_players.csv")
 """The maintainer-kept mapping from table players to existing player ids."""
 
-DEFAULT_COUNTRIES = DEFAULT_MAPPING.with_name("country_codes.csv")
+DEFAULT_COUNTRIES = bundled("country_codes.csv")
 """The maintainer-kept mapping from the tables' 2-letter country codes to the list's codes."""
 
 CATEGORY = "renju"  # federations send renju tables; the format itself comes from Go
