@@ -367,7 +367,7 @@ def test_the_run_step_passes_the_inputs_to_the_command_line(
     [
         ("published", 0, True, True),
         ("no-new-data", 0, True, True),
-        ("partial", 3, True, False),  # recorded and deployed, then the job fails
+        ("partial", 3, True, True),  # recorded and deployed; report-failure fails the run
         ("failed", 1, True, False),
         ("", 2, True, False),  # bad arguments: no outcome at all
         ("", 1, True, False),  # a crash before the outcome was written
@@ -413,10 +413,19 @@ def test_published_and_partial_runs_are_recorded_and_deployed() -> None:
     for condition in conditions:
         assert "outputs.outcome" in condition, condition
         assert set(re.findall(r"'([^']*)'", condition)) == {"published", "partial"}, condition
-    # The rate job has failed after a partial run: the deploy job must still run.
-    assert "!cancelled()" in workflow["jobs"]["deploy"]["if"]
+    # Deploy needs rate to succeed (its outputs are read from a successful job only).
     assert workflow["jobs"]["deploy"]["needs"] == "rate"
+    assert "()" not in workflow["jobs"]["deploy"]["if"]
     assert [s.get("id") for s in workflow["jobs"]["rate"]["steps"]][-1] == "verdict"
+
+
+def test_a_partial_run_is_reported_and_fails_the_run(tmp_path: Path) -> None:
+    job = load("daily.yml")["jobs"]["report-failure"]
+    assert "needs.rate.outputs.outcome == 'partial'" in job["if"]
+    last = job["steps"][-1]
+    assert last["if"] == "needs.rate.outputs.outcome == 'partial'"
+    done = run_step(last, {}, tmp_path)
+    assert done.returncode == 1 and "::error::Partial run" in done.stdout
 
 
 def test_restore_then_record_keeps_out_as_the_branch_only_commit(tmp_path: Path) -> None:
@@ -516,9 +525,9 @@ def test_a_failed_run_comments_on_the_open_issue(tmp_path: Path) -> None:
     assert REPORT_ENV["RUN_URL"] in body and "partial" in body
 
 
-def test_the_failure_report_runs_when_any_job_failed() -> None:
+def test_the_failure_report_runs_when_any_job_failed_or_the_run_was_partial() -> None:
     job = load("daily.yml")["jobs"]["report-failure"]
-    assert job["if"] == "${{ failure() }}"
+    assert job["if"] == "${{ failure() || needs.rate.outputs.outcome == 'partial' }}"
     assert set(job["needs"]) == {"rate", "deploy"}
 
 
