@@ -24,6 +24,7 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from whr.data import bundled
 from whr.digest import directory_sha256
 from whr.params import CATEGORIES, FitParams, PullSettings
 
@@ -49,9 +50,7 @@ def is_url(source: str) -> bool:
 
 def bundled_rules() -> Path:
     """The eligibility rules shipped with the package (the official ones)."""
-    from whr.rules.config import default_directory
-
-    return default_directory()
+    return bundled("rules")
 
 
 def _number(x: float) -> float | int:

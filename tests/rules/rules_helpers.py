@@ -110,7 +110,7 @@ def make_data(
 
 
 def rules_dir(tmp_path: Path, **files: str) -> Path:
-    """A copy of the repository's data/rules/ with some files replaced (name -> content)."""
+    """A copy of the bundled rules (whr/data/rules/) with some files replaced (name -> content)."""
     target = tmp_path / "rules"
     target.mkdir()
     for source in default_directory().iterdir():

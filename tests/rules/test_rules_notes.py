@@ -1,5 +1,5 @@
 """Game notes: forfeits and byes are out, adjourned games stay (RIF qualification system 1996,
-section 4), with the phrases of data/rules/game_notes.toml.
+section 4), with the phrases of whr/data/rules/game_notes.toml.
 
 The notes below are written as tournament records and referees write them; each one was chosen
 by hand for what the rules say about it, not taken from the patterns.

@@ -1,7 +1,7 @@
 """Eligibility: which games are rated, and why each other game is not.
 
 Pure functions over the shared tables (``whr.tables``), driven by the data files of
-``data/rules/`` (see ``docs/eligibility.md``)::
+``whr/data/rules/`` (see ``docs/eligibility.md``)::
 
     config = whr.rules.load_config(whr.rules.default_directory())  # or a directory of yours
     sel = whr.select(data, as_of=date, category="renju", strict=False, config=config)
@@ -12,7 +12,6 @@ Pure functions over the shared tables (``whr.tables``), driven by the data files
 from whr.rules.config import (
     ConfigError,
     EligibilityConfig,
-    config_digest,
     default_directory,
     load_config,
 )
@@ -34,7 +33,6 @@ __all__ = [
     "Selection",
     "certified_name",
     "classify_notes",
-    "config_digest",
     "default_directory",
     "facts_needed",
     "load_config",

@@ -1,7 +1,7 @@
 """The maintainers' data files that drive eligibility, read into one frozen value.
 
 Everything a maintainer may want to change lives in plain, commented text files of a rules
-directory laid out like ``data/rules/`` (see ``docs/eligibility.md``):
+directory laid out like ``whr/data/rules/`` (see ``docs/eligibility.md``):
 
 - ``eligibility.toml``: the cut-over date of the 2021 rules, the first day of rated play, the
   minimum minutes per player, the accepted modes of play, whether the rated flag is required,
@@ -21,7 +21,6 @@ Nothing is read behind the caller's back: :func:`whr.select` takes the value
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import re
 import tomllib
 from collections.abc import Mapping
@@ -29,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 
+from whr.data import bundled
 from whr.rules.names import CertifiedRule
 from whr.rules.notes import KINDS, NotePattern, note_kind
 from whr.sources._common import SourceError
@@ -41,37 +41,12 @@ OVERRIDE_FILES = ("rated_tournaments", "unrated_tournaments", "unrated_games")
 
 
 class ConfigError(ValueError):
-    """A data file of ``data/rules/`` is malformed; the message names the file and line to fix."""
+    """A data file of ``whr/data/rules/`` is malformed; the message names the file and line to fix."""
 
 
 def default_directory() -> Path:
-    """The repository's ``data/rules/`` directory (found relative to this package)."""
-    return Path(__file__).resolve().parents[2] / "data" / "rules"
-
-
-def config_digest(directory: Path) -> str:
-    """sha256 over the eligibility files of ``directory`` (names and contents, sorted).
-
-    Every file under ``directory`` counts (``__pycache__`` aside), so editing, adding or
-    removing any list changes the digest; record it with a run's parameters so that a change
-    of the rules makes the next run publish.
-
-    Parameters
-    ----------
-    directory : Path
-        A rules directory like ``data/rules/``.
-
-    Returns
-    -------
-    str
-        Hex sha256 of the lines ``<relative path>\\t<sha256 of the file>\\n``, in path order.
-    """
-    lines = []
-    for path in sorted(Path(directory).rglob("*")):
-        if path.is_file() and "__pycache__" not in path.parts:
-            digest = hashlib.sha256(path.read_bytes()).hexdigest()
-            lines.append(f"{path.relative_to(directory).as_posix()}\t{digest}\n")
-    return hashlib.sha256("".join(lines).encode()).hexdigest()
+    """The bundled rules directory, ``whr/data/rules/`` (read with ``importlib.resources``)."""
+    return bundled("rules")
 
 
 @dataclass(frozen=True, eq=False)
@@ -125,7 +100,7 @@ def load_config(directory: str | Path) -> EligibilityConfig:
     Parameters
     ----------
     directory : str or pathlib.Path
-        A directory laid out like ``data/rules/``; :func:`default_directory` is the
+        A directory laid out like ``whr/data/rules/``; :func:`default_directory` is the
         repository's own.
 
     Returns
@@ -145,14 +120,14 @@ def load_config(directory: str | Path) -> EligibilityConfig:
     """
     if not isinstance(directory, str | Path):
         raise TypeError(
-            "directory must be a str or pathlib.Path naming a rules directory like data/rules/ "
+            "directory must be a str or pathlib.Path naming a rules directory like whr/data/rules/ "
             f"(whr.rules.default_directory() is the repository's), got {type(directory).__name__}"
         )
     root = Path(directory)
     if not root.is_dir():
         raise FileNotFoundError(
             f"eligibility rules directory {str(root)!r} does not exist "
-            "(expected data/rules/ with eligibility.toml)"
+            "(expected whr/data/rules/ with eligibility.toml)"
         )
     toml_path = root / CONFIG_FILE
     if not toml_path.is_file():

@@ -7,7 +7,7 @@ to continue, the game will be counted as played in reality for both players rega
 referee's decision."
 
 Databases say so only in free text: RenjuNet's ``<info>`` note, a canonical table's ``note``.
-The phrases are data, in ``data/rules/game_notes.toml``: three lists of regular expressions,
+The phrases are data, in ``whr/data/rules/game_notes.toml``: three lists of regular expressions,
 each searched in the note ignoring case, tried in this order:
 
 1. ``played``: the note describes a game that was played although it names a default or a

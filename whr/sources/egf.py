@@ -11,12 +11,12 @@ A table turns into the shared tables of :mod:`whr.tables`:
   the two entries must agree, else the row keeps a null result and a problem ``egf_mismatch``
   names both lines), and one row per round without a game (``0+``, ``0-``, ``0=``: a bye,
   ``bye`` true, ``white`` null), which eligibility counts apart from games;
-- ``players`` rows only for players the maintainer-kept mapping (``data/egf_players.csv``) does
+- ``players`` rows only for players the maintainer-kept mapping (``whr/data/egf_players.csv``) does
   not know; each gets a stable new id and a warning ``unmatched_player``.
 
 Country codes: tables write 2 letters (``EE``, ``TW``), the RenjuNet database 3 (``EST``,
 ``TPE``). Every player's and tournament's country goes through the maintainer-kept
-``data/country_codes.csv`` so the list shows one style; a 2-letter code missing there is kept as
+``whr/data/country_codes.csv`` so the list shows one style; a 2-letter code missing there is kept as
 written with a warning ``unknown_country``; 3-letter codes are used as written.
 
 Tables carry no moves, so ``moves`` is null ("not applicable"), never 0.
@@ -43,6 +43,7 @@ from typing import NamedTuple
 
 import pandas as pd
 
+from whr.data import bundled
 from whr.sources._common import SourceError
 from whr.sources.facts import COLUMNS as FACT_COLUMNS
 from whr.sources.facts import facts_line
@@ -60,10 +61,10 @@ __all__ = [
 PATTERNS: tuple[str, ...] = ("*.h[0-9]", "*.H[0-9]", "*.egf")
 """File-name globs of EGF tables (``.h9`` mirrors the handicap setting ``HA[h9]``)."""
 
-DEFAULT_MAPPING = Path(__file__).resolve().parents[2] / "data" / "egf_players.csv"
+DEFAULT_MAPPING = bundled("egf_players.csv")
 """The maintainer-kept mapping from table players to existing player ids."""
 
-DEFAULT_COUNTRIES = DEFAULT_MAPPING.with_name("country_codes.csv")
+DEFAULT_COUNTRIES = bundled("country_codes.csv")
 """The maintainer-kept mapping from the tables' 2-letter country codes to the list's codes."""
 
 CATEGORY = "renju"  # federations send renju tables; the format itself comes from Go
@@ -169,11 +170,11 @@ def read_tables(
     mapping : pathlib.Path, optional
         CSV mapping table players to existing player ids (columns ``player_id, name, country,
         pin``; lines starting with ``#`` are comments). Default: the repository's
-        ``data/egf_players.csv``.
+        ``whr/data/egf_players.csv``.
     countries : pathlib.Path, optional
         CSV mapping the tables' 2-letter country codes to the codes the list uses (columns
         ``alpha2, code``; ``#`` lines are comments). Default: the repository's
-        ``data/country_codes.csv``.
+        ``whr/data/country_codes.csv``.
 
     Returns
     -------
@@ -565,7 +566,7 @@ def _players(
         pid = known.by_pin.get(player.pin or "") or known.by_name.get((name, country or ""))
         if pid is None:
             # the id keeps the country as the table writes it, so that editing
-            # data/country_codes.csv never changes an id
+            # whr/data/country_codes.csv never changes an id
             basis = f"{name}|{player.country or ''}" if name else f"{tid}|{player.position}"
             pid = "egf:" + hashlib.sha256(basis.encode()).hexdigest()[:10]
             rows.append(_player_row(pid, player, country, source))
@@ -577,7 +578,7 @@ def _players(
                     source,
                     f"line {player.line}",
                     f"{player.name} ({player.country or 'country unknown'}{pin}) is not in the "
-                    f"player mapping; given the new id {pid}. Map it in data/egf_players.csv.",
+                    f"player mapping; given the new id {pid}. Map it in whr/data/egf_players.csv.",
                 )
             )
         if pid in ids.values():
@@ -641,7 +642,7 @@ def _country_reporter(
                     "warning",
                     source,
                     locator,
-                    f"country code {code!r} is not in data/country_codes.csv; kept as "
+                    f"country code {code!r} is not in whr/data/country_codes.csv; kept as "
                     "written. Add a row mapping it to the list's 3-letter code.",
                 )
             )

@@ -3,7 +3,7 @@
 RenjuNet records neither the thinking time nor whether a tournament was played face to face,
 yet the RIF rating rules 2021 (rule 9) need both; an EGF table may lack its dates. These facts
 are kept in CSV files named ``tournament_facts.csv``: beside a database (whoever ships the
-database knows them) and in the maintainers' rules directory (``data/rules/``). This module is
+database knows them) and in the maintainers' rules directory (``whr/data/rules/``). This module is
 the one implementation of that file: :func:`read_facts` parses it, :func:`merge_facts` applies
 it to the tables (used by :func:`whr.read_source` for a source directory's file and by
 :func:`whr.select` for the maintainers' file), :func:`facts_line` writes one line of it.

@@ -292,7 +292,7 @@ class _Pass:
 
     def info_end(self, name: str) -> None:
         # kept as written; whether a note says the game was not played is eligibility's call
-        # (whr.rules, data/rules/game_notes.toml), not the reader's
+        # (whr.rules, whr/data/rules/game_notes.toml), not the reader's
         text = self._text_done().strip()
         if text:
             index = len(self.games) - 1
