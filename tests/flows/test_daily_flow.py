@@ -123,7 +123,11 @@ def test_published_renju_tables(first_run: dict) -> None:
     assert {p.name for p in snapshot.glob("*.parquet")} <= set(manifest["files"])
     for name, info in manifest["files"].items():
         assert sha256(snapshot / name) == info["sha256"], name
-        assert pq.read_metadata(snapshot / name).num_rows == info["rows"], name
+        if name.endswith(".parquet"):
+            assert pq.read_metadata(snapshot / name).num_rows == info["rows"], name
+    needed = pd.read_csv(snapshot / "facts_needed.csv")
+    assert len(needed) == manifest["files"]["facts_needed.csv"]["rows"]
+    assert list(needed.columns[-3:]) == ["minutes", "mode", "note"]
     assert pointer(out)["manifest_sha256"] == sha256(snapshot / "manifest.json")
 
     # Counts add up: every game read is rated or excluded (read independently of the flow).
@@ -152,8 +156,10 @@ def test_published_renju_tables(first_run: dict) -> None:
     # The run summary went to $GITHUB_STEP_SUMMARY, with the counts of the published tables.
     text = first_run["summary"].read_text(encoding="utf-8")
     renju = text[text.index("# renju list") : text.index("# gomoku list")]
-    assert f"| read | {len(data.games)} |" in renju and f"| rated | {len(games)} |" in renju
-    for reason, n in exclusions["reason"].value_counts().items():
+    byes = int((exclusions["reason"] == "bye").sum())  # rounds without a game, counted apart
+    assert byes and f"| byes (rounds without a game, not counted above) | {byes} |" in renju
+    assert f"| read | {len(data.games) - byes} |" in renju and f"| rated | {len(games)} |" in renju
+    for reason, n in exclusions.loc[exclusions["reason"] != "bye", "reason"].value_counts().items():
         assert f"| excluded: {reason.replace('_', chr(92) + '_')} | {n} |" in renju
     assert f"| total | {len(ratings)} |" in renju and sha256(sample_file()) in renju
 
