@@ -198,7 +198,7 @@ def validate(data: whr.SourceData, as_of: dt.date, category: str, strict: bool, 
 def rate(games: pd.DataFrame, w2: float, virtual_games: int) -> Any:
     """Fit Whole-History Rating over every rated game."""
     with _step(f"fitting WHR on {len(games)} games"):
-        fit = whr.fit(games, w2=w2, virtual_games=virtual_games)
+        fit = whr.fit(games, whr.FitParams(w2_elo2_per_day=w2, virtual_games=virtual_games))
     get_run_logger().info(
         "fit: %d iterations, converged=%s, %d player-days",
         fit.iterations,

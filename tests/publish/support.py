@@ -119,7 +119,7 @@ def inputs(
 ) -> Inputs:
     data = source_data(n_games, seed, names, ids)
     selection = whr.select(data, as_of)
-    fit = whr.fit(selection.rated, w2=12.9, virtual_games=2)
+    fit = whr.fit(selection.rated, whr.FitParams(w2_elo2_per_day=12.9, virtual_games=2))
     params = {
         "as_of": as_of.isoformat(),
         "category": "renju",
