@@ -119,6 +119,14 @@ def test_invariant_to_player_labels(small, small_fit):
     np.testing.assert_allclose(h["uncertainty"], small_fit.history["uncertainty"], atol=1e-6)
 
 
+def test_players_are_sorted_as_python_sorts_their_ids():
+    ids = ["b", "\u00e4", "Z", "\u65e5", "a", "a\u0301", "10", "9"]
+    rows = [[x, y, 1.0, date(2020, 1, 1)] for x, y in zip(ids, ids[1:] + ids[:1], strict=True)]
+    fit = whr.fit(games_frame(rows))
+    assert list(fit.history["player"]) == sorted(ids)
+    assert list(fit.rating_on(date(2020, 1, 1))["player"]) == sorted(ids)
+
+
 def test_arrow_table_and_datetime64_give_the_same_fit(small, small_fit):
     table = pa.Table.from_pandas(small, preserve_index=False)
     assert table.schema.field("date").type == pa.date32()
@@ -339,10 +347,12 @@ def _own_history_by_hand(player, games, previous, new):
     days = sorted(set(mine["date"]))
     at = np.array([days.index(d) for d in mine["date"]])
     ph = previous.history
+    ph = ph[ph["player"].isin(set(opponent))]
+    rows = {o: ph[ph["player"] == o] for o in set(opponent)}
     nh = new.history.set_index(["player", "date"])["rating"]
     opp = []
     for o, d in zip(opponent, mine["date"], strict=True):
-        r = _rating_by_hand(ph[ph["player"] == o], d)
+        r = _rating_by_hand(rows[o], d)
         opp.append(nh.loc[(o, d)] if math.isnan(r) else r)
     opp = np.array(opp)
     gaps = np.array([(b - a).days for a, b in zip(days[:-1], days[1:], strict=True)], dtype=float)
@@ -427,8 +437,29 @@ def test_split_without_own_games_is_all_others(two_lists):
     changed |= set(after[after["date"] == date(2026, 11, 4)][["black", "white"]].to_numpy().ravel())
     quiet = split[~split["player"].isin(changed) & split["rating_change"].notna()]
     assert len(quiet) > 100
-    assert quiet["change_own_games"].abs().max() < 1e-6
-    np.testing.assert_allclose(quiet["change_others"], quiet["rating_change"], atol=1e-6)
+    assert (quiet["change_own_games"] == 0.0).all()
+    np.testing.assert_array_equal(quiet["change_others"], quiet["rating_change"])
+    assert (quiet["change_others"] != 0.0).sum() > 100
+
+
+def test_split_counts_a_corrected_result_as_the_player_s_own(small):
+    """Same games, same days; one result corrected between the lists."""
+    last = small["date"].max()
+    k = int(np.flatnonzero(small["result"].to_numpy() == 1.0)[-1])
+    wrong = small.copy()
+    wrong.loc[k, "result"] = 0.0
+    previous, new = whr.fit(wrong), whr.fit(small)
+    split = whr.split_rating_change(previous.history, last, new, last, small).set_index("player")
+    ph = previous.history
+    sides = [small.loc[k, "black"], small.loc[k, "white"]]
+    for player in sides:
+        own = _own_history_by_hand(player, small, previous, new)
+        expected = _rating_by_hand(own, last) - _rating_by_hand(ph[ph["player"] == player], last)
+        assert split.loc[player, "change_own_games"] == pytest.approx(expected, abs=1e-5)
+    black, white = split.loc[sides, "change_own_games"]
+    assert black > 1.0 and white < -1.0  # the win went back to Black
+    others = split.drop(index=sides)
+    assert (others["change_own_games"] == 0.0).all()
 
 
 def test_split_reads_the_previous_history_back_from_parquet(two_lists, tmp_path):

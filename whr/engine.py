@@ -349,10 +349,11 @@ class _Input:
 
 def _encode(*columns: pa.Array) -> tuple[np.ndarray, list[np.ndarray]]:
     """Player labels sorted (canonical), and each column's index into them."""
-    both = pa.concat_arrays(list(columns)) if columns else pa.array([], type=pa.string())
+    both = pa.concat_arrays(list(columns))
     enc = both.dictionary_encode()
     labels = np.asarray(enc.dictionary.to_numpy(zero_copy_only=False), dtype=object)
-    order = np.argsort(labels, kind="stable")
+    # Arrow sorts by UTF-8 bytes, which is code point order: the order of Python's str
+    order = pc.sort_indices(enc.dictionary).to_numpy(zero_copy_only=False)
     rank = np.empty(order.size, dtype=np.int64)
     rank[order] = np.arange(order.size)
     codes = rank[enc.indices.to_numpy(zero_copy_only=False)]
@@ -592,9 +593,13 @@ def split_rating_change(
       players' new results (opponents moving, and through them the player's past).
 
     The two add up to ``rating_change = r_new - r_prev`` exactly (up to rounding, ~1e-12 Elo).
-    All players are updated at once as one conditional problem that splits into independent
+    The players are updated at once as one conditional problem that splits into independent
     players (:func:`whr.core.conditional` with ``joint=False``): minus its Hessian is exactly
-    the tridiagonal block preconditioner, so each Newton step costs one pass over the games.
+    the tridiagonal block preconditioner, so each Newton step costs one pass over their games.
+    Only the players whose previous ratings are not already the maximum are updated: those with
+    a gradient of their conditional posterior at the previous ratings of at least the fit's
+    ``tol_grad_per_natural_unit`` on some day (new games, removed games, a corrected result);
+    the others have ``change_own_games`` exactly 0.
     The parameters are the new fit's; if they changed since the previous list, the change of
     parameters is counted in ``change_own_games`` for the players with games of their own and
     in ``change_others`` otherwise.
@@ -664,8 +669,15 @@ def split_rating_change(
     opp = np.where(np.isnan(opp), new_elo, opp)
     opp_natural = (opp - PUBLISHED_OFFSET) * core.NATURAL_PER_ELO
     both = listed[~np.isnan(r_prev)]
-    free = np.flatnonzero(np.isin(problem.pd_player, both))
-    r_own = np.full(listed.size, np.nan)
+    # Each player alone, everyone else at ``opp``: at ``opp`` the gradient of that conditional
+    # posterior is the joint one. Where it is already below the fit's tolerance on all of a
+    # player's days (no games of their own changed), the previous ratings are the answer.
+    g = np.abs(core.gradient(problem, opp_natural))
+    worst = np.zeros(labels.size)
+    np.maximum.at(worst, problem.pd_player, g)
+    movers = both[worst[both] >= params.tol_grad_per_natural_unit]
+    own = opp.copy()  # published scale: the previous ratings exactly where nothing moves
+    free = np.flatnonzero(np.isin(problem.pd_player, movers))
     if free.size:
         alone = core.conditional(problem, opp_natural, free, joint=False)
         try:
@@ -681,11 +693,15 @@ def split_rating_change(
             raise ConvergenceError(
                 f"split_rating_change: the one-player updates did not converge: {exc}"
             ) from exc
-        own_elo = solution.r * core.ELO_PER_NATURAL + PUBLISHED_OFFSET
-        pos = np.searchsorted(listed, both)
-        r_own[pos] = core.rating_on_days(
-            alone.pd_player, alone.pd_day, own_elo, both, np.full(both.size, day1)
-        )[0]
+        own[free] = solution.r * core.ELO_PER_NATURAL + PUBLISHED_OFFSET
+    r_own = np.full(listed.size, np.nan)
+    r_own[np.searchsorted(listed, both)] = core.rating_on_days(
+        problem.pd_player,
+        problem.pd_day,
+        own,
+        both,
+        np.full(both.size, day1),
+    )[0]
     return pd.DataFrame(
         {
             "player": pd.Series(labels[listed], dtype="str"),
