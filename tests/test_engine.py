@@ -1,4 +1,5 @@
-"""whr.fit: agreement with the reference, invariances, closed forms, input validation, dates."""
+"""whr.fit: agreement with the reference, invariances, closed forms, input validation, dates;
+whr.split_rating_change against a dense one-player solve."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import whr
-from whr.tables import HISTORY, to_table
+from whr.tables import HISTORY, empty, to_table
 
 REFERENCE = Path(__file__).parent / "data" / "reference"
 ELO = 400 / math.log(10)
@@ -477,6 +478,13 @@ def test_split_of_the_same_list_is_zero(small, small_fit):
     split = whr.split_rating_change(small_fit.history, last, small_fit, last, small)
     assert split[["rating_change", "change_own_games", "change_others"]].abs().max().max() < 1e-6
     assert split["rating_change"].eq(0.0).all()
+
+
+def test_split_against_an_empty_previous_list_is_all_new(small, small_fit):
+    last = small["date"].max()
+    split = whr.split_rating_change(empty(HISTORY), last, small_fit, last, small)
+    assert len(split) == small_fit.n_players
+    assert split[["rating_change", "change_own_games", "change_others"]].isna().all(axis=None)
 
 
 def test_split_refuses_bad_arguments(two_lists):
