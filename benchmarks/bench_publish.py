@@ -39,7 +39,7 @@ def main() -> None:
     selection = whr.select(data, as_of, config=load_config(default_directory()))
     t_select = time.perf_counter() - t
     t = time.perf_counter()
-    fit = whr.fit(selection.rated, w2=12.9, virtual_games=2)
+    fit = whr.fit(selection.rated, whr.FitParams(w2_elo2_per_day=12.9, virtual_games=2))
     t_fit = time.perf_counter() - t
     params = {
         "as_of": as_of.isoformat(),

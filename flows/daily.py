@@ -102,7 +102,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--w2",
         type=float,
-        default=fit.w2,
+        default=fit.w2_elo2_per_day,
         metavar="ELO2_PER_DAY",
         help="rating variability: variance of the Wiener process in Elo^2 per day "
         "(default: %(default)s, the RIF rating rules 2021)",

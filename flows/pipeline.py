@@ -130,7 +130,7 @@ def validate(run: Run, category: str, data: whr.SourceData) -> Any:
 @task(name="rate", **_TASK)
 def rate(run: Run, selection: Any) -> Any:
     """Fit Whole-History Rating over every rated game of one list."""
-    fit = whr.fit(selection.rated, w2=run.fit.w2, virtual_games=run.fit.virtual_games)
+    fit = whr.fit(selection.rated, run.fit)
     get_run_logger().info(
         "fit: %d games, %d iterations, %d player-days",
         fit.n_games,
@@ -231,7 +231,7 @@ def daily(
     as_of: dt.date | None = None,
     categories: list[str] = list(CATEGORIES),  # noqa: B006 (Prefect copies parameters)
     variant: str | None = None,
-    w2_elo2_per_day: float = _DEFAULT_FIT.w2,
+    w2_elo2_per_day: float = _DEFAULT_FIT.w2_elo2_per_day,
     virtual_games: float = _DEFAULT_FIT.virtual_games,
     strict: bool = False,
     rules: Path | None = None,

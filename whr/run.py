@@ -243,7 +243,7 @@ class Run:
                 raise RunError(f"as_of: expected a date YYYY-MM-DD, got {as_of!r}") from None
         sources = p["source"]
         try:
-            fit = FitParams(w2=p["w2_elo2_per_day"], virtual_games=p["virtual_games"])
+            fit = FitParams(w2_elo2_per_day=p["w2_elo2_per_day"], virtual_games=p["virtual_games"])
             pull = PullSettings(
                 timeout_s=p["pull_timeout_s"],
                 deadline_s=p["pull_deadline_s"],
@@ -251,7 +251,7 @@ class Run:
                 retries=p["pull_retries"],
                 backoff_s=p["pull_backoff_s"],
             )
-        except ValueError as exc:
+        except (TypeError, ValueError) as exc:
             raise RunError(str(exc)) from None
         return cls(
             sources=(sources,) if isinstance(sources, str) else tuple(sources),
@@ -276,7 +276,7 @@ class Run:
             "as_of": self.as_of.isoformat(),
             "categories": list(self.categories),
             "variant": self.variant,
-            "w2_elo2_per_day": self.fit.w2,
+            "w2_elo2_per_day": self.fit.w2_elo2_per_day,
             "virtual_games": self.fit.virtual_games,
             "strict": self.strict,
             "rules": None if self.rules is None else str(self.rules),
@@ -302,7 +302,7 @@ class Run:
             "as_of": self.as_of.isoformat(),
             "category": category,
             "variant": self.variant,
-            "w2": self.fit.w2,
+            "w2_elo2_per_day": self.fit.w2_elo2_per_day,
             "virtual_games": _number(self.fit.virtual_games),
             "fit": self.fit.as_dict(),
             "strict": self.strict,

@@ -377,7 +377,7 @@ def test_a_week_of_use_addresses_never_die(prefect_server: None, served: tuple) 
     # the official renju list was never replaced by the gomoku or the variant run
     assert pointer(out) == official
     manifest = json.loads(get(base + official["archive"] + "manifest.json")[1])
-    assert manifest["parameters"]["w2"] == 12.9 and manifest["list"]["variant"] is None
+    assert manifest["parameters"]["w2_elo2_per_day"] == 12.9 and manifest["list"]["variant"] is None
     assert pointer(out, "variants/w2-19/renju")["date"] == next_day.isoformat()
     assert get(base + "variants/w2-19/renju/index.html")[0] == 200
 

@@ -126,7 +126,7 @@ def inputs(
 ) -> Inputs:
     data = source_data(n_games, seed, names, ids)
     selection = whr.select(data, as_of, config=load_config(default_directory()))
-    fit = whr.fit(selection.rated, w2=12.9, virtual_games=2)
+    fit = whr.fit(selection.rated, whr.FitParams())
     params = {
         "as_of": as_of.isoformat(),
         "category": "renju",

@@ -157,8 +157,8 @@ def test_a_variant_is_published_apart_and_never_touches_the_official_list(plain,
     support.publish_inputs(tmp_path, plain)
     official = files(tmp_path / "renju") | {"archive": str(files(tmp_path / "archive" / "renju"))}
     with pytest.raises(RunError, match="--variant NAME"):
-        support.run(tmp_path, fit=FitParams(w2=19.3))
-    fields = {"variant": "w2-19", "fit": FitParams(w2=19.3)}
+        support.run(tmp_path, fit=FitParams(w2_elo2_per_day=19.3))
+    fields = {"variant": "w2-19", "fit": FitParams(w2_elo2_per_day=19.3)}
     variant = support.publish_inputs(tmp_path, plain, run_fields=fields)
     assert variant.site == tmp_path / "variants" / "w2-19" / "renju"
     assert (variant.site / "index.html").is_file()
@@ -167,7 +167,10 @@ def test_a_variant_is_published_apart_and_never_touches_the_official_list(plain,
     lists = json.loads((tmp_path / "published.json").read_text(encoding="utf-8"))["lists"]
     assert [(x["category"], x["variant"]) for x in lists] == [("renju", None), ("renju", "w2-19")]
     manifest = json.loads((variant.entry / "manifest.json").read_text(encoding="utf-8"))
-    assert manifest["parameters"]["w2"] == 19.3 and manifest["parameters"]["variant"] == "w2-19"
+    assert (
+        manifest["parameters"]["w2_elo2_per_day"] == 19.3
+        and manifest["parameters"]["variant"] == "w2-19"
+    )
 
 
 def test_an_empty_list_is_refused_unless_forced(plain, tmp_path):
