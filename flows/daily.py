@@ -218,6 +218,32 @@ def run_of(args: argparse.Namespace) -> Run:
     )
 
 
+OPTIONS = {  # the run's parameter names (as error messages give them) -> the option that sets it
+    "w2_elo2_per_day": "--w2",
+    "virtual_games": "--virtual-games",
+    "timeout_s": "--timeout",
+    "deadline_s": "--deadline",
+    "max_bytes": "--max-bytes",
+    "retries": "--retries",
+    "backoff_s": "--backoff",
+    "max_shrink": "--max-shrink",
+    "as_of": "--as-of",
+    "source": "--source",
+    "sources": "--source",
+    "variant": "--variant",
+    "rules": "--rules",
+    "force": "--force",
+    "out": "--out",
+    "categories": "--category",
+}
+
+
+def _with_option(message: str) -> str:
+    """``message`` prefixed by the option that sets the parameter it names first."""
+    name = message.split(":", 1)[0].split(" ", 1)[0]
+    return f"{OPTIONS[name]}: {message}" if name in OPTIONS else message
+
+
 def _github_output(outcome: str, run: Run, published: list[str]) -> None:
     path = os.environ.get("GITHUB_OUTPUT")
     if path:
@@ -244,7 +270,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         run = run_of(args)
         run.check_local()
     except RunError as exc:
-        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        print(f"{PROG}: error: {_with_option(str(exc))}", file=sys.stderr)
         return EXIT["usage"]
 
     from whr.publish.lock import LockedError, hold

@@ -63,10 +63,16 @@ def test_help_answers_without_importing_prefect() -> None:
 @pytest.mark.parametrize(
     ("args", "says"),
     [
-        (["--source", str(SAMPLE), "--w2", "-1"], "w2 must be a positive"),
-        (["--source", "/nonexistent"], "/nonexistent does not exist"),
-        (["--source", str(SAMPLE), "--retries", "-1"], "retries must be an integer >= 0"),
-        (["--source", str(SAMPLE), "--virtual-games", "0"], "virtual_games must be a positive"),
+        (["--source", str(SAMPLE), "--w2", "-1"], "--w2: w2_elo2_per_day must be a positive"),
+        (["--source", "/nonexistent"], "--source: source: /nonexistent does not exist"),
+        (
+            ["--source", str(SAMPLE), "--retries", "-1"],
+            "--retries: retries must be an integer >= 0",
+        ),
+        (
+            ["--source", str(SAMPLE), "--virtual-games", "0"],
+            "--virtual-games: virtual_games must be",
+        ),
         (["--source", str(SAMPLE), "--as-of", "9999-12-31"], "later than tomorrow"),
         (["--source", str(SAMPLE), "--as-of", "30.11.2026"], "expected a date YYYY-MM-DD"),
         (["--source", str(SAMPLE), "--w2", "19.3"], "--variant NAME"),
