@@ -298,3 +298,15 @@ RATED_GAMES = pa.schema(
         pa.field("white_uncertainty", pa.float64()),
     ]
 )
+
+MONTH_LISTS = pa.schema(
+    [
+        field.with_type(pa.float32()) if field.name in ("rating", "uncertainty", "best_rating") else field
+        for field in RATINGS
+    ]
+)
+"""The lists of every day of a closed month, kept for years (``archive/<list>/months/``): the
+columns of ``RATINGS``, with ``rating``, ``uncertainty`` and ``best_rating`` stored as float32
+(within 0.0002 Elo of the published values, far below the 0.01 the lists show), which keeps a
+month of daily lists a third of its float64 size."""
+

@@ -10,7 +10,8 @@ day is published, an entry keeps only its manifest, its list (``ratings.parquet`
 (``index.html``), except on December 31, whose entry keeps every table for ever. When a month
 is over, the lists of all its days move into one file, ``months/<YYYY-MM>.parquet``, sorted by
 player then day (a player's rows of consecutive days differ little, so the month compresses
-well), and each day's manifest says where its list now is (``list_in``). A manifest never lists
+well; its floats are float32, ``whr.tables.MONTH_LISTS``), and each day's manifest says where
+its list now is (``list_in``). A manifest never lists
 a file that is gone: it is rewritten before the file is removed.
 
 The index (:func:`write_index`): ``OUT/published.json`` for programs, ``OUT/archive.html`` for
@@ -34,7 +35,7 @@ import pyarrow.parquet as pq
 from whr.digest import file_sha256
 from whr.publish.files import parquet_metadata, read_parquet, write_json, write_parquet, write_text
 from whr.publish.layout import MONTH, Channel, Layout
-from whr.tables import RATINGS, empty
+from whr.tables import MONTH_LISTS, RATINGS, conform, empty
 
 KEPT = {"ratings.parquet"}
 """Data an entry keeps once a newer day is published (unless it is a December 31), beside its
@@ -149,8 +150,8 @@ def read_list(entry: Entry) -> pd.DataFrame:
     own = entry.path / "ratings.parquet"
     if "ratings.parquet" in entry.manifest["files"]:
         return read_parquet(own, RATINGS)
-    frame = read_parquet(entry.path / entry.manifest["list_in"]["path"], RATINGS)
-    return _in_list_order(frame.loc[frame["list_date"] == entry.day])
+    frame = read_parquet(entry.path / entry.manifest["list_in"]["path"], MONTH_LISTS)
+    return _in_list_order(conform(frame.loc[frame["list_date"] == entry.day], RATINGS))
 
 
 def _in_list_order(frame: pd.DataFrame) -> pd.DataFrame:
@@ -223,7 +224,7 @@ def _compact_month(layout: Layout, channel: Channel, month: str, days: list[Entr
     frames = [read_list(e) for e in own]
     elsewhere = {e.day for e in days} - {e.day for e in own}
     if elsewhere:  # already in the month's file (a past day republished, or a killed run)
-        existing = read_parquet(path, RATINGS) if path.is_file() else empty(RATINGS)
+        existing = read_parquet(path, MONTH_LISTS) if path.is_file() else empty(MONTH_LISTS)
         frames.append(existing.loc[existing["list_date"].isin(elsewhere)])
     merged = pd.concat([f for f in frames if len(f)] or frames[:1], ignore_index=True)
     missing = sorted(elsewhere - set(merged["list_date"]))
@@ -234,7 +235,7 @@ def _compact_month(layout: Layout, channel: Channel, month: str, days: list[Entr
         )
     merged = merged.sort_values(["player", "list_date"], kind="stable").reset_index(drop=True)
     layout.months(channel).mkdir(parents=True, exist_ok=True)
-    write_parquet(merged, RATINGS, path, parquet_metadata(), dense=True)
+    write_parquet(merged, MONTH_LISTS, path, parquet_metadata(), dense=True)
     info = {
         "path": f"../months/{month}.parquet",
         "sha256": file_sha256(path),
