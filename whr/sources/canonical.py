@@ -22,6 +22,7 @@ midnight UTC, is read as that date; any other timestamp is a ``bad_date``.
 from __future__ import annotations
 
 import re
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -97,7 +98,9 @@ def _read_raw(
     """The file as a frame (CSV: every column ``str``), and the line/row number of row 0."""
     if path.name.lower().endswith(".parquet"):
         return _read_parquet(path, name, limits), 1
-    with open_payload(path, name, limits.max_unpacked_bytes) as stream:
+    with open_payload(path, name, limits.max_unpacked_bytes) as stream, warnings.catch_warnings():
+        # a first row longer than the header: pandas would drop its last fields with a warning
+        warnings.simplefilter("error", pd.errors.ParserWarning)
         try:
             frame = pd.read_csv(
                 stream,
@@ -108,6 +111,10 @@ def _read_raw(
                 encoding="utf-8",
                 encoding_errors="replace",
             )
+        except pd.errors.ParserWarning:
+            raise SourceError(
+                f"{name}: not a readable CSV file: its first row has more fields than the header"
+            ) from None
         except (pd.errors.ParserError, pd.errors.EmptyDataError, ValueError) as exc:
             raise SourceError(f"{name}: not a readable CSV file: {exc}") from None
     for column in frame.columns:

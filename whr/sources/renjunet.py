@@ -384,14 +384,14 @@ class _ValueScan:
     def feed(self, data: bytes, lines_before: int) -> None:
         array = np.frombuffer(data, np.uint8)
         marks = np.flatnonzero(array == 0x3C)
-        head_end = int(marks[0]) if marks.size else len(data)
-        if self.run + head_end > self.limit:  # bytes bound characters: count only then
-            self.run += _chars(array[:head_end])
+        if not marks.size:  # the run goes on through the whole chunk
+            self.run += _chars(array)
             if self.run > self.limit:
                 self._refuse(self.line)
-        if not marks.size:
-            self.run += _chars(array) if self.run + len(data) > self.limit else 0
             return
+        first = int(marks[0])  # bytes bound characters: count them only when bytes exceed
+        if self.run + first > self.limit and self.run + _chars(array[:first]) > self.limit:
+            self._refuse(self.line)
         gaps = np.diff(marks) - 1
         for i in np.flatnonzero(gaps > self.limit):
             start = int(marks[i])
