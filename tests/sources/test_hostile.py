@@ -553,3 +553,29 @@ def test_read_source_arguments_are_checked(kwargs, error, words):
     kwargs = {"source": FIXTURES / "basic.rif", **kwargs}
     with pytest.raises(error, match=words):
         whr.read_source(**kwargs)
+
+
+def test_csv_and_egf_tables_saved_as_utf16_are_decoded(tmp_path):
+    text = (FIXTURES / "canonical" / "games.csv").read_text(encoding="utf-8")
+    (tmp_path / "games.csv").write_bytes(text.encode("utf-16"))
+    reference = whr.read_source(FIXTURES / "canonical" / "games.csv")
+    pd.testing.assert_frame_equal(whr.read_source(tmp_path / "games.csv").games, reference.games)
+    (tmp_path / "games.csv").write_bytes(text.encode("utf-16-le"))
+    with pytest.raises(whr.SourceError, match="this is UTF-16 text without a byte-order mark"):
+        whr.read_source(tmp_path / "games.csv")
+    table = (EGF / "header.h9").read_text(encoding="utf-8")
+    (tmp_path / "wide.h9").write_bytes(table.encode("utf-16"))
+    wide = egf_reader.read_table(tmp_path / "wide.h9", mapping=EGF / "no_players.csv")
+    plain = egf_reader.read_table(EGF / "header.h9", mapping=EGF / "no_players.csv")
+    pd.testing.assert_frame_equal(
+        wide.games.drop(columns="source"), plain.games.drop(columns="source")
+    )
+
+
+def test_a_canonical_file_that_is_not_text_is_described_never_quoted(tmp_path):
+    path = tmp_path / "games.csv"
+    path.write_bytes(b"%PDF-1.7\n\x00secret,secret\n")
+    with pytest.raises(whr.SourceError) as info:
+        whr.read_source(path)
+    assert "not a readable CSV file: this is a PDF document" in str(info.value)
+    assert "secret" not in str(info.value)

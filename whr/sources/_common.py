@@ -232,6 +232,20 @@ def parse_number(
     return value, True
 
 
+#: Byte-order marks of the wide Unicode encodings, longest first, and the codec that reads them.
+BOMS = (
+    (b"\xff\xfe\x00\x00", "utf-32"),
+    (b"\x00\x00\xfe\xff", "utf-32"),
+    (b"\xff\xfe", "utf-16"),
+    (b"\xfe\xff", "utf-16"),
+)
+
+
+def wide_codec(head: bytes) -> str | None:
+    """``"utf-16"`` or ``"utf-32"`` when ``head`` starts with that byte-order mark, else None."""
+    return next((codec for bom, codec in BOMS if head.startswith(bom)), None)
+
+
 def quote(text: object, keep: int = 80) -> str:
     """``repr`` of a value read from a file, cut to ``keep`` characters: a problem message never
     carries a megabyte-long value."""
@@ -255,7 +269,7 @@ def describe(head: bytes) -> str:
         return "UTF-32 text"
     if head.startswith((b"\xff\xfe", b"\xfe\xff")):
         return "UTF-16 text"
-    if head.startswith((b"<\x00", b"\x00<")):
+    if _utf16_without_bom(head[:512]):
         return "UTF-16 text without a byte-order mark"
     if lowered.startswith((b"<!doctype html", b"<html")):
         return "an HTML page"
@@ -291,6 +305,17 @@ def describe(head: bytes) -> str:
         if exc.start < len(sample) - 3:  # not merely a character cut at the sample's end
             return TEXT_NOT_UTF8
     return PLAIN_TEXT
+
+
+def _utf16_without_bom(sample: bytes) -> bool:
+    """Every other byte is NUL and the others are not: ASCII-range text in UTF-16."""
+    sample = sample[: len(sample) // 2 * 2]
+    if len(sample) < 4:
+        return False
+    even, odd = sample[0::2], sample[1::2]
+    return (odd.count(0) == len(odd) and even.count(0) == 0) or (
+        even.count(0) == len(even) and odd.count(0) == 0
+    )
 
 
 def cut_names(data: SourceData, max_name_chars: int) -> SourceData:

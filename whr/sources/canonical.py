@@ -21,6 +21,7 @@ midnight UTC, is read as that date; any other timestamp is a ``bad_date``.
 
 from __future__ import annotations
 
+import io
 import re
 import warnings
 from pathlib import Path
@@ -33,14 +34,18 @@ import pyarrow.parquet as pq
 
 from whr.sources._common import (
     MINUTES_RANGE,
+    PLAIN_TEXT,
+    TEXT_NOT_UTF8,
     ProblemLog,
     ReadLimits,
     SourceError,
     check_limits,
+    describe,
     limit_hint,
     open_payload,
     quote,
     sha256_file,
+    wide_codec,
 )
 from whr.tables import (
     CATEGORIES,
@@ -98,7 +103,14 @@ def _read_raw(
     """The file as a frame (CSV: every column ``str``), and the line/row number of row 0."""
     if path.name.lower().endswith(".parquet"):
         return _read_parquet(path, name, limits), 1
-    with open_payload(path, name, limits.max_unpacked_bytes) as stream, warnings.catch_warnings():
+    with open_payload(path, name, limits.max_unpacked_bytes) as raw, warnings.catch_warnings():
+        stream = io.BufferedReader(raw)
+        head = stream.peek(512)[:512]
+        what = describe(head)
+        readable = (PLAIN_TEXT, TEXT_NOT_UTF8, "an empty file", "a file of blanks only")
+        if what not in readable and wide_codec(head) is None:
+            advice = "; save it as UTF-8" if what.startswith("UTF-") else ""
+            raise SourceError(f"{name}: not a readable CSV file: this is {what}{advice}")
         # a first row longer than the header: pandas would drop its last fields with a warning
         warnings.simplefilter("error", pd.errors.ParserWarning)
         try:
@@ -108,7 +120,7 @@ def _read_raw(
                 keep_default_na=False,
                 na_filter=False,
                 index_col=False,
-                encoding="utf-8",
+                encoding=wide_codec(head) or "utf-8",
                 encoding_errors="replace",
             )
         except pd.errors.ParserWarning:

@@ -58,6 +58,7 @@ from whr.sources._common import (
     limit_hint,
     parse_number,
     quote,
+    wide_codec,
 )
 from whr.tables import GAMES, PLAYERS, PROBLEMS, TOURNAMENTS, SourceData, concat, conform, empty
 
@@ -288,7 +289,8 @@ def _load(path: Path, source: str, limits: ReadLimits) -> bytes:
     except OSError as exc:
         raise SourceError(f"{source}: cannot read: {exc.strerror or exc}") from None
     what = describe(raw[:512])
-    if what not in (PLAIN_TEXT, TEXT_NOT_UTF8, "an empty file", "a file of blanks only"):
+    readable = (PLAIN_TEXT, TEXT_NOT_UTF8, "an empty file", "a file of blanks only")
+    if what not in readable and wide_codec(raw) is None:
         raise SourceError(f"{source}: not an EGF table (plain text): this is {what}")
     return raw
 
@@ -299,7 +301,7 @@ def _read(
     raw = _load(path, source, limits)
     problems: list[dict] = []
     try:
-        text = raw.decode("utf-8-sig")
+        text = raw.decode(wide_codec(raw) or "utf-8-sig")
     except UnicodeDecodeError:
         text = raw.decode("iso8859_15")  # OpenGotha writes ISO-8859-15; Latin-1 names agree
         problems.append(

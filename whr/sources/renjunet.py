@@ -62,6 +62,7 @@ from whr.sources._common import (
     parse_number,
     quote,
     sha256_file,
+    wide_codec,
 )
 from whr.tables import GAMES, PLAYERS, TOURNAMENTS, SourceData, to_frame
 
@@ -335,23 +336,14 @@ def _refuse(what: str) -> object:
     return handler
 
 
-BOMS = (
-    (b"\xff\xfe\x00\x00", "utf-32"),
-    (b"\x00\x00\xfe\xff", "utf-32"),
-    (b"\xff\xfe", "utf-16"),
-    (b"\xfe\xff", "utf-16"),
-)
-
-
 def _sniff(head: bytes, name: str) -> str:
     """The codec of the payload (``utf-8``, or ``utf-16``/``utf-32`` after a byte-order mark);
     refuse, saying what the file is, a payload that is plainly not an XML database."""
-    for bom, codec in BOMS:
-        if head.startswith(bom):
-            start = head[len(bom) :].decode(codec + ("-le" if bom[0] == 0xFF else "-be"), "ignore")
-            if start.lstrip("\ufeff \t\r\n").startswith("<"):
-                return codec
-            break
+    codec = wide_codec(head)
+    if codec is not None:
+        start = head[:512].decode(codec, "ignore")
+        if start.lstrip("\ufeff \t\r\n").startswith("<"):
+            return codec
     what = describe(head)
     if what == "XML":
         return "utf-8"
