@@ -579,3 +579,51 @@ def test_a_canonical_file_that_is_not_text_is_described_never_quoted(tmp_path):
         whr.read_source(path)
     assert "not a readable CSV file: this is a PDF document" in str(info.value)
     assert "secret" not in str(info.value)
+
+
+# -- https: the same rules over TLS -----------------------------------------------------------
+
+
+@pytest.fixture
+def https_server(tmp_path, monkeypatch):
+    """The test server behind TLS with a self-signed certificate for 127.0.0.1, trusted through
+    SSL_CERT_FILE (read when a default TLS context is made)."""
+    import ssl
+    import subprocess
+    import threading
+
+    from sources_support import Server
+
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1"]
+        + ["-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"]
+        + ["-keyout", str(key), "-out", str(cert)],
+        check=True,
+        capture_output=True,
+    )
+    server = Server()
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    server.socket = context.wrap_socket(server.socket, server_side=True)
+    thread = threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True)
+    thread.start()
+    server.cert = cert
+    try:
+        yield server
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_https_is_verified_and_kept_to_the_deadline(https_server, tmp_path, monkeypatch):
+    https_server.routes["/renjunet_v10_20240101.rif"] = lambda h, n: send(h, BASIC)
+    https_server.routes["/slow.rif"] = lambda h, n: drip(h, n)
+    url = https_server.url("/renjunet_v10_20240101.rif").replace("http://", "https://")
+    with pytest.raises(whr.SourceError, match="CERTIFICATE_VERIFY_FAILED"):
+        pull(url, tmp_path, retries=0, **FAST)  # a certificate nobody vouches for
+    monkeypatch.setenv("SSL_CERT_FILE", str(https_server.cert))
+    assert pull(url, tmp_path, retries=0, **FAST).read_bytes() == BASIC
+    slow = https_server.url("/slow.rif").replace("http://", "https://")
+    with pytest.raises(whr.SourceError, match="within the deadline of 1 s"):
+        pull(slow, tmp_path, timeout_s=5.0, deadline_s=1.0, retries=0)

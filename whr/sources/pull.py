@@ -12,7 +12,6 @@ network.
 from __future__ import annotations
 
 import contextlib
-import functools
 import http.client
 import math
 import os
@@ -140,7 +139,7 @@ class _HTTPS(urllib.request.HTTPSHandler):
         self._connection = _watched(http.client.HTTPSConnection, deadline)
 
     def https_open(self, req):  # type: ignore[no-untyped-def]
-        return self.do_open(functools.partial(self._connection, context=self._context), req)
+        return self.do_open(self._connection, req, context=self._context)
 
 
 def _opener(deadline: _Deadline) -> urllib.request.OpenerDirector:
