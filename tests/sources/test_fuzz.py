@@ -199,7 +199,7 @@ def test_mutated_renjunet_fixtures(tmp_path_factory, document, container, damage
     read_and_check(path)
 
 
-@settings(max_examples=min(settings().max_examples, 25), **COMMON)
+@settings(max_examples=max(settings().max_examples // 3, 1), **COMMON)
 @given(mutated(SAMPLE.read_bytes(), XML_TOKENS))
 def test_mutated_sample_database(tmp_path_factory, document):
     folder = tmp_path_factory.mktemp("sample")

@@ -187,7 +187,10 @@ def _check_lengths(frame: pd.DataFrame, name: str, unit: str, first: int, limit:
         values = frame[column]
         if not (pd.api.types.is_string_dtype(values) or values.dtype == object):
             continue
-        lengths = values.map(lambda v: len(v) if isinstance(v, str) else 0)
+        try:
+            lengths = values.str.len().fillna(0)
+        except AttributeError:  # an object column of other values (dates from Parquet)
+            lengths = values.map(lambda v: len(v) if isinstance(v, str) else 0)
         if len(lengths) and lengths.max() > limit:
             i = int(np.argmax(lengths.to_numpy()))
             raise SourceError(

@@ -14,8 +14,12 @@ except that a file starting with a UTF-16 or UTF-32 byte-order mark is decoded a
 
 Limits (``whr.sources.ReadLimits``): the payload stops at ``max_unpacked_bytes``; no run of more
 than ``max_value_chars`` characters without a ``<`` (an attribute value, a text node or a tag) is
-given to expat, and expat is only ever given input that ends just before a ``<``, so no token is
-parsed twice and parse time stays linear in the input's size however long one value is.
+given to expat. Expat is only given input that ends just before a ``<``, so a tag split between
+two reads of the file is never parsed twice. (Python's binding still hands expat 1 MiB at a time,
+and expat 2.5 reparses an unfinished attribute from its start on each piece: the time for one
+attribute grows with the square of its length beyond 1 MiB. The default value limit keeps every
+attribute within a few pieces, so parse time stays linear in the input's size; text nodes are
+linear at any length.)
 
 Problem codes written here (severity in brackets):
 
