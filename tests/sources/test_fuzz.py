@@ -17,6 +17,7 @@ import contextlib
 import datetime as dt
 import gzip
 import io
+import re
 import signal
 import zipfile
 from collections.abc import Iterator
@@ -147,14 +148,52 @@ def read_and_check(source: Path) -> None:
     assert set(data.problems["severity"]) <= {"error", "warning"}
 
 
+VALUES = [
+    b"",
+    b" ",
+    b"0",
+    b"-1",
+    b"1.0",
+    b"0.50",
+    b"1e0",
+    b"1e309",
+    b"nan",
+    b"99999999999",
+    b"0000-00-00",
+    b"2020-02-30",
+    b"0201-05-01",
+    b"9999-12-31",
+    b"&amp;&lt;",
+    b"\xe2\x80\x8b",
+    b"\xe5\xbc\xa0" * 700,
+    b"x" * 1_990,
+    b"404",
+    b"777",
+    b"5001",
+]
+#: An attribute value of XML (``="..."``) or a cell of CSV: what the value edit replaces.
+_VALUE = re.compile(rb'="[^"<]*"|(?<=,)[^,\n]*(?=[,\n])')
+
+
 @st.composite
 def mutated(draw: st.DrawFn, base: bytes, tokens: list[bytes]) -> bytes:
-    """``base`` after one to six random edits: flip, insert, token, delete, repeat, cut."""
+    """``base`` after one to six random edits: a value replaced (the text stays well formed),
+    a byte flipped, bytes inserted, a token inserted, a range deleted or repeated, a cut."""
     data = bytearray(base)
     for _ in range(draw(st.integers(1, 6))):
         at = draw(st.integers(0, len(data)))
-        kind = draw(st.sampled_from(["flip", "insert", "token", "delete", "repeat", "cut"]))
-        if kind == "flip" and at < len(data):
+        kind = draw(
+            st.sampled_from(
+                ["value", "value", "flip", "insert", "token", "delete", "repeat", "cut"]
+            )
+        )
+        if kind == "value":
+            found = _VALUE.search(data, at) or _VALUE.search(data)
+            if found is not None:
+                quoted = found.group().startswith(b'="')
+                value = draw(st.sampled_from(VALUES))
+                data[found.start() : found.end()] = b'="' + value + b'"' if quoted else value
+        elif kind == "flip" and at < len(data):
             data[at] = draw(st.integers(0, 255))
         elif kind == "insert":
             data[at:at] = draw(st.binary(min_size=1, max_size=16))
