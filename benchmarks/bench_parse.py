@@ -9,7 +9,9 @@ Part 2 (``--values 25,50,100,200``, in MB; ``--values ''`` skips it) writes, for
 small database with one value of that size, as an attribute (a player's surname) and as a text
 node (a game's move list), and reads each in a fresh interpreter twice: with the default
 ``ReadLimits`` (refused: the time to the refusal is printed) and with the limits raised above
-the value (the parse time and MB/s are printed; linear parsing keeps MB/s about constant).
+the value (the parse time and MB/s are printed; linear parsing keeps MB/s about constant). A
+third input of each size holds many surnames of 900,000 characters, each under the default
+value limit: it is read under the default limits, linearly.
 
     python3 benchmarks/bench_parse.py [--games 160000] [--seed 1] [--keep FILE] [--values ...]
 """
@@ -115,8 +117,19 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _write_one_value(path: Path, megabytes: int, kind: str) -> None:
-    """A small valid database with one value of ``megabytes`` MB (ASCII): an attribute or text."""
+    """A small valid database with ``megabytes`` MB (ASCII) of one value: an attribute or a
+    text node; or, for ``kind="attributes"``, of player surnames of 900,000 characters each
+    (under the default value limit)."""
     fixture = Path(__file__).resolve().parents[1] / "tests" / "sources" / "fixtures" / "basic.rif"
+    if kind == "attributes":
+        before, after = fixture.read_bytes().split(b"</players>")
+        surname = b"x" * 900_000
+        with open(path, "wb") as out:
+            out.write(before)
+            for i in range(max(1, megabytes * 1_000_000 // len(surname))):
+                out.write(b'<player id="9%d" disp_id="9%06d" surname="%s" />\n' % (i, i, surname))
+            out.write(b"</players>" + after)
+        return
     head, tail = fixture.read_bytes().split(b"</games>")
     block = (b"x" if kind == "attribute" else b"h8 ") * (1 << 20)
     with open(path, "wb") as out:
@@ -139,10 +152,13 @@ def _write_one_value(path: Path, megabytes: int, kind: str) -> None:
 
 
 def _one_value(sizes: list[int]) -> None:
-    print("\none value of N MB (basic fixture + one long value), each read in a fresh interpreter:")
+    print(
+        "\none value of N MB (basic fixture + one long value; 'attributes': N MB of surnames of "
+        "900,000 characters each), each read in a fresh interpreter:"
+    )
     print(f"{'value':>22} {'default limits':>48} {'limits raised':>30}")
     with tempfile.TemporaryDirectory() as tmp:
-        for kind in ("attribute", "text"):
+        for kind in ("attribute", "text", "attributes"):
             for megabytes in sizes:
                 path = Path(tmp) / "renjunet_v10_20261130.rif"
                 _write_one_value(path, megabytes, kind)

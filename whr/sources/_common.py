@@ -62,8 +62,11 @@ NAME_COLUMNS = {
     "tournaments": ("name", "country_name", "city"),
 }
 _KEYS = {"players": "player_id", "tournaments": "tournament_id"}
-_DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+#: A decimal number in ASCII digits, whole (``parse_number`` and the canonical reader use it).
+DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 _INTEGER = re.compile(r"[+-]?[0-9]+")
+#: Inclusive bounds of a 32-bit integer column (``type``, ``moves``).
+INT32_RANGE = (-(2**31), 2**31 - 1)
 
 
 @dataclass(frozen=True)
@@ -222,7 +225,7 @@ def parse_number(
     if text is None or not text.strip():
         return None, True
     text = text.strip()
-    if not (_INTEGER if integer else _DECIMAL).fullmatch(text):
+    if not (_INTEGER if integer else DECIMAL).fullmatch(text):
         return None, False
     value: float | int = int(text) if integer else float(text)
     if not math.isfinite(value):

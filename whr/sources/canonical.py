@@ -33,6 +33,8 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from whr.sources._common import (
+    DECIMAL,
+    INT32_RANGE,
     MINUTES_RANGE,
     PLAIN_TEXT,
     TEXT_NOT_UTF8,
@@ -81,14 +83,12 @@ DEFAULTS = {
 }
 TRUE = {"true", "1", "yes", "t", "y"}
 FALSE = {"false", "0", "no", "f", "n"}
-INT32_MAX = 2**31 - 1
 #: Inclusive bounds of the numeric columns (``minutes`` must be more than its lower bound).
 RANGES = {
-    "type": (0, INT32_MAX),
-    "moves": (0, INT32_MAX),
+    "type": (0, INT32_RANGE[1]),
+    "moves": (0, INT32_RANGE[1]),
     "minutes": MINUTES_RANGE,
 }
-_NUMBER = r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
 
 
 def table_kind(path: Path) -> str | None:
@@ -256,7 +256,7 @@ def _parse_column(
         # the whole text must be a decimal number written in ASCII digits: not "1h30", "inf",
         # "1_000"; then finite, whole for integer columns, and in the column's range
         written = text.map(lambda v: v.strip() if isinstance(v, str) else v)
-        shaped = written.map(lambda v: isinstance(v, str) and re.fullmatch(_NUMBER, v) is not None)
+        shaped = written.map(lambda v: isinstance(v, str) and DECIMAL.fullmatch(v) is not None)
         numbers = pd.to_numeric(written.where(shaped, None), errors="coerce").astype("float64")
         keep = numbers.notna() & np.isfinite(numbers)
         if pa.types.is_integer(ftype):

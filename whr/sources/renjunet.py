@@ -56,6 +56,7 @@ import pyarrow as pa
 
 from whr.sources._common import (
     CHUNK_BYTES,
+    INT32_RANGE,
     ProblemLog,
     ReadLimits,
     SourceError,
@@ -83,7 +84,6 @@ FORFEIT_PATTERN = re.compile(
     re.IGNORECASE,
 )
 _DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
-INT32 = (-(2**31), 2**31 - 1)
 #: Move text longer than this is counted window by window (``str.split`` of the whole would
 #: hold one string object per move in memory at once).
 _WINDOW_CHARS = 1 << 20
@@ -140,7 +140,7 @@ def parse_date(text: str | None) -> tuple[dt.date | None, bool]:
 
 def _int_or_none(text: str | None) -> int | None:
     """A whole 32-bit integer written in ASCII digits, else None."""
-    value, _ = parse_number(text, integer=True, low=INT32[0], high=INT32[1])
+    value, _ = parse_number(text, integer=True, low=INT32_RANGE[0], high=INT32_RANGE[1])
     return None if value is None else int(value)
 
 
