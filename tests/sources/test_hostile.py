@@ -627,3 +627,14 @@ def test_https_is_verified_and_kept_to_the_deadline(https_server, tmp_path, monk
     slow = https_server.url("/slow.rif").replace("http://", "https://")
     with pytest.raises(whr.SourceError, match="within the deadline of 1 s"):
         pull(slow, tmp_path, timeout_s=5.0, deadline_s=1.0, retries=0)
+
+
+def test_two_directories_of_tables_list_the_shared_mapping_once(tmp_path, rules):
+    for folder, table in (("a", "header.h9"), ("b", "byes.h9")):
+        (tmp_path / folder).mkdir()
+        shutil.copy(EGF / table, tmp_path / folder / table)
+    data = whr.read_source([tmp_path / "a", tmp_path / "b"])
+    names = [name for name, _ in data.inputs]
+    assert names == ["header.h9", "country_codes.csv", "egf_players.csv", "byes.h9"]
+    assert "duplicate_source" not in set(data.problems["code"])  # not a source of games
+    nothing_lost(data, rules)

@@ -169,9 +169,11 @@ def _read_one(
 def combine(parts: Sequence[SourceData]) -> SourceData:
     """Several sources read one by one, as one ``SourceData`` (rows appended in order).
 
-    Two inputs with identical contents (the same sha256) are reported: a warning
+    Two sources of records with identical contents (the same sha256) are reported: a warning
     ``duplicate_source`` located at the later one, naming the earlier. Their games are then
     read twice; eligibility excludes the repeated copies as duplicates, so nothing is lost.
+    A file read for reference by several parts (the EGF player mapping and country codes, a
+    facts file) is listed once in ``inputs`` when it is the same file (name and sha256).
 
     Parameters
     ----------
@@ -188,9 +190,18 @@ def combine(parts: Sequence[SourceData]) -> SourceData:
     if not parts:
         raise ValueError("parts must hold at least one SourceData; got none")
     merged = parts[0] if len(parts) == 1 else concat(list(parts))
+    records = set()  # the inputs rows were read from (a reference file has no rows of its own)
+    for table in (merged.games, merged.players, merged.tournaments):
+        records.update(table["source"].dropna().unique())
     first: dict[str, str] = {}
+    inputs: list[tuple[str, str]] = []
     rows = []
     for name, digest in merged.inputs:
+        if name not in records:
+            if (name, digest) not in inputs:
+                inputs.append((name, digest))
+            continue
+        inputs.append((name, digest))
         if digest in first:
             rows.append(
                 {
@@ -207,12 +218,13 @@ def combine(parts: Sequence[SourceData]) -> SourceData:
             )
         else:
             first[digest] = name
-    if not rows:
+    problems = merged.problems
+    if rows:
+        found = pd.DataFrame(rows, columns=PROBLEMS.names)
+        problems = conform(pd.concat([problems, found], ignore_index=True), PROBLEMS)
+    if not rows and tuple(inputs) == merged.inputs:
         return merged
-    problems = pd.concat(
-        [merged.problems, pd.DataFrame(rows, columns=PROBLEMS.names)], ignore_index=True
-    )
-    return dataclasses.replace(merged, problems=conform(problems, PROBLEMS))
+    return dataclasses.replace(merged, problems=problems, inputs=tuple(inputs))
 
 
 def read_source(
