@@ -301,7 +301,9 @@ RATED_GAMES = pa.schema(
 
 MONTH_LISTS = pa.schema(
     [
-        field.with_type(pa.float32()) if field.name in ("rating", "uncertainty", "best_rating") else field
+        field.with_type(pa.float32())
+        if field.name in ("rating", "uncertainty", "best_rating")
+        else field
         for field in RATINGS
     ]
 )
@@ -309,4 +311,3 @@ MONTH_LISTS = pa.schema(
 columns of ``RATINGS``, with ``rating``, ``uncertainty`` and ``best_rating`` stored as float32
 (within 0.0002 Elo of the published values, far below the 0.01 the lists show), which keeps a
 month of daily lists a third of its float64 size."""
-

@@ -139,10 +139,12 @@ def check_egf_tournaments_and_players(snapshot: Path) -> None:
 
 def test_a_directory_of_tables_alone_is_a_source(tables_only: dict, table_dir: Path) -> None:
     manifest = check_published(tables_only)
-    # the inputs are exactly the tables, each with its sha256
+    # the inputs are exactly the tables and the maintainers' country codes and player mapping
+    # (editing those is new data too), each with its sha256
+    maintained = [ROOT / "data" / "country_codes.csv", ROOT / "data" / "egf_players.csv"]
     assert manifest["inputs"] == [
         {"name": name, "sha256": sha256(table_dir / name)} for name in sorted(TABLES)
-    ]
+    ] + [{"name": path.name, "sha256": sha256(path)} for path in maintained]
     games, exclusions = check_egf_games(tables_only["snapshot"])
     assert len(games) == len(RATED) and len(exclusions) == len(EXCLUDED)  # nothing else read
     # rated without moves from 2021-08-08: the 4 games of header.h9 and the 2 rated games of
