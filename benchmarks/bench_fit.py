@@ -3,8 +3,10 @@
 Prints, for each size: games, players, player-days, Newton iterations, CG iterations, seconds and
 peak memory of a cold fit; when the reference venv exists, the reference's
 ``iterate_until_converge`` time on the same games, the ratio, and how far apart the two answers
-are. For the RIF-like size also a warm start: one more day of ~100 games between recently
-active players, refitted from the previous fit.
+are. Then the next day's list: one more day of games between recently active players (100 at
+RIF size, one per 1,200 games of history beyond), refitted warm from the previous fit, and the
+change split of every listed player since the previous list (``whr.split_rating_change``),
+timed against the cold fit.
 
 Each measurement runs in its own subprocess (so peak memory is that fit's: reading the games
 from Parquet plus fitting), on games generated once per size into a temporary directory::
@@ -40,7 +42,7 @@ def _peak_gib() -> float:
 
 
 def generate(size: str, seed: int, out: Path) -> dict:
-    """Write ``games.parquet`` (and for rif ``extra_day.parquet``) of a synthetic history."""
+    """Write ``games.parquet`` of a synthetic history and ``extra_day.parquet``, the next day."""
     import numpy as np
     import pandas as pd
     import pyarrow as pa
@@ -54,36 +56,40 @@ def generate(size: str, seed: int, out: Path) -> dict:
     games = h.games[["black", "white", "result", "date"]]
     pq.write_table(pa.Table.from_pandas(games, preserve_index=False), out / "games.parquet")
     info = {"generate_seconds": seconds, "generate_peak_gib": _peak_gib()}
-    if size == "rif":
-        last = games["date"].max()
-        recent = h.players[h.players["last_day"] >= last - timedelta(days=730)]["player_id"]
-        rng = np.random.default_rng(seed + 1)
-        pairs = rng.choice(recent.to_numpy(), size=(110, 2))
-        pairs = pairs[pairs[:, 0] != pairs[:, 1]][:100]
-        day = pd.DataFrame(
-            {
-                "black": pairs[:, 0],
-                "white": pairs[:, 1],
-                "result": rng.choice([0.0, 0.5, 1.0], len(pairs), p=[0.44, 0.12, 0.44]),
-                "date": last + timedelta(days=1),
-            }
-        )
-        pq.write_table(pa.Table.from_pandas(day, preserve_index=False), out / "extra_day.parquet")
-        info["extra_games"] = len(day)
+    # the next day's games, between players active in the last two years
+    n_new = max(100, SIZES[size] // 1200)
+    last = games["date"].max()
+    recent = h.players[h.players["last_day"] >= last - timedelta(days=730)]["player_id"]
+    rng = np.random.default_rng(seed + 1)
+    pairs = rng.choice(recent.to_numpy(), size=(n_new + n_new // 10 + 10, 2))
+    pairs = pairs[pairs[:, 0] != pairs[:, 1]][:n_new]
+    day = pd.DataFrame(
+        {
+            "black": pairs[:, 0],
+            "white": pairs[:, 1],
+            "result": rng.choice([0.0, 0.5, 1.0], len(pairs), p=[0.44, 0.12, 0.44]),
+            "date": last + timedelta(days=1),
+        }
+    )
+    pq.write_table(pa.Table.from_pandas(day, preserve_index=False), out / "extra_day.parquet")
+    info["extra_games"] = len(day)
     return info
 
 
 def measure(directory: Path, warm: bool, w2: float) -> dict:
-    """Fit ``games.parquet`` cold (or warm: fit, then refit with ``extra_day.parquet``)."""
+    """Fit ``games.parquet`` cold (or warm: fit, then refit with ``extra_day.parquet`` and split
+    every listed player's change between the two lists)."""
     import pyarrow as pa
+    import pyarrow.compute as pc
     import pyarrow.parquet as pq
 
     import whr
     import whr.engine  # imported before timing: a one-off cost, not the fit's
 
+    params = whr.FitParams(w2_elo2_per_day=w2)
     games = pq.read_table(directory / "games.parquet")
     t = time.perf_counter()
-    fit = whr.fit(games, w2=w2)
+    fit = whr.fit(games, params)
     seconds = time.perf_counter() - t
     out = {
         "games": fit.n_games,
@@ -95,16 +101,33 @@ def measure(directory: Path, warm: bool, w2: float) -> dict:
         "peak_gib": _peak_gib(),
     }
     if warm:
-        more = pa.concat_tables([games, pq.read_table(directory / "extra_day.parquet")])
+        extra = pq.read_table(directory / "extra_day.parquet").cast(games.schema)
+        more = pa.concat_tables([games, extra])
         t = time.perf_counter()
-        fit2 = whr.fit(more, w2=w2, warm_start=fit)
+        fit2 = whr.fit(more, params, warm_start=fit)
         out["warm_seconds"] = time.perf_counter() - t
         out["warm_iterations"] = fit2.iterations
         out["warm_cg_iterations"] = fit2.cg_iterations
         t = time.perf_counter()
-        cold2 = whr.fit(more, w2=w2)
+        cold2 = whr.fit(more, params)
         out["cold_refit_seconds"] = time.perf_counter() - t
         out["warm_vs_cold_max_diff_elo"] = float(abs(fit2.ratings_elo - cold2.ratings_elo).max())
+        previous_as_of = pc.max(games.column("date")).as_py()
+        as_of = pc.max(extra.column("date")).as_py()
+        history = fit.history
+        t = time.perf_counter()
+        split = whr.split_rating_change(history, previous_as_of, fit2, as_of, more)
+        out["split_seconds"] = time.perf_counter() - t
+        t = time.perf_counter()
+        whr.engine._problem(more, params)  # the part of the split that reads the games again
+        out["split_read_games_seconds"] = time.perf_counter() - t
+        known = split["rating_change"].notna()
+        parts = split["change_own_games"] + split["change_others"]
+        out["split_players"] = int(known.sum())
+        out["split_own_nonzero"] = int((split["change_own_games"].abs() > 1e-6).sum())
+        out["split_max_sum_error_elo"] = float(
+            (parts[known] - split.loc[known, "rating_change"]).abs().max()
+        )
     else:
         fit.history.to_parquet(directory / "ours.parquet")
     return out
@@ -179,9 +202,8 @@ def main(argv: list[str] | None = None) -> int:
             d = Path(tmp)
             gen = _child("generate", d, size=size, seed=args.seed)
             row = {"size": size, **gen, **_child("measure", d, w2=args.w2)}
-            if size == "rif":
-                warm = _child("measure", d, w2=args.w2, warm=1)
-                row.update({k: v for k, v in warm.items() if "warm" in k or "refit" in k})
+            warm = _child("measure", d, w2=args.w2, warm=1)
+            row.update({k: v for k, v in warm.items() if k.startswith(("warm", "cold", "split"))})
             if have_ref and size in ref_sizes:
                 row.update(_child("reference", d, w2=args.w2))
                 row["ratio"] = row["ref_seconds"] / row["seconds"]
@@ -204,13 +226,20 @@ def main(argv: list[str] | None = None) -> int:
             f"{r['peak_gib']:8.2f} {ref}"
         )
     for r in rows:
-        if "warm_seconds" in r:
-            print(
-                f"warm start ({r['size']} + {r['extra_games']} games on one new day): "
-                f"{r['warm_seconds']:.3f} s, {r['warm_iterations']} iterations "
-                f"({r['warm_cg_iterations']} CG); cold refit {r['cold_refit_seconds']:.3f} s; "
-                f"max |warm - cold| {r['warm_vs_cold_max_diff_elo']:.1e} Elo"
-            )
+        print(
+            f"warm start ({r['size']} + {r['extra_games']} games on one new day): "
+            f"{r['warm_seconds']:.3f} s, {r['warm_iterations']} iterations "
+            f"({r['warm_cg_iterations']} CG); cold refit {r['cold_refit_seconds']:.3f} s; "
+            f"max |warm - cold| {r['warm_vs_cold_max_diff_elo']:.1e} Elo"
+        )
+    for r in rows:
+        print(
+            f"change split ({r['size']}, {r['split_players']} players on both lists, "
+            f"{r['split_own_nonzero']} with games of their own): {r['split_seconds']:.3f} s "
+            f"= {r['split_seconds'] / r['cold_refit_seconds']:.2f} x a cold fit of the same games "
+            f"(of which reading the games again {r['split_read_games_seconds']:.3f} s); "
+            f"max |own + others - change| {r['split_max_sum_error_elo']:.1e} Elo"
+        )
     return 0
 
 

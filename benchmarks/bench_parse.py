@@ -1,11 +1,19 @@
-"""Parse time and peak memory of the RenjuNet reader on a RenjuNet-sized synthetic database.
+"""Parse time and peak memory of the RenjuNet reader on a RenjuNet-sized synthetic database,
+and parse time against the length of one value.
 
-Generates a synthetic database of ``--games`` games (default 160,000, about RenjuNet's size),
-then reads it with ``whr.read_source`` in a fresh interpreter so that the peak resident memory
-(``ru_maxrss`` of that child) is the reader's own, imports included. Prints the figures; the
-targets are < 5 s and < 500 MB.
+Part 1 generates a synthetic database of ``--games`` games (default 160,000, about RenjuNet's
+size), then reads it with ``whr.read_source`` in a fresh interpreter so that the peak resident
+memory is the reader's own, imports included. Targets: < 5 s and < 500 MB.
 
-    python3 benchmarks/bench_parse.py [--games 160000] [--seed 1] [--keep FILE]
+Part 2 (``--values 25,50,100,200``, in MB; ``--values ''`` skips it) writes, for each size, a
+small database with one value of that size, as an attribute (a player's surname) and as a text
+node (a game's move list), and reads each in a fresh interpreter twice: with the default
+``ReadLimits`` (refused: the time to the refusal is printed) and with the limits raised above
+the value (the parse time and MB/s are printed; linear parsing keeps MB/s about constant). A
+third input of each size holds many surnames of 900,000 characters, each under the default
+value limit: it is read under the default limits, linearly.
+
+    python3 benchmarks/bench_parse.py [--games 160000] [--seed 1] [--keep FILE] [--values ...]
 """
 
 from __future__ import annotations
@@ -53,6 +61,25 @@ print(json.dumps({
 """
 )
 
+ONE_VALUE = (
+    PEAK
+    + r"""
+import json, sys, time
+import whr
+from whr.sources import ReadLimits
+path, raised = sys.argv[1], sys.argv[2] == "raised"
+limits = ReadLimits(max_unpacked_bytes=10**10, max_value_chars=10**10) if raised else ReadLimits()
+t0 = time.perf_counter()
+try:
+    data = whr.read_source(path, limits=limits)
+    outcome = f"read {len(data.games)} games, {len(data.problems)} problems"
+except whr.SourceError as exc:
+    outcome = "refused: " + str(exc).split(": ", 1)[1][:90]
+t1 = time.perf_counter()
+print(json.dumps({"seconds": t1 - t0, "outcome": outcome, "peak_rss_mb": peak_mb()}))
+"""
+)
+
 BASELINE = (
     PEAK
     + r"""
@@ -76,7 +103,80 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--keep", type=Path, help="write the database here and keep it")
     parser.add_argument("--repeat", type=int, default=3, help="parse runs (best is reported)")
+    parser.add_argument(
+        "--values", default="25,50,100,200", help="sizes in MB of the one-value inputs ('' skips)"
+    )
+    parser.add_argument("--skip-database", action="store_true", help="run part 2 only")
     args = parser.parse_args(argv)
+    if not args.skip_database:
+        _database(args)
+    sizes = [int(v) for v in args.values.split(",") if v.strip()]
+    if sizes:
+        _one_value(sizes)
+    return 0
+
+
+def _write_one_value(path: Path, megabytes: int, kind: str) -> None:
+    """A small valid database with ``megabytes`` MB (ASCII) of one value: an attribute or a
+    text node; or, for ``kind="attributes"``, of player surnames of 900,000 characters each
+    (under the default value limit)."""
+    fixture = Path(__file__).resolve().parents[1] / "tests" / "sources" / "fixtures" / "basic.rif"
+    if kind == "attributes":
+        before, after = fixture.read_bytes().split(b"</players>")
+        surname = b"x" * 900_000
+        with open(path, "wb") as out:
+            out.write(before)
+            for i in range(max(1, megabytes * 1_000_000 // len(surname))):
+                out.write(b'<player id="9%d" disp_id="9%06d" surname="%s" />\n' % (i, i, surname))
+            out.write(b"</players>" + after)
+        return
+    head, tail = fixture.read_bytes().split(b"</games>")
+    block = (b"x" if kind == "attribute" else b"h8 ") * (1 << 20)
+    with open(path, "wb") as out:
+        if kind == "attribute":
+            before, after = head.split(b'surname="Tamm"')
+            out.write(before + b'surname="')
+        else:
+            out.write(
+                head + b'<game id="1" tournament="5001" black="777" white="778" bresult="1"><move>'
+            )
+        remaining = megabytes * 1_000_000
+        while remaining > 0:
+            piece = block[: min(len(block), remaining)]
+            out.write(piece)
+            remaining -= len(piece)
+        if kind == "attribute":
+            out.write(b'"' + after + b"</games>" + tail)
+        else:
+            out.write(b"</move></game>\n</games>" + tail)
+
+
+def _one_value(sizes: list[int]) -> None:
+    print(
+        "\none value of N MB (basic fixture + one long value; 'attributes': N MB of surnames of "
+        "900,000 characters each), each read in a fresh interpreter:"
+    )
+    print(f"{'value':>22} {'default limits':>48} {'limits raised':>30}")
+    with tempfile.TemporaryDirectory() as tmp:
+        for kind in ("attribute", "text", "attributes"):
+            for megabytes in sizes:
+                path = Path(tmp) / "renjunet_v10_20261130.rif"
+                _write_one_value(path, megabytes, kind)
+                size_mb = path.stat().st_size / 1e6
+                refused = _child(ONE_VALUE, str(path), "default")
+                raised = _child(ONE_VALUE, str(path), "raised")
+                path.unlink()
+                print(
+                    f"{megabytes:>4} MB {kind:<9} ({size_mb:5.0f} MB) "
+                    f"{refused['seconds']:6.2f} s {refused['outcome'][:38]:<38} "
+                    f"{raised['seconds']:6.2f} s {size_mb / raised['seconds']:6.1f} MB/s "
+                    f"{raised['peak_rss_mb']:6.0f} MB peak"
+                )
+                if not raised["outcome"].startswith("read"):
+                    print(f"     raised limits still refused: {raised['outcome']}")
+
+
+def _database(args: argparse.Namespace) -> None:
 
     from whr.sources.synthetic import generate, write_renjunet
 
@@ -111,7 +211,6 @@ def main(argv: list[str] | None = None) -> int:
         f"(of which {base['peak_rss_mb']:.0f} MB is the interpreter with whr, pandas and "
         f"pyarrow imported); target < 500 MB"
     )
-    return 0
 
 
 if __name__ == "__main__":

@@ -36,6 +36,7 @@ import support  # test helper: a synthetic history as SourceData
 import whr
 from whr.publish import parquet
 from whr.publish.site import prepare, write_prepared
+from whr.rules import default_directory, load_config
 
 CHROMIUM = "/usr/bin/chromium"
 
@@ -97,10 +98,10 @@ def main() -> None:
     t = time.perf_counter()
     data = support.source_data(args.games, seed=args.seed, first_year=1989)
     as_of = max(data.games["date"])
-    selection = whr.select(data, as_of)
+    selection = whr.select(data, as_of, config=load_config(default_directory()))
     t_select = time.perf_counter() - t
     t = time.perf_counter()
-    fit = whr.fit(selection.rated, w2=12.9, virtual_games=2)
+    fit = whr.fit(selection.rated, whr.FitParams(w2_elo2_per_day=12.9, virtual_games=2))
     t_fit = time.perf_counter() - t
     print(
         f"input: {len(data.games):,} games, {len(data.players):,} players, "

@@ -2,8 +2,20 @@
 # Set up everything the tests need on a fresh machine: Debian's Chromium for the browser tests,
 # shellcheck (used by actionlint on the workflows' scripts),
 # and a virtual environment .venv with the project and its test dependencies. Safe to rerun.
+#
+#   bash tests/bootstrap.sh            the exact versions of requirements-lock.txt, hash-checked
+#   bash tests/bootstrap.sh --newest   the newest releases allowed by pyproject.toml (no lock;
+#                                      the weekly workflow newest.yml)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+case "${1:-}" in
+    "" | --newest) ;;
+    *)
+        echo "usage: bash tests/bootstrap.sh [--newest]" >&2
+        exit 2
+        ;;
+esac
 
 if ! command -v chromium >/dev/null 2>&1 || ! command -v shellcheck >/dev/null 2>&1; then
     if [ "$(id -u)" = 0 ]; then
@@ -16,5 +28,13 @@ if ! command -v chromium >/dev/null 2>&1 || ! command -v shellcheck >/dev/null 2
 fi
 
 [ -x .venv/bin/python ] || python3 -m venv .venv
-.venv/bin/python -m pip install -q --upgrade pip
-.venv/bin/python -m pip install -q -e '.[test]'
+if [ "${1:-}" = --newest ]; then
+    .venv/bin/python -m pip install -q --upgrade pip
+    .venv/bin/python -m pip install -q --upgrade --upgrade-strategy eager -e '.[test,dask]'
+else
+    # Every dependency at the version and with the sha256 of the lock (the pip that comes with
+    # the interpreter: no unpinned upgrade first); then the project itself, editable, without
+    # dependencies and without build isolation (setuptools comes from the lock too).
+    .venv/bin/python -m pip install -q --require-hashes -r requirements-lock.txt
+    .venv/bin/python -m pip install -q --no-deps --no-build-isolation -e .
+fi

@@ -1,4 +1,5 @@
-"""Lists policy: status, rank and activity counts as of the list date (spec section 3).
+"""Lists policy: status, rank and activity counts as of the list date (RIF rating rules 2021,
+rule 10).
 
 Expected values are derived by hand from the rules on tiny hand-made histories.
 """
@@ -117,37 +118,38 @@ def test_nine_games_is_provisional_ten_is_established():
     assert out.loc["y", "rank"] == 2
 
 
-def test_last_game_exactly_five_years_before_is_inactive_one_day_later_active():
+def test_last_game_exactly_five_years_before_is_active_one_day_earlier_inactive():
+    # Rule 10: active when the last game is "not more than 5 years" before the list date.
     on = D(2020, 6, 1)
     five = D(2015, 6, 1)
-    rows = series("old", "o1", 10, five - dt.timedelta(days=9))  # last game exactly D - 5 years
-    rows += series("new", "o2", 10, five - dt.timedelta(days=8))  # last game D - 5 years + 1 day
-    out = build(rows, {"old": 2000, "new": 2000, "o1": 1900, "o2": 1900}, on)
-    assert out.loc["old", "last_game"] == five
-    assert out.loc["old", "status"] == "inactive"
-    assert out.loc["old", "gy5"] == 0
-    assert pd.isna(out.loc["old", "rank"])
-    assert out.loc["new", "last_game"] == five + dt.timedelta(days=1)
-    assert out.loc["new", "status"] == "active"
-    assert out.loc["new", "gy5"] == 1
+    rows = series("edge", "o1", 10, five - dt.timedelta(days=9))  # last game exactly D - 5 years
+    rows += series("gone", "o2", 10, five - dt.timedelta(days=10))  # D - 5 years - 1 day
+    out = build(rows, {"edge": 2000, "gone": 2000, "o1": 1900, "o2": 1900}, on)
+    assert out.loc["edge", "last_game"] == five
+    assert out.loc["edge", "status"] == "active"
+    assert out.loc["edge", "rank"] == 1
+    assert out.loc["edge", "gy5"] == 0  # Gy5 keeps the RIF site's window (D - 5 years, D]
+    assert out.loc["gone", "last_game"] == five - dt.timedelta(days=1)
+    assert out.loc["gone", "status"] == "inactive"
+    assert pd.isna(out.loc["gone", "rank"])
 
 
 def test_status_function_boundaries_directly():
     on = D(2024, 2, 29)
     got = lists.status(
-        [9, 10, 10, 10, 100],
-        [on, on, D(2019, 2, 28), D(2019, 3, 1), D(2000, 1, 1)],
+        [9, 10, 10, 10, 10, 100],
+        [on, on, D(2019, 2, 27), D(2019, 2, 28), D(2019, 3, 1), D(2000, 1, 1)],
         on,
     )
-    # D - 5 years of a February 29 is February 28 (no Feb 29 in 2019): that day is outside.
-    assert got.tolist() == ["provisional", "active", "inactive", "active", "inactive"]
+    # D - 5 years of a February 29 is February 28 (no Feb 29 in 2019): that day is inside.
+    assert got.tolist() == ["provisional", "active", "inactive", "active", "active", "inactive"]
 
 
 def test_status_with_established_given_by_another_rating_system():
     on = D(2024, 2, 29)
     got = lists.status(
         [3, 30, 30, 30],
-        [on, on, D(2019, 2, 28), D(2019, 3, 1)],
+        [on, on, D(2019, 2, 27), D(2019, 2, 28)],
         on,
         established=[True, False, True, True],
     )
@@ -223,14 +225,16 @@ def test_best_rating_counts_only_rating_days_up_to_the_list_date():
     assert later.loc["peak", "status"] == "inactive"
 
 
-def test_ranks_only_active_ties_share_rank_and_country_rank():
+def test_ranks_are_1_to_n_ties_by_more_games_then_id_and_country_ranks_alike():
     start = D(2020, 1, 1)
     rows = []
-    for p, o in (("a", "oa"), ("b", "ob"), ("c", "oc")):
-        rows += series(p, o, 10, start)
-    ratings = {"a": 2300, "b": 2300, "c": 2100, "oa": 2000, "ob": 1950, "oc": 1000}
+    for p, o, n in (("a", "oa", 10), ("b", "ob", 10), ("c", "oc", 10), ("m", "om", 12)):
+        rows += series(p, o, n, start)
+    # a, b, m tie at 2300 (m has 12 games: first; then a, b by id); c below
+    ratings = {"a": 2300, "b": 2300, "m": 2300, "c": 2100, "oa": 2000, "ob": 1950}
+    ratings |= {"oc": 1000, "om": 1000}
     players = pd.concat(
-        [players_of(["a", "c", "oa", "oc"], "AAA"), players_of(["b", "ob"], "BBB")],
+        [players_of(["a", "c", "oa", "oc", "m", "om"], "AAA"), players_of(["b", "ob"], "BBB")],
         ignore_index=True,
     )
     games = make_games(rows)
@@ -239,9 +243,64 @@ def test_ranks_only_active_ties_share_rank_and_country_rank():
         D(2020, 2, 1), history, lists.player_games(games), players, rating_on_of(history)
     )
     assert list(frame.columns) == RATINGS.names
-    assert frame["player"].tolist() == ["a", "b", "c", "oa", "ob", "oc"]  # rating desc, ties by id
-    assert frame["rank"].tolist() == [1, 1, 3, 4, 5, 6]
-    assert frame["country_rank"].tolist() == [1, 1, 2, 3, 2, 4]
+    assert frame["player"].tolist() == ["m", "a", "b", "c", "oa", "ob", "om", "oc"]
+    assert frame["rank"].tolist() == [1, 2, 3, 4, 5, 6, 7, 8]
+    assert frame["country_rank"].tolist() == [1, 2, 1, 3, 4, 2, 5, 6]
+
+
+def test_symmetric_players_are_ranked_by_id_whatever_the_float_noise():
+    # Two players with mirror records get ratings equal up to rounding noise of the fit
+    # (1880.2797242924821 and 1880.279724292482 in the issue); the noise must not decide.
+    rows = series("p2", "q", 10, D(2020, 1, 1)) + series("p1", "r", 10, D(2020, 1, 1))
+    games = make_games(rows)
+    history = history_of(games, {"p1": 1880.279724292482, "p2": 1880.2797242924821})
+    history.loc[history["player"].isin(["q", "r"]), "rating"] = 1500.0
+    frame = lists.list_on(
+        D(2020, 2, 1),
+        history,
+        lists.player_games(games),
+        players_of(["p1", "p2", "q", "r"]),
+        rating_on_of(history),
+    )
+    assert frame["player"].tolist()[:2] == ["p1", "p2"]
+    assert frame["rank"].tolist()[:2] == [1, 2]
+    # the same with the noise the other way round
+    history.loc[history["player"] == "p1", "rating"] = 1880.2797242924821
+    history.loc[history["player"] == "p2", "rating"] = 1880.279724292482
+    frame = lists.list_on(
+        D(2020, 2, 1),
+        history,
+        lists.player_games(games),
+        players_of(["p1", "p2", "q", "r"]),
+        rating_on_of(history),
+    )
+    assert frame["player"].tolist()[:2] == ["p1", "p2"]
+
+
+def test_every_derived_rank_follows_the_same_order():
+    base = pd.DataFrame(
+        {
+            "player": ["z", "y", "x", "w"],
+            "rating": [2000.001, 2000.0, 2000.0, 1990.0],  # z, y, x tie at 0.01 Elo
+            "games": [20, 30, 20, 50],
+            "gy1": [12, 12, 12, 12],
+            "status": ["active"] * 4,
+            "female": [True, True, True, False],
+            "country": ["AAA"] * 4,
+            "name": list("zyxw"),
+        }
+    )
+    # y has more games; then x before z by id; w is lower
+    assert base["player"].iloc[lists.rank_order(base)].tolist() == ["y", "x", "z", "w"]
+    base["rank"] = pd.array([3, 1, 2, 4], dtype="Int32")
+    gy1 = lists.gy1_list(base)
+    assert gy1["player"].tolist() == ["y", "x", "z", "w"]
+    assert gy1["gy1_rank"].tolist() == [1, 2, 3, 4]
+    women = lists.women(base)
+    assert dict(zip(women["player"], women["rank"], strict=True)) == {"z": 3, "y": 1, "x": 2}
+    five = lists.top_five({D(2020, 12, 31): base.assign(list_date=D(2020, 12, 31))}, places=3)
+    assert five["player"].tolist() == ["y", "x", "z"]
+    assert five["rank"].tolist() == [1, 2, 3]
 
 
 def test_unknown_player_facts_fall_back_to_the_id():
@@ -256,13 +315,23 @@ def test_unknown_player_facts_fall_back_to_the_id():
     assert out.loc["p", "birth_year"] == 1990
 
 
-def test_year_ends_and_top_lists():
-    assert lists.year_ends(D(1989, 5, 1), D(1992, 12, 30)) == [
-        D(1991, 12, 31),
+def test_year_ends_only_for_years_with_rated_games():
+    days = [D(1989, 5, 1), D(1990, 3, 1), D(1992, 7, 1), D(1992, 8, 1)]
+    assert lists.year_ends(days, D(1992, 12, 30)) == [D(1990, 12, 31), D(1989, 12, 31)]
+    assert lists.year_ends(days, D(1992, 12, 31)) == [
+        D(1992, 12, 31),
         D(1990, 12, 31),
         D(1989, 12, 31),
+    ]  # 1991 had no rated game: no list
+    # a wrong date centuries back opens one list, not centuries of them
+    assert lists.year_ends([D(201, 5, 1), D(2019, 5, 1)], D(2020, 1, 1)) == [
+        D(2019, 12, 31),
+        D(201, 12, 31),
     ]
-    assert lists.year_ends(D(1989, 5, 1), D(1990, 12, 31)) == [D(1990, 12, 31), D(1989, 12, 31)]
+    assert lists.year_ends([], D(2020, 1, 1)) == []
+
+
+def test_year_end_and_top_lists():
     rows = series("a", "b", 12, D(2001, 1, 1)) + series("c", "d", 12, D(2002, 1, 1))
     games = make_games(rows)
     history = history_of(games, {"a": 2500, "b": 2000, "c": 2450, "d": 1000})
@@ -278,6 +347,8 @@ def test_year_ends_and_top_lists():
     assert five["list_rank"].tolist() == [2, 4, 1, 2]  # 2002 list: a, c, b, d
     # within 100 of No. 1 (2500): a and c (2450), never b (2000) nor d
     assert lists.top_players(year, top=3, within=100) == ["a", "c"]
+    # the RIF site's chart: the first 12 within 165 points of No. 1
+    assert lists.top_players(year) == lists.top_players(year, top=12, within=165.0) == ["a", "c"]
 
 
 def test_inputs_are_not_mutated():

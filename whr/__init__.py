@@ -2,9 +2,14 @@
 
 Public API (each name is imported on first use, so ``import whr`` stays light):
 
-- ``fit(games, w2=12.9, virtual_games=2, virtual_rating=1900.0, warm_start=None)`` -> ``Fit``
+- ``fit(games, params=FitParams(), *, warm_start=None)`` -> ``Fit``; ``FitParams`` is the one
+  value of a fit's parameters (``whr.fit_params``, standard library only: a command line can
+  check them without loading the solver)
+- ``split_rating_change(previous_history, previous_as_of, fit, as_of, games)``: each player's
+  change since the previous list, split into their own games' part and the others' part
 - ``read_source(source, as_of=None)`` -> ``SourceData``; raises ``SourceError`` when fatal
-- ``select(data, as_of, category="renju", strict=False, config=None)`` -> ``Selection``
+- ``select(data, as_of, category="renju", strict=False, *, config)`` -> ``Selection``
+  (``config = whr.rules.load_config(directory)``)
 - ``elo``: the Elo-era rules (1996-2021)
 """
 
@@ -16,6 +21,8 @@ from typing import TYPE_CHECKING, Any
 _EXPORTS = {
     "fit": "whr.engine",
     "Fit": "whr.engine",
+    "FitParams": "whr.fit_params",
+    "split_rating_change": "whr.engine",
     "ConvergenceError": "whr.engine",
     "read_source": "whr.sources",
     "SourceError": "whr.sources",
@@ -28,6 +35,7 @@ _SUBMODULES = ("elo", "publish", "lists", "rules", "sources", "synthetic", "tabl
 __all__ = [
     "ConvergenceError",
     "Fit",
+    "FitParams",
     "Selection",
     "SourceData",
     "SourceError",
@@ -35,10 +43,12 @@ __all__ = [
     "fit",
     "read_source",
     "select",
+    "split_rating_change",
 ]
 
 if TYPE_CHECKING:
-    from whr.engine import ConvergenceError, Fit, fit
+    from whr.engine import ConvergenceError, Fit, fit, split_rating_change
+    from whr.fit_params import FitParams
     from whr.rules import Selection, select
     from whr.sources import SourceError, read_source
     from whr.tables import SourceData

@@ -23,81 +23,23 @@ import pyarrow.compute as pc
 
 from whr import core
 from whr.core import ConvergenceError
-from whr.tables import HISTORY, to_frame
+from whr.fit_params import FitParams
+from whr.tables import HISTORY, as_date, to_frame
 
-__all__ = ["PUBLISHED_OFFSET", "ConvergenceError", "Fit", "FitParams", "fit"]
+__all__ = [
+    "PUBLISHED_OFFSET",
+    "ConvergenceError",
+    "Fit",
+    "FitParams",
+    "fit",
+    "ratings_at",
+    "split_rating_change",
+]
 
 #: Published rating = internal Elo rating + 1900 (the virtual opponent's default rating).
 PUBLISHED_OFFSET = 1900.0
 _EPOCH = date(1970, 1, 1)
 _COLUMNS = ("black", "white", "result", "date")
-
-
-@dataclass(frozen=True)
-class FitParams:
-    """The parameters of a fit, with units.
-
-    Attributes
-    ----------
-    w2 : float
-        Wiener variance of a rating, Elo^2 per day.
-    virtual_games : float
-        Virtual draws on each player's first rating day.
-    virtual_rating : float
-        Published rating of the virtual opponent (1900 = internal 0).
-    tol_elo : float
-        Convergence: largest rating change of the last Newton step, Elo.
-    tol_grad : float
-        Convergence: largest gradient component of the log posterior, per natural unit.
-    max_iter : int
-        Newton iterations before :class:`ConvergenceError`.
-    jitter : float
-        Added to minus the Hessian's diagonal for the uncertainties (natural units^-2), as the
-        reference implementation does (0.001).
-    """
-
-    w2: float = 12.9
-    virtual_games: float = 2.0
-    virtual_rating: float = 1900.0
-    tol_elo: float = 0.01
-    tol_grad: float = 1e-6
-    max_iter: int = 100
-    jitter: float = core.REFERENCE_JITTER
-
-    def __post_init__(self) -> None:
-        checks = {
-            "w2": self.w2 > 0 and math.isfinite(self.w2),
-            "virtual_games": self.virtual_games > 0 and math.isfinite(self.virtual_games),
-            "virtual_rating": math.isfinite(self.virtual_rating),
-            "tol_elo": self.tol_elo > 0,
-            "tol_grad": self.tol_grad > 0,
-            "max_iter": int(self.max_iter) == self.max_iter and self.max_iter >= 1,
-            "jitter": self.jitter >= 0 and math.isfinite(self.jitter),
-        }
-        expect = {
-            "w2": "a positive finite number of Elo^2 per day",
-            "virtual_games": "a positive number of virtual draws",
-            "virtual_rating": "a finite published rating",
-            "tol_elo": "a positive number of Elo",
-            "tol_grad": "a positive number",
-            "max_iter": "an integer >= 1",
-            "jitter": "a finite number >= 0",
-        }
-        for name, ok in checks.items():
-            if not ok:
-                raise ValueError(f"{name} must be {expect[name]}, got {getattr(self, name)!r}")
-
-    def as_dict(self) -> dict[str, float | int]:
-        """The parameters as a plain dict (for manifests)."""
-        return {
-            "w2": float(self.w2),
-            "virtual_games": float(self.virtual_games),
-            "virtual_rating": float(self.virtual_rating),
-            "tol_elo": float(self.tol_elo),
-            "tol_grad": float(self.tol_grad),
-            "max_iter": int(self.max_iter),
-            "jitter": float(self.jitter),
-        }
 
 
 class Fit:
@@ -109,8 +51,8 @@ class Fit:
         Schema ``whr.tables.HISTORY``: ``player``, ``date``, ``rating`` (published scale),
         ``uncertainty`` (posterior standard deviation, Elo), ``games`` (rated games that day).
         Sorted by player, then date.
-    params : dict
-        The parameters (``FitParams.as_dict``).
+    params : FitParams
+        The parameters of the fit (``params.as_dict()`` for a manifest).
     iterations : int
         Newton iterations.
     cg_iterations : int
@@ -136,8 +78,7 @@ class Fit:
         self._pd_games = problem.pd_games
         self._r = solution.r
         self._var = solution.variance
-        self._params = params
-        self.params = params.as_dict()
+        self.params = params
         self.iterations = solution.iterations
         self.cg_iterations = solution.cg_iterations
         self.converged = solution.converged
@@ -151,7 +92,7 @@ class Fit:
         return (
             f"Fit(games={self.n_games}, players={self.n_players}, "
             f"player_days={self.n_player_days}, iterations={self.iterations}, "
-            f"w2={self._params.w2})"
+            f"w2_elo2_per_day={self.params.w2_elo2_per_day})"
         )
 
     @property
@@ -181,11 +122,13 @@ class Fit:
     def rating_on(self, d: date | datetime | np.datetime64 | pd.Timestamp) -> pd.DataFrame:
         """Every player rated on or before day ``d``, with their rating on that day.
 
-        Between two rating days the rating is interpolated linearly (the Brownian bridge mean)
-        and the variance is ``w2 (d - a)(b - d) / (b - a)`` plus the square of the linearly
-        interpolated standard deviation; after the last rating day the rating stays and its
-        variance grows by ``w2`` per day; players whose first rating day is after ``d`` are not
-        listed (spec section 1; reference ``get_player_rating_on_day``).
+        The rule of the RIF rating rules 2021 read with Coulom (2008), in one place
+        (:func:`whr.core.rating_on_days`): between two rating days the rating is interpolated
+        linearly (the Brownian bridge mean) and the variance is ``w2 (d - a)(b - d) / (b - a)``
+        plus the square of the linearly interpolated standard deviation; after the last rating
+        day the rating stays and its variance grows by ``w2`` per day; players whose first
+        rating day is after ``d`` are not listed (as the reference's
+        ``get_player_rating_on_day``).
 
         Parameters
         ----------
@@ -200,33 +143,21 @@ class Fit:
             player.
         """
         day = _day_number(d, "d")
-        n = self._pd_day.size
-        if n == 0:
-            return _rating_frame([], np.zeros(0), np.zeros(0), np.zeros(0, dtype=np.int64))
         players = np.arange(self.n_players)
-        starts = np.searchsorted(self._pd_player, players, side="left")
-        stops = np.searchsorted(self._pd_player, players, side="right")
-        # a player's days are sorted: the first `known` of them are on or before d
-        known = np.bincount(self._pd_player[self._pd_day <= day], minlength=self.n_players)
-        idx = starts + known - 1
-        rated = known > 0
-        players, idx, stops = players[rated], idx[rated], stops[rated]
-        elo = self.ratings_elo
-        sd = self.uncertainties_elo
-        a = self._pd_day[idx]
-        rating = elo[idx].copy()
-        var = sd[idx] ** 2
-        w2 = self._params.w2
-        after = idx + 1 >= stops  # no later rating day: frozen rating, variance grows
-        var[after] += w2 * (day - a[after])
-        mid = ~after & (a != day)
-        nxt = idx[mid] + 1
-        a_m, b_m = a[mid].astype(np.float64), self._pd_day[nxt].astype(np.float64)
-        frac = (day - a_m) / (b_m - a_m)
-        rating[mid] = (1 - frac) * elo[idx[mid]] + frac * elo[nxt]
-        sd_m = (1 - frac) * sd[idx[mid]] + frac * sd[nxt]
-        var[mid] = w2 * (day - a_m) * (b_m - day) / (b_m - a_m) + sd_m**2
-        return _rating_frame(self._players[players], rating, np.sqrt(var), a)
+        rating, sd, last = core.rating_on_days(
+            self._pd_player,
+            self._pd_day,
+            self.ratings_elo,
+            players,
+            np.full(players.size, day),
+            sd=self.uncertainties_elo,
+            w2=self.params.w2_elo2_per_day,
+        )
+        rated = last >= 0
+        assert sd is not None
+        return _rating_frame(
+            self._players[rated], rating[rated], sd[rated], self._pd_day[last[rated]]
+        )
 
     def to_core(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """``(players, pd_player, pd_day, r_natural)``: the solution in solver terms."""
@@ -270,24 +201,36 @@ def _day_number(d: object, name: str) -> int:
 
 
 class _Input:
-    """The four columns of a games table, as validated Arrow arrays."""
+    """Columns of a table (games, or a rating history), read as validated Arrow arrays.
 
-    def __init__(self, games: pd.DataFrame | pa.Table) -> None:
-        if isinstance(games, pd.DataFrame):
-            self.index: pd.Index | None = games.index
-            names = list(games.columns)
-        elif isinstance(games, pa.Table):
+    Parameters
+    ----------
+    table : pandas.DataFrame or pyarrow.Table
+    name : str
+        The argument's name, for messages.
+    columns : tuple of str
+        The columns it must have.
+    """
+
+    def __init__(
+        self, table: pd.DataFrame | pa.Table, name: str = "games", columns: tuple = _COLUMNS
+    ) -> None:
+        self.name = name
+        if isinstance(table, pd.DataFrame):
+            self.index: pd.Index | None = table.index
+            names = list(table.columns)
+        elif isinstance(table, pa.Table):
             self.index = None
-            names = games.column_names
+            names = table.column_names
         else:
             raise TypeError(
-                f"games must be a pandas DataFrame or a pyarrow Table, got {type(games).__name__}"
+                f"{name} must be a pandas DataFrame or a pyarrow Table, got {type(table).__name__}"
             )
-        missing = [c for c in _COLUMNS if c not in names]
+        missing = [c for c in columns if c not in names]
         if missing:
-            raise ValueError(f"games is missing columns {missing}; expected {list(_COLUMNS)}")
-        self.games = games
-        self.n = len(games)
+            raise ValueError(f"{name} is missing columns {missing}; expected {list(columns)}")
+        self.table = table
+        self.n = len(table)
 
     def where(self, pos: int) -> str:
         if self.index is None:
@@ -298,16 +241,15 @@ class _Input:
     def raw(self, name: str) -> pa.Array:
         arr = self._raw(name)
         if len(arr) == 0 and pa.types.is_null(arr.type):  # an empty column of no type
-            return pa.array(
-                [], type={"result": pa.float64(), "date": pa.date32()}.get(name, pa.string())
-            )
+            numeric = {"result": pa.float64(), "rating": pa.float64(), "date": pa.date32()}
+            return pa.array([], type=numeric.get(name, pa.string()))
         return arr
 
     def _raw(self, name: str) -> pa.Array:
-        if isinstance(self.games, pa.Table):
-            col = self.games.column(name)
+        if isinstance(self.table, pa.Table):
+            col = self.table.column(name)
             return col.combine_chunks() if col.num_chunks != 1 else col.chunk(0)
-        series = self.games[name]
+        series = self.table[name]
         if isinstance(series.dtype, pd.DatetimeTZDtype):
             series = series.dt.tz_localize(None)  # the local calendar date
         if pd.api.types.is_datetime64_dtype(series.dtype):
@@ -324,7 +266,7 @@ class _Input:
         except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError) as exc:
             if name == "date":
                 self._first_non_date(series)
-            raise ValueError(f"games: column {name!r} could not be read: {exc}") from exc
+            raise ValueError(f"{self.name}: column {name!r} could not be read: {exc}") from exc
 
     def _first_non_date(self, series: pd.Series) -> None:
         for pos, value in enumerate(series.to_numpy()):
@@ -334,14 +276,16 @@ class _Input:
                 continue
             if not isinstance(value, (date, np.datetime64)):
                 raise ValueError(
-                    f"games: column 'date' must hold dates; {self.where(pos)} has "
+                    f"{self.name}: column 'date' must hold dates; {self.where(pos)} has "
                     f"{value!r} ({type(value).__name__})"
                 )
 
     def missing(self, name: str, arr: pa.Array) -> None:
         if arr.null_count:
             pos = int(np.argmax(arr.is_null().to_numpy(zero_copy_only=False)))
-            raise ValueError(f"games: column {name!r} has a missing value at {self.where(pos)}")
+            raise ValueError(
+                f"{self.name}: column {name!r} has a missing value at {self.where(pos)}"
+            )
 
     def players(self, name: str) -> pa.Array:
         arr = self.raw(name)
@@ -351,34 +295,39 @@ class _Input:
                 arr = arr.cast(pa.string())
             else:
                 raise ValueError(
-                    f"games: column {name!r} must hold player ids (str), got {arr.type}"
+                    f"{self.name}: column {name!r} must hold player ids (str), got {arr.type}"
                 )
         return arr.cast(pa.string())
 
-    def result(self) -> np.ndarray:
-        arr = self.raw("result")
+    def numbers(self, name: str) -> np.ndarray:
+        """A numeric column with no missing value (NaN counts as missing), as float64."""
+        arr = self.raw(name)
         if pa.types.is_floating(arr.type):
             nan = pc.is_nan(arr).to_numpy(zero_copy_only=False)
             nan = np.where(arr.is_null().to_numpy(zero_copy_only=False), True, nan)
             if nan.any():
                 pos = int(np.argmax(nan))
-                raise ValueError(f"games: column 'result' has a missing value at {self.where(pos)}")
-        self.missing("result", arr)
+                raise ValueError(
+                    f"{self.name}: column {name!r} has a missing value at {self.where(pos)}"
+                )
+        self.missing(name, arr)
         if not (pa.types.is_floating(arr.type) or pa.types.is_integer(arr.type)):
-            raise ValueError(
-                f"games: column 'result' must be numeric (1, 0.5 or 0), got {arr.type}"
-            )
-        values = arr.cast(pa.float64()).to_numpy(zero_copy_only=False)
+            raise ValueError(f"{self.name}: column {name!r} must be numeric, got {arr.type}")
+        return arr.cast(pa.float64()).to_numpy(zero_copy_only=False)
+
+    def result(self) -> np.ndarray:
+        values = self.numbers("result")
         bad = ~((values == 0.0) | (values == 0.5) | (values == 1.0))
         if bad.any():
             pos = int(np.argmax(bad))
             raise ValueError(
-                f"games: column 'result' must be 1, 0.5 or 0 (Black's score); "
+                f"{self.name}: column 'result' must be 1, 0.5 or 0 (Black's score); "
                 f"{self.where(pos)} has {values[pos]!r}"
             )
         return values
 
     def days(self) -> np.ndarray:
+        """The ``date`` column as day numbers (days since 1970-01-01)."""
         arr = self.raw("date")
         self.missing("date", arr)
         t = arr.type
@@ -388,11 +337,9 @@ class _Input:
             arr = arr.cast(pa.timestamp("s"), safe=False).cast(pa.date32())
         elif pa.types.is_date(t):
             arr = arr.cast(pa.date32())
-        elif pa.types.is_null(t):  # pragma: no cover - caught by missing() when n > 0
-            arr = pa.array([], type=pa.date32())
         elif len(arr):
             raise ValueError(
-                f"games: column 'date' must hold dates, got {t}; {self.where(0)} has "
+                f"{self.name}: column 'date' must hold dates, got {t}; {self.where(0)} has "
                 f"{arr[0].as_py()!r}"
             )
         else:
@@ -400,63 +347,118 @@ class _Input:
         return arr.cast(pa.int32()).to_numpy(zero_copy_only=False).astype(np.int64)
 
 
-def _encode(black: pa.Array, white: pa.Array) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Player labels sorted (canonical), and each side's index into them."""
-    both = pa.concat_arrays([black, white])
+def _encode(*columns: pa.Array) -> tuple[np.ndarray, list[np.ndarray]]:
+    """Player labels sorted (canonical), and each column's index into them."""
+    both = pa.concat_arrays(list(columns))
     enc = both.dictionary_encode()
     labels = np.asarray(enc.dictionary.to_numpy(zero_copy_only=False), dtype=object)
-    order = np.argsort(labels, kind="stable")
+    # Arrow sorts by UTF-8 bytes, which is code point order: the order of Python's str
+    order = pc.sort_indices(enc.dictionary).to_numpy(zero_copy_only=False)
     rank = np.empty(order.size, dtype=np.int64)
     rank[order] = np.arange(order.size)
     codes = rank[enc.indices.to_numpy(zero_copy_only=False)]
-    m = len(black)
-    return labels[order], codes[:m], codes[m:]
+    bounds = np.cumsum([0] + [len(c) for c in columns])
+    return labels[order], [codes[a:b] for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
+
+
+@dataclass(frozen=True)
+class _RatingDays:
+    """Ratings on rating days, as the solver's arrays: sorted by player, then day."""
+
+    labels: np.ndarray  # player ids, sorted
+    player: np.ndarray  # int64 index into labels
+    day: np.ndarray  # int64 day number
+    rating: np.ndarray  # float64, published scale
+
+    def on(self, player: np.ndarray, day: np.ndarray) -> np.ndarray:
+        """Rating of ``player`` (index into ``labels``; -1: none) on ``day``; NaN where none."""
+        return core.rating_on_days(self.player, self.day, self.rating, player, day)[0]
+
+    def index(self, labels: np.ndarray) -> np.ndarray:
+        """Position of each of ``labels`` in ``self.labels``; -1 when absent."""
+        return pd.Index(self.labels).get_indexer(pd.Index(np.asarray(labels, dtype=object)))
+
+
+def _rating_days(history: pd.DataFrame | pa.Table, name: str) -> _RatingDays:
+    """Read a rating history (``player``, ``date``, ``rating`` published; e.g. HISTORY)."""
+    inp = _Input(history, name, ("player", "date", "rating"))
+    labels, (player,) = _encode(inp.players("player"))
+    day = inp.days()
+    rating = inp.numbers("rating")
+    order = np.lexsort((day, player))
+    player, day, rating = player[order], day[order], rating[order]
+    dup = (player[1:] == player[:-1]) & (day[1:] == day[:-1])
+    if dup.any():
+        k = int(np.argmax(dup))
+        raise ValueError(
+            f"{name}: player {labels[player[k]]!r} has two ratings on day "
+            f"{_EPOCH.fromordinal(_EPOCH.toordinal() + int(day[k]))}"
+        )
+    return _RatingDays(labels, player, day, rating)
+
+
+def ratings_at(
+    history: pd.DataFrame | pa.Table, players: np.ndarray, days: np.ndarray
+) -> np.ndarray:
+    """Ratings of ``players`` on ``days`` from a rating history, by :meth:`Fit.rating_on`'s rule.
+
+    Parameters
+    ----------
+    history : pandas.DataFrame or pyarrow.Table
+        ``player`` (str), ``date``, ``rating`` (published scale): e.g. ``Fit.history`` or a
+        ``history.parquet`` read back; rows in any order.
+    players : array of str, shape (q,)
+        Player ids, one per query.
+    days : array of datetime64[D] (or dates), shape (q,)
+        Days, one per query.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (q,)
+        Published ratings; NaN where the player has no rating day on or before that day.
+    """
+    h = _rating_days(history, "history")
+    q_day = np.asarray(days, dtype="datetime64[D]").astype(np.int64)
+    players = np.asarray(players, dtype=object)
+    if q_day.shape != players.shape or players.ndim != 1:
+        raise ValueError(
+            f"players and days must be 1-d of the same length, got shapes {players.shape} "
+            f"and {q_day.shape}"
+        )
+    return h.on(h.index(players), q_day)
 
 
 def _warm_start(
-    prev: Fit, labels: np.ndarray, problem: core.Problem, virtual_rating: float
+    prev: Fit, labels: np.ndarray, problem: core.Problem, params: FitParams
 ) -> np.ndarray:
     """Starting ratings from a previous fit, mapped by (player, date).
 
-    A day the previous fit had keeps its rating; a new day between two old ones is interpolated
-    linearly, before or after them takes the nearest one; a new player starts at the virtual
-    opponent's rating. Then, when they are few, the players with a new day are placed by Newton's
-    method on their own ratings with everyone else held fixed (:func:`whr.core.local_newton`).
+    Each new player-day takes the previous fit's rating of that player on that day
+    (:meth:`Fit.rating_on`'s rule: a day the previous fit had keeps its rating, a new day
+    between two old ones is interpolated, after them the last one stays); a player-day with no
+    such rating (a new player, or a day before the player's first) starts at the virtual
+    opponent's rating. Then, when they are few, the players with a new player-day are placed by
+    Newton's method on their own ratings with everyone else held fixed
+    (:func:`whr.core.local_newton`).
     """
     old_labels, old_player, old_day, old_r = prev.to_core()
-    r0 = np.full(problem.n, virtual_rating)
-    if old_r.size == 0 or problem.n == 0:
-        return r0
+    virtual = (params.virtual_rating - PUBLISHED_OFFSET) * core.NATURAL_PER_ELO
     q = pd.Index(old_labels).get_indexer(labels)[problem.pd_player]
-    known = q >= 0
-    day0 = min(int(old_day.min()), int(problem.pd_day.min()))
-    span = max(int(old_day.max()), int(problem.pd_day.max())) - day0 + 1
-    old_key = old_player * span + (old_day - day0)
-    key = q[known] * span + (problem.pd_day[known] - day0)
-    right = np.searchsorted(old_key, key, side="left")
-    right_c = np.minimum(right, old_key.size - 1)
-    left = np.maximum(right - 1, 0)
-    same_r = (right < old_key.size) & (old_player[right_c] == q[known])
-    same_l = (right > 0) & (old_player[left] == q[known])
-    exact = same_r & (old_key[right_c] == key)
-    d = problem.pd_day[known].astype(np.float64)
-    both = same_l & same_r & ~exact
-    frac = np.where(
-        both, (d - old_day[left]) / np.maximum(old_day[right_c] - old_day[left], 1), 0.0
-    )
-    val = np.where(
-        exact | (same_r & ~same_l),
-        old_r[right_c],
-        np.where(both, (1 - frac) * old_r[left] + frac * old_r[right_c], old_r[left]),
-    )
-    r0[known] = val
-    # the players with a new player-day (or a new player): place their whole chains first
-    new = np.ones(problem.n, dtype=bool)
-    new[np.flatnonzero(known)[exact]] = False
+    r0, _, last = core.rating_on_days(old_player, old_day, old_r, q, problem.pd_day)
+    # the players with a new player-day (or new players): place their whole chains first
+    new = (last < 0) | (old_day[np.maximum(last, 0)] != problem.pd_day)
+    r0 = np.where(np.isnan(r0), virtual, r0)
     touched = np.unique(problem.pd_player[new])
     free = np.flatnonzero(np.isin(problem.pd_player, touched))
     if 0 < free.size <= max(1000, problem.n // 10):
-        r0 = core.local_newton(problem, r0, free)
+        r0 = core.local_newton(
+            problem,
+            r0,
+            free,
+            tol_elo=params.tol_elo,
+            tol_grad=params.tol_grad_per_natural_unit,
+            max_iter=params.max_newton_iterations,
+        )
     return r0
 
 
@@ -476,7 +478,7 @@ def _problem(
             f"games: columns 'black' and 'white' name the same player at {inp.where(pos)}: "
             f"{black[pos].as_py()!r} cannot play themself"
         )
-    labels, b, w = _encode(black, white)
+    labels, (b, w) = _encode(black, white)
     nat = core.NATURAL_PER_ELO
     problem = core.build(
         b,
@@ -484,23 +486,40 @@ def _problem(
         days,
         result,
         labels.size,
-        w2=params.w2 * nat**2,
+        w2=params.w2_elo2_per_day * nat**2,
         virtual_games=params.virtual_games,
         virtual_rating=(params.virtual_rating - PUBLISHED_OFFSET) * nat,
     )
     return labels, problem, inp.n
 
 
+def _solve(problem: core.Problem, r0: np.ndarray | None, params: FitParams) -> core.Solution:
+    """:func:`whr.core.solve` with the fit's parameters; a failure names them."""
+    try:
+        return core.solve(
+            problem,
+            r0,
+            tol_elo=params.tol_elo,
+            tol_grad=params.tol_grad_per_natural_unit,
+            max_iter=params.max_newton_iterations,
+            jitter=params.jitter_per_natural2,
+        )
+    except ConvergenceError as exc:
+        raise ConvergenceError(
+            f"{exc} (FitParams: max_newton_iterations={params.max_newton_iterations}, "
+            f"tol_elo={params.tol_elo}, "
+            f"tol_grad_per_natural_unit={params.tol_grad_per_natural_unit})"
+        ) from exc
+
+
+_DEFAULT_PARAMS = FitParams()
+
+
 def fit(
     games: pd.DataFrame | pa.Table,
-    w2: float = 12.9,
-    virtual_games: float = 2,
-    virtual_rating: float = 1900.0,
-    warm_start: Fit | None = None,
+    params: FitParams = _DEFAULT_PARAMS,
     *,
-    tol_elo: float = 0.01,
-    tol_grad: float = 1e-6,
-    max_iter: int = 100,
+    warm_start: Fit | None = None,
 ) -> Fit:
     """Fit Whole-History Rating (Coulom 2008) to a table of games.
 
@@ -510,21 +529,12 @@ def fit(
         Columns ``black``, ``white`` (player ids, str), ``result`` (Black's score: 1.0 Black
         won, 0.5 draw, 0.0 White won) and ``date`` (``datetime.date``, ``datetime64`` or Arrow
         ``date32``); other columns are ignored. Order does not matter.
-    w2 : float
-        Wiener variance of a player's rating, Elo^2 per day.
-    virtual_games : float
-        Virtual draws on each player's first rating day (they regularise new players and never
-        count as games).
-    virtual_rating : float
-        Published rating of the virtual opponent (1900: internal 0).
+    params : FitParams, default ``FitParams()``
+        The model's parameters (``w2_elo2_per_day``, ``virtual_games``, ``virtual_rating``) and
+        the solver's tolerances; the defaults are those of the RIF rating rules 2021.
     warm_start : Fit, optional
-        A previous fit; its ratings, mapped by (player, date), are the starting point.
-    tol_elo : float
-        Converged when a Newton step changes no rating by more than this many Elo...
-    tol_grad : float
-        ...and no gradient component of the log posterior exceeds this (per natural unit).
-    max_iter : int
-        Newton iterations before giving up.
+        A previous fit; its ratings, mapped by (player, date), are the starting point. The
+        answer is the same as without it; only the time differs.
 
     Returns
     -------
@@ -533,35 +543,170 @@ def fit(
     Raises
     ------
     TypeError
-        If ``games`` is not a DataFrame or Table, or ``warm_start`` not a Fit.
+        If ``games`` is not a DataFrame or Table, ``params`` not a FitParams, or
+        ``warm_start`` not a Fit.
     ValueError
         If a column is missing or a value is invalid (naming the column and the first offending
         row): a result outside {0, 0.5, 1}, a player against themself, a missing value, a date
-        that is not a date; or a parameter out of range.
+        that is not a date.
     ConvergenceError
-        If Newton's method does not converge in ``max_iter`` iterations.
+        If Newton's method does not converge in ``params.max_newton_iterations`` iterations.
     """
-    params = FitParams(
-        w2=float(w2),
-        virtual_games=float(virtual_games),
-        virtual_rating=float(virtual_rating),
-        tol_elo=float(tol_elo),
-        tol_grad=float(tol_grad),
-        max_iter=max_iter,
-        jitter=core.REFERENCE_JITTER,
-    )
+    if not isinstance(params, FitParams):
+        raise TypeError(f"params must be a whr.FitParams, got {type(params).__name__}: {params!r}")
     if warm_start is not None and not isinstance(warm_start, Fit):
         raise TypeError(f"warm_start must be a Fit or None, got {type(warm_start).__name__}")
     labels, problem, n_games = _problem(games, params)
     r0 = None
-    if warm_start is not None:
-        r0 = _warm_start(warm_start, labels, problem, problem.virtual_rating)
-    solution = core.solve(
-        problem,
-        r0,
-        tol_elo=params.tol_elo,
-        tol_grad=params.tol_grad,
-        max_iter=params.max_iter,
-        jitter=params.jitter,
+    if warm_start is not None and warm_start.n_player_days and problem.n:
+        r0 = _warm_start(warm_start, labels, problem, params)
+    return Fit(labels, problem, _solve(problem, r0, params), params, n_games)
+
+
+# ---------------------------------------------------------------------------------------------
+# what changed since the previous list, and why
+
+
+def split_rating_change(
+    previous_history: pd.DataFrame | pa.Table,
+    previous_as_of: date,
+    fit: Fit,
+    as_of: date,
+    games: pd.DataFrame | pa.Table,
+) -> pd.DataFrame:
+    """Split each player's rating change since the previous list into own games and others.
+
+    For a player ``p`` on both lists, with ``r_prev`` their rating on the previous list (day
+    ``previous_as_of``, from ``previous_history``) and ``r_new`` their rating on the new list
+    (day ``as_of``, from ``fit``):
+
+    - ``r_own``: ``p``'s whole history re-estimated on ``p``'s games of the new list, by
+      Newton's method on ``p``'s ratings alone, with every opponent held at their rating in the
+      previous solution on the game's day (:meth:`Fit.rating_on`'s rule; an opponent new to the
+      list, or seen on a day before their first previous rating day, at their new rating).
+      This is the previous solution with ``p``'s new games added and nobody else moved: the
+      previous ratings are the maximum of this same conditional posterior on the previous
+      games (at the joint maximum every player is at their own conditional maximum; Coulom
+      2008, section 3.3), so a player without new games gets ``r_own = r_prev``;
+    - ``change_own_games = r_own - r_prev``: what the player's own new (or removed) games did;
+    - ``change_others = r_new - r_own``: what WHR's re-estimation of the past did, from other
+      players' new results (opponents moving, and through them the player's past).
+
+    The two add up to ``rating_change = r_new - r_prev`` exactly (up to rounding, ~1e-12 Elo).
+    The players are updated at once as one conditional problem that splits into independent
+    players (:func:`whr.core.conditional` with ``joint=False``): minus its Hessian is exactly
+    the tridiagonal block preconditioner, so each Newton step costs one pass over their games.
+    Only the players whose previous ratings are not already the maximum are updated: those with
+    a gradient of their conditional posterior at the previous ratings of at least the fit's
+    ``tol_grad_per_natural_unit`` on some day (new games, removed games, a corrected result);
+    the others have ``change_own_games`` exactly 0.
+    The parameters are the new fit's; if they changed since the previous list, the change of
+    parameters is counted in ``change_own_games`` for the players with games of their own and
+    in ``change_others`` otherwise.
+
+    Parameters
+    ----------
+    previous_history : pandas.DataFrame or pyarrow.Table
+        The previous list's rating history (``whr.tables.HISTORY``, e.g. its
+        ``history.parquet`` read back): ``player``, ``date``, ``rating`` (published scale).
+    previous_as_of : datetime.date
+        The previous list's date.
+    fit : Fit
+        The new fit.
+    as_of : datetime.date
+        The new list's date (on or after ``previous_as_of``).
+    games : pandas.DataFrame or pyarrow.Table
+        The games ``fit`` was fitted on (all of them, not only the new ones: the new ones are
+        found by comparison with ``previous_history``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per player rated on ``as_of`` by ``fit``, sorted by player: ``player`` (str),
+        ``rating_change``, ``change_own_games``, ``change_others`` (Elo; NaN, a null in Arrow,
+        for a player not rated on the previous list).
+
+    Raises
+    ------
+    TypeError
+        If an argument has the wrong type (naming it).
+    ValueError
+        If ``as_of`` is before ``previous_as_of``, ``games`` are not the games of ``fit``, or a
+        table is malformed (naming the column and row).
+    ConvergenceError
+        If the players' updates do not converge within ``fit.params.max_newton_iterations``.
+    """
+    previous_as_of = as_date(previous_as_of, "previous_as_of")
+    as_of = as_date(as_of, "as_of")
+    if as_of < previous_as_of:
+        raise ValueError(f"as_of must be on or after previous_as_of {previous_as_of}, got {as_of}")
+    if not isinstance(fit, Fit):
+        raise TypeError(f"fit must be a whr.Fit, got {type(fit).__name__}")
+    params = fit.params
+    labels, problem, _ = _problem(games, params)
+    if not (
+        np.array_equal(labels, fit._players)
+        and np.array_equal(problem.pd_player, fit._pd_player)
+        and np.array_equal(problem.pd_day, fit._pd_day)
+        and np.array_equal(problem.pd_games, fit._pd_games)
+    ):
+        raise ValueError(
+            f"games must be the games fit was fitted on: they give {problem.n} player-days of "
+            f"{labels.size} players, fit has {fit.n_player_days} of {fit.n_players}"
+        )
+    prev = _rating_days(previous_history, "previous_history")
+    day0, day1 = (previous_as_of - _EPOCH).days, (as_of - _EPOCH).days
+    new_elo = fit.ratings_elo
+    players = np.arange(labels.size)
+    r_new, _, last = core.rating_on_days(
+        problem.pd_player, problem.pd_day, new_elo, players, np.full(players.size, day1)
     )
-    return Fit(labels, problem, solution, params, n_games)
+    listed = players[last >= 0]
+    to_prev = prev.index(labels)  # each new player's index in the previous history; -1: none
+    r_prev = prev.on(to_prev[listed], np.full(listed.size, day0))
+    # every player-day at its previous rating (opponents are held there); new ones at their new
+    opp = prev.on(to_prev[problem.pd_player], problem.pd_day)
+    opp = np.where(np.isnan(opp), new_elo, opp)
+    opp_natural = (opp - PUBLISHED_OFFSET) * core.NATURAL_PER_ELO
+    both = listed[~np.isnan(r_prev)]
+    # Each player alone, everyone else at ``opp``: at ``opp`` the gradient of that conditional
+    # posterior is the joint one. Where it is already below the fit's tolerance on all of a
+    # player's days (no games of their own changed), the previous ratings are the answer.
+    g = np.abs(core.gradient(problem, opp_natural))
+    worst = np.zeros(labels.size)
+    np.maximum.at(worst, problem.pd_player, g)
+    movers = both[worst[both] >= params.tol_grad_per_natural_unit]
+    own = opp.copy()  # published scale: the previous ratings exactly where nothing moves
+    free = np.flatnonzero(np.isin(problem.pd_player, movers))
+    if free.size:
+        alone = core.conditional(problem, opp_natural, free, joint=False)
+        try:
+            solution = core.solve(
+                alone,
+                opp_natural[free],
+                tol_elo=params.tol_elo,
+                tol_grad=params.tol_grad_per_natural_unit,
+                max_iter=params.max_newton_iterations,
+                jitter=0.0,
+            )
+        except ConvergenceError as exc:
+            raise ConvergenceError(
+                f"split_rating_change: the one-player updates did not converge: {exc}"
+            ) from exc
+        own[free] = solution.r * core.ELO_PER_NATURAL + PUBLISHED_OFFSET
+    r_own = np.full(listed.size, np.nan)
+    r_own[np.searchsorted(listed, both)] = core.rating_on_days(
+        problem.pd_player,
+        problem.pd_day,
+        own,
+        both,
+        np.full(both.size, day1),
+    )[0]
+    return pd.DataFrame(
+        {
+            "player": pd.Series(labels[listed], dtype="str"),
+            "rating_change": r_new[listed] - r_prev,
+            "change_own_games": r_own - r_prev,
+            "change_others": r_new[listed] - r_own,
+        }
+    )

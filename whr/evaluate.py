@@ -56,6 +56,8 @@ import pandas as pd
 
 from whr import elo
 from whr.elo.replay import SEED_RATING, usable
+from whr.engine import ratings_at
+from whr.fit_params import FitParams
 
 __all__ = [
     "DEFAULT_W2",
@@ -77,7 +79,6 @@ __all__ = [
 ]
 
 DEFAULT_W2 = (6.0, 12.9, 19.3, 30.0)  #: Elo^2 per day: 12.9 (RIF 2021) and 19.3 (RIF code today)
-_EPOCH = np.datetime64("1970-01-01", "D")
 _P_MIN = 1e-12  # probabilities are kept in [1e-12, 1 - 1e-12] so a log-likelihood is finite
 
 #: predict(train, queries) -> probability that Black wins, one per query row. ``train`` holds the
@@ -273,7 +274,7 @@ def elo_system(rules: str = "1997", seed_rating: float = SEED_RATING) -> System:
 
 
 def whr_ratings_at(history: pd.DataFrame, players: np.ndarray, days: np.ndarray) -> np.ndarray:
-    """WHR ratings of ``players`` on ``days``, as ``Fit.rating_on`` defines them (spec section 1).
+    """WHR ratings of ``players`` on ``days``, by ``Fit.rating_on``'s rule (``whr.ratings_at``).
 
     Between two rating days the rating is interpolated linearly, after the last one it stays,
     before the first there is none (NaN). Vectorised over all queries.
@@ -281,7 +282,8 @@ def whr_ratings_at(history: pd.DataFrame, players: np.ndarray, days: np.ndarray)
     Parameters
     ----------
     history : pandas.DataFrame
-        ``Fit.history``: ``player``, ``date``, ``rating`` (Elo, published scale).
+        ``Fit.history`` (or a synthetic history's ``truth``): ``player``, ``date``, ``rating``
+        (Elo, published scale).
     players : array of str
         Player ids, one per query.
     days : array of datetime64[D]
@@ -292,35 +294,13 @@ def whr_ratings_at(history: pd.DataFrame, players: np.ndarray, days: np.ndarray)
     numpy.ndarray of float
         Elo points, NaN where the player has no rating on that day.
     """
-    h = history[["player", "date", "rating"]]
-    codes, names = pd.factorize(h["player"].astype(object))
-    hday = (_days(h["date"]) - _EPOCH).astype(np.int64)
-    key = codes.astype(np.int64) * (1 << 32) + hday
-    order = np.argsort(key, kind="stable")
-    key, rating, hcode = key[order], h["rating"].to_numpy(dtype=float)[order], codes[order]
-    q = pd.Index(names).get_indexer(pd.Series(players, dtype=object))
-    qday = (np.asarray(days, dtype="datetime64[D]") - _EPOCH).astype(np.int64)
-    qkey = np.where(q >= 0, q.astype(np.int64) * (1 << 32) + qday, -1)
-    right = np.searchsorted(key, qkey, side="right")  # first entry after the query
-    left = right - 1
-    out = np.full(q.size, np.nan)
-    ok = (q >= 0) & (left >= 0)
-    ok[ok] = hcode[left[ok]] == q[ok]  # a rating day of the same player on or before
-    has_next = ok & (right < key.size)
-    has_next[has_next] = hcode[right[has_next]] == q[has_next]
-    out[ok] = rating[left[ok]]
-    i = np.flatnonzero(has_next)
-    if i.size:
-        d0, d1 = key[left[i]] & 0xFFFFFFFF, key[right[i]] & 0xFFFFFFFF
-        frac = (qday[i] - d0) / (d1 - d0)
-        out[i] = rating[left[i]] + frac * (rating[right[i]] - rating[left[i]])
-    return out
+    return ratings_at(history, players, days)
 
 
 def whr_system(
     w2: float,
-    virtual_games: int = 2,
-    virtual_rating: float = 1900.0,
+    virtual_games: float = FitParams.virtual_games,
+    virtual_rating: float = FitParams.virtual_rating,
     *,
     refit_days: int = 91,
     fit: Callable | None = None,
@@ -343,8 +323,9 @@ def whr_system(
     log : callable, optional
         Called with a line of progress per refit.
     """
-    if not w2 > 0:
-        raise ValueError(f"w2 must be > 0 (Elo^2 per day), got {w2!r}")
+    fit_params = FitParams(
+        w2_elo2_per_day=w2, virtual_games=virtual_games, virtual_rating=virtual_rating
+    )
     if int(refit_days) < 1:
         raise ValueError(f"refit_days must be >= 1, got {refit_days!r}")
 
@@ -354,13 +335,7 @@ def whr_system(
             import whr
 
             f = whr.fit
-        return f(
-            train,
-            w2=w2,
-            virtual_games=virtual_games,
-            virtual_rating=virtual_rating,
-            warm_start=warm,
-        )
+        return f(train, params=fit_params, warm_start=warm)
 
     def probs(history: pd.DataFrame, q: pd.DataFrame, days: np.ndarray) -> np.ndarray:
         b = whr_ratings_at(history, q["black"].to_numpy(object), days)
@@ -801,9 +776,10 @@ def _load(args: argparse.Namespace) -> tuple[pd.DataFrame, pd.DataFrame | None, 
             games = games.loc[_days(games["date"]) <= np.datetime64(args.as_of, "D")]
         return games, h.truth, f"synthetic history, {args.synthetic} games, seed {args.seed}"
     import whr
+    from whr.rules import default_directory, load_config
 
     data = whr.read_source(args.source, as_of=args.as_of)
-    sel = whr.select(data, as_of=args.as_of)
+    sel = whr.select(data, as_of=args.as_of, config=load_config(default_directory()))
     return sel.rated, None, f"source {args.source}, rated games up to {args.as_of}"
 
 

@@ -1,17 +1,22 @@
 """Rating lists: who is listed on a date, with which status, rank and activity counts.
 
 Plain functions that build rows (pandas DataFrames in the shared schemas); nothing here renders
-or writes anything. The policy follows the spec (``rating-system.md`` section 3, rule 10 of the
-2021 RIF text), evaluated *as of the list date D*: only rated games up to and including D count,
-so a year-end list shows the status each player had on that December 31, not today's.
+or writes anything. The policy follows rule 10 of the RIF rating rules 2021, evaluated *as of
+the list date D*: only rated games up to and including D count, so a year-end list shows the
+status each player had on that December 31, not today's.
 
-- established, active (``"active"``): at least 10 rated games up to D and the last one within
-  5 years before D, i.e. on a day in (D - 5 years, D];
-- established, inactive (``"inactive"``): at least 10 rated games, the last one on or before
+- established, active (``"active"``): at least 10 rated games up to D and the last one "not
+  more than 5 years" before D, i.e. on a day in [D - 5 years, D] (the day exactly 5 years before
+  D is still active);
+- established, inactive (``"inactive"``): at least 10 rated games, the last one before
   D - 5 years;
 - provisional (``"provisional"``): at most 9 rated games.
 
-Ranks are given to established active players only, by rating (ties share the better rank).
+Ranks (:func:`rank_order`): established active players are numbered 1..n in rating order, as
+the RIF's site numbers them; ratings equal to 0.01 Elo (the fit's tolerance, the precision of the
+player pages) are ties, broken by more rated games, then by player id (as text). Every rank of
+this module (world, country, the Gy1 list, women, the top five of a year, the Elo-era list) is
+given in that one order.
 Virtual games (the engine's regularisation) never appear in the rated games and never count.
 """
 
@@ -26,7 +31,8 @@ import pandas as pd
 from whr.tables import CHANGE_COLUMNS, RATED_GAMES, RATINGS, STATUSES, as_date, conform, empty
 
 ESTABLISHED_GAMES = 10  # rated games needed to be established (rule 10)
-ACTIVE_YEARS = 5  # an established player is active with a rated game in the last 5 years
+ACTIVE_YEARS = 5  # active: the last rated game on or after D - 5 years (rule 10)
+RANK_DECIMALS = 2  # ratings equal to 0.01 Elo are ties for the ranks (then games, then id)
 WINDOWS_YEARS = (1, 2, 5)  # the Gy1, Gy2, Gy5 activity counts
 
 RatingOn = Callable[[dt.date], pd.DataFrame]
@@ -66,7 +72,7 @@ def status(
     on: dt.date,
     established: Sequence[bool] | np.ndarray | None = None,
 ) -> np.ndarray:
-    """Each player's status on the list date ``on`` (spec section 3).
+    """Each player's status on the list date ``on`` (RIF rating rules 2021, rule 10).
 
     Parameters
     ----------
@@ -83,9 +89,10 @@ def status(
     Returns
     -------
     numpy.ndarray of str
-        ``"active"`` (>= 10 games and the last in (D - 5 years, D]), ``"inactive"`` (>= 10 games,
-        the last on or before D - 5 years) or ``"provisional"`` (<= 9 games); with
-        ``established``, "established" replaces ">= 10 games".
+        ``"active"`` (>= 10 games and the last in [D - 5 years, D]: "not more than 5 years"
+        before D, rule 10), ``"inactive"`` (>= 10 games, the last before D - 5 years) or
+        ``"provisional"`` (<= 9 games); with ``established``, "established" replaces
+        ">= 10 games".
     """
     as_date(on, "on")
     games = np.asarray(games, dtype=np.int64)
@@ -106,9 +113,53 @@ def status(
                 f"established must have one entry per player ({len(games)}), "
                 f"got shape {established.shape}"
             )
-    recent = last > cutoff
+    recent = last >= cutoff
     return np.where(
         established & recent, "active", np.where(established, "inactive", "provisional")
+    )
+
+
+def rank_order(frame: pd.DataFrame) -> np.ndarray:
+    """Positions of ``frame``'s rows in rank order: the one order every rank follows.
+
+    Rating descending, compared to :data:`RANK_DECIMALS` decimals (closer ratings are ties:
+    below the fit's tolerance, and a symmetric pair must not be split by float noise); then
+    more rated games first; then player id ascending, as text.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        Columns ``rating``, ``games``, ``player`` (a list, schema ``RATINGS``).
+
+    Returns
+    -------
+    numpy.ndarray of int
+        A permutation of ``range(len(frame))``.
+    """
+    missing = [c for c in ("rating", "games", "player") if c not in frame]
+    if missing:
+        raise ValueError(f"frame must have columns rating, games, player; lacks {missing}")
+    rating = np.round(frame["rating"].to_numpy(dtype=float), RANK_DECIMALS)
+    games = frame["games"].to_numpy(dtype=np.int64)
+    player = frame["player"].astype("str").to_numpy(dtype=object)
+    # lexsort: the last key is the primary one
+    return np.lexsort((player, -games, -rating))
+
+
+def _numbered(frame: pd.DataFrame, among: np.ndarray, by: str | None = None) -> pd.Series:
+    """Ranks 1..n in :func:`rank_order` among the rows ``among`` (within each ``by`` group
+    when given); null for the other rows."""
+    among = np.asarray(among, dtype=bool)
+    order = rank_order(frame)
+    order = order[among[order]]
+    rank = np.zeros(len(frame), dtype=np.int64)
+    if by is None:
+        rank[order] = np.arange(1, len(order) + 1)
+    else:
+        groups = frame[by].to_numpy(dtype=object)[order]
+        rank[order] = pd.Series(groups).groupby(groups, sort=False).cumcount().to_numpy() + 1
+    return pd.Series(pd.array(np.where(among, rank, 0), dtype="Int32"), index=frame.index).where(
+        among
     )
 
 
@@ -242,7 +293,7 @@ def list_on(
         Player facts (schema ``PLAYERS``); a player missing here is listed under their id.
     rating_on : callable
         ``rating_on(day)`` returns a DataFrame with columns player, rating (published scale) and
-        uncertainty (std, Elo) on ``day`` (spec section 1: interpolated between rating days,
+        uncertainty (std, Elo) on ``day`` (``docs/solver.md``: interpolated between rating days,
         constant after the last one with variance growing by w2 per day), as ``Fit.rating_on``.
         Another rating system (the Elo-era list, ``whr.elo.elo_list``) may leave out the
         uncertainty column (the list's uncertainty is then null) and may give a bool column
@@ -252,7 +303,7 @@ def list_on(
     -------
     pandas.DataFrame
         Schema ``RATINGS``: active players by rank, then inactive, then provisional players, each
-        by rating (descending), ties by player id.
+        in the order of :func:`rank_order` (rating, then more games, then id).
     """
     as_date(on, "on")
     return _list_on(
@@ -377,7 +428,7 @@ def _list_on(
         raise ValueError(
             f"rating_on({on}) gave no rating for {len(missing)} players with rated games up to "
             f"that day (e.g. {list(missing[:5])}); it must rate every player from their first "
-            "rating day on (spec section 1)"
+            "rating day on (docs/solver.md)"
         )
     rows["best_rating"] = rows["best_rating"].fillna(rows["rating"])
     rows["best_date"] = rows["best_date"].fillna(rows["last_game"])
@@ -393,41 +444,44 @@ def _list_on(
         rows[column] = info[column].to_numpy()
     rows["name"] = rows["name"].where(rows["name"].notna(), rows["player"])
 
-    order = {s: i for i, s in enumerate(STATUSES)}
-    rows["_status"] = rows["status"].map(order)
-    rows = rows.sort_values(
-        ["_status", "rating", "player"], ascending=[True, False, True], kind="stable"
-    ).reset_index(drop=True)
-    active = rows["status"] == "active"
-    rank = rows["rating"].where(active).rank(method="min", ascending=False)
-    rows["rank"] = rank.astype("Int32")
-    country_rank = (
-        rows.assign(_r=rows["rating"].where(active & rows["country"].notna()))
-        .groupby("country", dropna=True)["_r"]
-        .rank(method="min", ascending=False)
+    # list order: active, inactive, provisional, each in rank order
+    status_index = rows["status"].map({s: i for i, s in enumerate(STATUSES)}).to_numpy()
+    within = np.empty(len(rows), dtype=np.int64)
+    within[rank_order(rows)] = np.arange(len(rows))
+    rows = rows.iloc[np.lexsort((within, status_index))].reset_index(drop=True)
+    active = (rows["status"] == "active").to_numpy(bool)
+    rows["rank"] = _numbered(rows, active)
+    rows["country_rank"] = _numbered(
+        rows, active & rows["country"].notna().to_numpy(bool), "country"
     )
-    rows["country_rank"] = country_rank.reindex(rows.index).astype("Int32")
     rows["list_date"] = on
     for column in CHANGE_COLUMNS:  # filled later from the previous list (whr.changes.since)
         rows[column] = None
     return conform(rows, RATINGS)  # datetime64 columns become date32 here
 
 
-def year_ends(first: dt.date, on: dt.date) -> list[dt.date]:
-    """Every December 31 from ``first``'s year up to ``on`` (inclusive), newest first.
+def year_ends(game_days: object, on: dt.date) -> list[dt.date]:
+    """The December 31 of every year with a rated game, up to ``on`` (inclusive), newest first.
+
+    A year without any rated game gets no list, so a wrong date far in the past (caught by
+    eligibility as ``before_rated_era``) could never open centuries of empty lists.
 
     Parameters
     ----------
-    first : datetime.date
-        The first rated game.
+    game_days : array of dates
+        The days of the rated games (``datetime.date``, strings or datetime64).
     on : datetime.date
         The list date D.
+
+    Returns
+    -------
+    list of datetime.date
     """
-    as_date(first, "first")
     as_date(on, "on")
-    return [
-        dt.date(y, 12, 31) for y in range(on.year, first.year - 1, -1) if dt.date(y, 12, 31) <= on
-    ]
+    days = _days(game_days) if len(game_days) else np.array([], "datetime64[D]")
+    days = days[~np.isnat(days)]
+    years = np.unique(days.astype("datetime64[Y]").astype(np.int64) + 1970)
+    return [dt.date(int(y), 12, 31) for y in years[::-1] if dt.date(int(y), 12, 31) <= on]
 
 
 def year_end_lists(
@@ -437,18 +491,19 @@ def year_end_lists(
     players: pd.DataFrame,
     rating_on: RatingOn,
 ) -> dict[dt.date, pd.DataFrame]:
-    """The list on every December 31 from the first rated year up to ``on``, newest first.
+    """The list on December 31 of every year with a rated game up to ``on``, newest first.
 
-    Parameters are those of :func:`list_on`; returns ``{date: RATINGS frame}``.
+    Parameters are those of :func:`list_on`; returns ``{date: RATINGS frame}`` for the dates of
+    :func:`year_ends`. The first year is that of the first rated game, for every category (the
+    RIF's site starts renju at 1989 and gomoku at 2004 by constants; see ``docs/site.md``).
     """
     if games.empty:
         return {}
     as_date(on, "on")
-    first = pd.Timestamp(games["day"].min()).date()
     h = _prepare_history(history)
     g = _prepare_games(games)
     facts = _prepare_players(players)
-    return {d: _list_on(d, h, g, facts, rating_on) for d in year_ends(first, on)}
+    return {d: _list_on(d, h, g, facts, rating_on) for d in year_ends(g["day"], on)}
 
 
 def country_list(ratings: pd.DataFrame, country: str) -> pd.DataFrame:
@@ -484,35 +539,40 @@ def top_five(lists: Mapping[dt.date, pd.DataFrame], places: int = 5) -> pd.DataF
 
     As on the RIF's site, only established active players with a rated game in the year up to
     the list date (Gy1 > 0) take part, so that a year's top five are players of that year and
-    not a rating left standing by a player who stopped; they are ranked among themselves
-    (ties share the better rank).
+    not a rating left standing by a player who stopped; they are numbered 1..n among themselves
+    in the order of :func:`rank_order`.
 
     Returns
     -------
     pandas.DataFrame
         Columns list_date, rank (among the players who played that year), list_rank (on the
-        full list), player, name, country, rating; newest list first, then by rank and id.
+        full list), player, name, country, rating; newest list first, then by rank.
     """
     if places < 1:
         raise ValueError(f"places must be >= 1, got {places}")
     columns = ["list_date", "rank", "list_rank", "player", "name", "country", "rating"]
     parts = []
     for _, frame in sorted(lists.items(), key=lambda item: item[0], reverse=True):
-        played = frame.loc[frame["rank"].notna() & (frame["gy1"] > 0)]
-        rank = played["rating"].rank(method="min", ascending=False)
-        top = played.assign(list_rank=played["rank"], rank=rank.astype("Int32"))
-        parts.append(top.loc[top["rank"] <= places].sort_values(["rank", "player"]))
+        played = frame.loc[frame["rank"].notna() & (frame["gy1"] > 0)].reset_index(drop=True)
+        rank = _numbered(played, np.ones(len(played), dtype=bool))
+        top = played.assign(list_rank=played["rank"], rank=rank)
+        parts.append(top.loc[top["rank"] <= places].sort_values("rank"))
     if not parts:
         return pd.DataFrame({c: [] for c in columns})
     return pd.concat(parts, ignore_index=True)[columns]
 
 
+TOP_PLACES = 12  # the RIF site's chart of top players: the first 12 of a list ...
+TOP_WITHIN_ELO = 165.0  # ... within 165 points of No. 1
+
+
 def top_players(
-    lists: Mapping[dt.date, pd.DataFrame], top: int = 10, within: float = 200.0
+    lists: Mapping[dt.date, pd.DataFrame], top: int = TOP_PLACES, within: float = TOP_WITHIN_ELO
 ) -> list[str]:
     """Players who, on any of the lists, ranked in the first ``top`` within ``within`` Elo of No. 1.
 
-    The RIF site charts the top 12 within 165 points; the defaults here are 10 and 200.
+    The defaults are the RIF site's for its chart of top players (``top.html``): the first 12
+    within 165 points of No. 1, on the current list or any year-end list.
 
     Returns
     -------
@@ -534,14 +594,13 @@ def top_players(
 
 
 def women(ratings: pd.DataFrame) -> pd.DataFrame:
-    """The women of a list, in list order, with ``rank`` recomputed among active women.
+    """The women of a list, in list order, with ``rank`` renumbered 1..n among active women.
 
     ``country_rank`` is left as on the full list.
     """
     female = ratings["female"].fillna(False).astype(bool)
     out = ratings.loc[female].reset_index(drop=True)
-    active = out["status"] == "active"
-    out["rank"] = out["rating"].where(active).rank(method="min", ascending=False).astype("Int32")
+    out["rank"] = _numbered(out, (out["status"] == "active").to_numpy(bool))
     return out
 
 
@@ -566,19 +625,17 @@ def gy1_list(ratings: pd.DataFrame, min_games: int = GY1_GAMES) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        The chosen rows in list order (rating descending), with the column ``gy1_rank`` added:
-        the rank among them by rating (ties share the better rank); ``rank`` stays the rank on
-        the full list.
+        The chosen rows in the order of :func:`rank_order`, with the column ``gy1_rank`` added:
+        1..n among them; ``rank`` stays the rank on the full list.
     """
     if isinstance(min_games, bool) or not isinstance(min_games, int | np.integer):
         raise TypeError(f"min_games must be an int, got {type(min_games).__name__}")
     if min_games < 1:
         raise ValueError(f"min_games must be >= 1, got {min_games}")
     keep = (ratings["games"] >= ESTABLISHED_GAMES) & (ratings["gy1"] >= min_games)
-    out = ratings.loc[keep.fillna(False).astype(bool)]
-    out = out.sort_values(["rating", "player"], ascending=[False, True], kind="stable")
-    out = out.reset_index(drop=True)
-    out["gy1_rank"] = out["rating"].rank(method="min", ascending=False).astype("Int32")
+    out = ratings.loc[keep.fillna(False).astype(bool)].reset_index(drop=True)
+    out = out.iloc[rank_order(out)].reset_index(drop=True)
+    out["gy1_rank"] = pd.array(np.arange(1, len(out) + 1), dtype="Int32")
     return out
 
 

@@ -1,10 +1,29 @@
-"""Random small WHR problems for the solver's tests (a uniquely named helper module)."""
+"""Random small WHR problems and the solver's options for the solver's tests (a uniquely
+named helper module)."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import numpy as np
 
 from whr import core
+from whr.fit_params import FitParams
+
+#: The virtual draws of the RIF rating rules 2021 in solver terms: two, against internal 0.
+VIRTUAL = {"virtual_games": 2.0, "virtual_rating": 0.0}
+
+
+def options(**overrides: Any) -> dict[str, Any]:
+    """``core.solve``'s keyword arguments as ``whr.fit`` passes them by default, overridden."""
+    p = FitParams()
+    return {
+        "tol_elo": p.tol_elo,
+        "tol_grad": p.tol_grad_per_natural_unit,
+        "max_iter": p.max_newton_iterations,
+        "jitter": p.jitter_per_natural2,
+        **overrides,
+    }
 
 
 def random_problem(

@@ -100,12 +100,12 @@ def test_statuses_ranks_and_order_worked_out_by_hand() -> None:
     # Z: floor((10 * 2150 + 400 * (3 - 7)) / 10) = 1990, established (10 games, 3 points).
     expected = [
         # player, rating, status, rank, country_rank
-        ("E", 2150.0, "active", 1, 1),
-        ("C", 2100.0, "active", 2, 2),  # tie with D: the better rank for both
-        ("D", 2100.0, "active", 2, 1),
-        ("Z", 1990.0, "active", 4, 2),
-        ("A", 2200.0, "inactive", None, None),  # last game on D - 5 years
-        ("B", 2200.0, "inactive", None, None),
+        ("A", 2200.0, "active", 1, 1),  # last game exactly D - 5 years: still active (rule 10)
+        ("B", 2200.0, "active", 2, 1),  # tie with A, as many games: by id, 1..n
+        ("E", 2150.0, "active", 3, 2),
+        ("C", 2100.0, "active", 4, 3),
+        ("D", 2100.0, "active", 5, 2),
+        ("Z", 1990.0, "active", 6, 3),
         ("X", 2450.0, "provisional", None, None),
         ("Y", 1950.0, "provisional", None, None),  # 10 games, but provisional by the rules
     ]
@@ -126,11 +126,13 @@ def test_five_year_boundary_moves_with_the_list_date() -> None:
         status_games(), STATUS_PLAYERS, D(2020, 6, 14), initial=STATUS_START, seed_rating=None
     ).set_index("player")
     assert lst.loc["A", "status"] == "active" and lst.loc["B", "status"] == "active"
-    # one day later, C and D's last game (2015-06-16) is exactly five years before
+    # one day later, C and D's last game (2015-06-16) is exactly five years before: active;
+    # A and B's is five years and a day before: inactive
     lst = elo.elo_list(
         status_games(), STATUS_PLAYERS, D(2020, 6, 16), initial=STATUS_START, seed_rating=None
     ).set_index("player")
-    assert lst.loc["C", "status"] == "inactive" and lst.loc["D", "status"] == "inactive"
+    assert lst.loc["C", "status"] == "active" and lst.loc["D", "status"] == "active"
+    assert lst.loc["A", "status"] == "inactive" and lst.loc["B", "status"] == "inactive"
 
 
 def test_the_frame_conforms_to_ratings() -> None:

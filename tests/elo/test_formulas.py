@@ -1,4 +1,4 @@
-"""The Elo-era formulas against the seeds' own numbers (tables and worked examples)."""
+"""The Elo-era formulas against the rule texts' own numbers (tables and worked examples)."""
 
 from __future__ import annotations
 
@@ -35,8 +35,8 @@ def test_appendix_table_from_the_per_game_formula(band: list[int]) -> None:
 
 
 def test_last_boundary_is_718_not_725() -> None:
-    # seed 000 prints "522 - 724: +1" and "725 -: 0"; the formula crosses 0.5 at
-    # 120 * log2(63) = 717.3, as seed 003's table (718) has it
+    # the RIF qualification system 1996 prints "522 - 724: +1" and "725 -: 0"; the formula crosses 0.5 at
+    # 120 * log2(63) = 717.3, as the Japanese explanation's table (718) has it
     assert 120 * math.log2(63) == pytest.approx(717.27, abs=0.01)
     for d in range(718, 725):
         assert rounded(elo.game_change(2000.0 + d, 2000.0, 1.0)) == 0
@@ -66,7 +66,7 @@ def test_rounding_is_half_away_from_zero() -> None:
     assert elo.round_half_away(-0.49) == 0
 
 
-def test_seed_003_worked_example() -> None:
+def test_japanese_explanation_worked_example() -> None:
     # 2000 after two games; a win and a draw against 2200 and 2100:
     # (2000 * 2 + 2200 + 2100 + 400 * (1 - 0)) / (2 + 2) = 2175
     assert elo.provisional_rating(2000, 2, 2200 + 2100, 1, 0, 2, cap_mean=2100) == 2175

@@ -44,7 +44,7 @@ def by_player(frame: pd.DataFrame) -> pd.DataFrame:
 # ----------------------------------------------------------------------------- 1997 rules
 
 
-def test_1997_seed_003_example_through_the_replay() -> None:
+def test_1997_japanese_explanation_example_through_the_replay() -> None:
     games = table(
         [
             ("t1", "2000-01-10", "X", "C", 0.5),
@@ -59,7 +59,9 @@ def test_1997_seed_003_example_through_the_replay() -> None:
     )
     assert after_t1.loc["X", "rating"] == 2000  # (2000 + 2000 + 400 * 0) / 2
     lst = by_player(elo.replay(games, "1997", initial=start, seed_rating=None))
-    assert lst.loc["X", "rating"] == 2175  # seed 003: (2000*2 + 2200 + 2100 + 400) / 4
+    assert (
+        lst.loc["X", "rating"] == 2175
+    )  # the Japanese explanation: (2000*2 + 2200 + 2100 + 400) / 4
     assert lst.loc["X", "status"] == "provisional"
     assert lst.loc["X", "counted_games"] == 4 and lst.loc["X", "counted_points"] == 2.5
     # games against a provisional player change no established rating

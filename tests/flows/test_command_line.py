@@ -1,69 +1,295 @@
-"""The command line and the flow's argument checks, without running the flow.
+"""The command line: it answers at once, in one line, with documented exit statuses.
 
-The run summary, the snapshot look-ups and the rules digest are library functions; their tests
-are in ``tests/publish/test_publish_summary.py``, ``tests/publish/test_snapshots.py`` and
-``tests/rules/test_rules_config.py``.
+Usage errors are checked in real subprocesses, which must not import Prefect (nor pandas):
+``python -X importtime`` lists every module a process imported. The runs that publish use the
+session's Prefect server (``PREFECT_API_URL``), so they do not start one each.
 """
 
 from __future__ import annotations
 
-import datetime as dt
 import inspect
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
 
 from flows import daily
+from whr.params import FitParams, PullSettings
+from whr.run import Run
+
+REPO = Path(__file__).resolve().parents[2]
+SAMPLE = REPO / "data" / "sample"
+D = "2026-11-30"
 
 
-def test_command_line_covers_every_flow_parameter() -> None:
-    flow_params = set(inspect.signature(daily.daily.fn).parameters)
-    help_text = daily.parser().format_help()
-    dests = {a.dest for a in daily.parser()._actions} - {"help"}
-    renamed = {
-        "timeout": "pull_timeout_s",
-        "retries": "pull_retries",
-        "backoff": "pull_backoff_s",
-        "max_bytes": "pull_max_bytes",
-    }
-    assert {renamed.get(d, d) for d in dests} == flow_params
-    for action in daily.parser()._actions:
-        assert action.help and len(action.help) > 20, action.dest
-    assert "--as-of" in help_text and "--virtual-games" in help_text
-
-
-def test_command_line_parses_and_rejects() -> None:
-    args = daily.parser().parse_args(
-        ["--source", "a.rif", "--source", "egf/", "--as-of", "2021-08-08", "--w2", "19.3"]
+def cli(
+    *args: str, env: dict[str, str] | None = None, timeout: float = 600
+) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "flows.daily", *args],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env={**os.environ, **(env or {})},
     )
-    assert args.source == ["a.rif", "egf/"]
-    assert args.as_of == dt.date(2021, 8, 8)
-    assert args.w2 == 19.3 and args.category == "renju" and not args.force
-    with pytest.raises(SystemExit):
-        daily.parser().parse_args(["--source", "a", "--as-of", "2021-13-01"])
-    with pytest.raises(SystemExit):
-        daily.parser().parse_args(["--source", "a", "--category", "chess"])
-    with pytest.raises(SystemExit):
-        daily.parser().parse_args([])
+
+
+def imported(stderr: str) -> set[str]:
+    """Top-level packages a process imported, from ``-X importtime``'s report on stderr."""
+    return {
+        m.group(1).split(".")[0] for m in re.finditer(r"^import time:.*\|\s+(\S+)$", stderr, re.M)
+    }
+
+
+def messages(stderr: str) -> list[str]:
+    """stderr without ``-X importtime``'s report."""
+    return [line for line in stderr.splitlines() if not line.startswith("import time:")]
+
+
+def test_help_answers_without_importing_prefect() -> None:
+    done = cli("--help")
+    assert done.returncode == 0
+    assert "--variant" in done.stdout and "Exit status" in done.stdout
+    modules = imported(done.stderr)
+    assert "whr" in modules and "prefect" not in modules and "pandas" not in modules
 
 
 @pytest.mark.parametrize(
-    ("change", "name"),
+    ("args", "says"),
     [
-        ({"sources": []}, "source"),
-        ({"category": "chess"}, "category"),
-        ({"w2": 0.0}, "w2"),
-        ({"virtual_games": -1}, "virtual_games"),
-        ({"pull_retries": -1}, "pull_retries"),
+        (["--source", str(SAMPLE), "--w2", "-1"], "--w2: w2_elo2_per_day must be a positive"),
+        (["--source", "/nonexistent"], "--source: source: /nonexistent does not exist"),
+        (
+            ["--source", str(SAMPLE), "--retries", "-1"],
+            "--retries: retries must be an integer >= 0",
+        ),
+        (
+            ["--source", str(SAMPLE), "--virtual-games", "0"],
+            "--virtual-games: virtual_games must be",
+        ),
+        (["--source", str(SAMPLE), "--as-of", "9999-12-31"], "later than tomorrow"),
+        (["--source", str(SAMPLE), "--as-of", "30.11.2026"], "expected a date YYYY-MM-DD"),
+        (["--source", str(SAMPLE), "--w2", "19.3"], "--variant NAME"),
+        (["--source", str(SAMPLE), "--strict"], "--variant NAME"),
+        (["--source", str(SAMPLE), "--variant", "Bad Name"], "variant: expected a name"),
+        (["--source", str(SAMPLE), "--max-shrink", "2"], "max_shrink: expected a fraction"),
+        (["--source", str(SAMPLE), "--rules", "/tmp"], "eligibility.toml"),
+        (["--source", str(SAMPLE), "--bogus"], "unrecognized arguments: --bogus"),
+        ([], "the following arguments are required: --source"),
     ],
 )
-def test_bad_arguments_name_the_argument(change: dict, name: str) -> None:
-    good = {
-        "sources": ["x"],
-        "category": "renju",
-        "w2": 12.9,
-        "virtual_games": 2,
-        "pull_retries": 0,
-        "pull_backoff_s": 0.0,
-    }
-    with pytest.raises(ValueError, match=name):
-        daily._check_arguments(**{**good, **change})
+def test_bad_arguments_exit_2_with_one_line_before_prefect(args: list[str], says: str) -> None:
+    done = cli(*args)
+    assert done.returncode == 2
+    lines = messages(done.stderr)
+    assert len(lines) == 1 and lines[0].startswith("rif-rating: error: "), lines
+    assert says in lines[0]
+    assert "prefect" not in imported(done.stderr) and "pandas" not in imported(done.stderr)
+
+
+def test_a_rules_copy_equal_to_the_bundled_rules_is_official(tmp_path: Path) -> None:
+    import shutil
+
+    from whr.run import bundled_rules
+
+    shutil.copytree(bundled_rules(), tmp_path / "rules")
+    run = daily.run_of(
+        daily.parser().parse_args(["--source", str(SAMPLE), "--rules", str(tmp_path / "rules")])
+    )
+    run.check_local()  # no variant needed: the same files
+    (tmp_path / "rules" / "rated_tournaments").write_text("123\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="--variant NAME"):
+        run.check_local()
+
+
+def test_one_value_one_set_of_defaults() -> None:
+    """The command line, the flow and the run description declare the same parameters and the
+    same defaults (the defaults live in whr.params and whr.run only)."""
+    from flows import pipeline
+
+    flow = inspect.signature(pipeline.daily.fn).parameters
+    parsed = daily.run_of(daily.parser().parse_args(["--source", "x", "--as-of", D]))
+    assert set(flow) == set(parsed.flat())
+    defaults = {k: p.default for k, p in flow.items() if p.default is not inspect.Parameter.empty}
+    flat = parsed.flat()
+    for name, value in defaults.items():
+        if name not in ("out", "as_of", "rules"):
+            assert flat[name] == value, name
+    assert str(defaults["out"]) == flat["out"] and defaults["rules"] is None
+    assert parsed.fit == FitParams() and parsed.pull == PullSettings()
+    assert parsed.max_shrink == Run.max_shrink and parsed.categories == ("renju", "gomoku")
+    assert Run.from_flat(flat) == parsed
+    for action in daily.parser()._actions:
+        assert action.help and len(action.help) > 20, action.dest
+    # every option of the command line reaches the run: change each, and the run changes
+    base = ["--source", "x", "--as-of", D, "--variant", "v"]
+    named = daily.run_of(daily.parser().parse_args(base))
+    changed = {
+        "--out": ["elsewhere"], "--category": ["gomoku"], "--variant": ["w"], "--w2": ["19"],
+        "--virtual-games": ["3"], "--rules": [str(REPO / "tests")], "--force": ["why"],
+        "--max-shrink": ["0.2"], "--timeout": ["5"], "--deadline": ["50"], "--retries": ["1"],
+        "--backoff": ["2"], "--max-bytes": ["99"], "--strict": [], "--wait": [],
+    }  # fmt: skip
+    for option, value in changed.items():
+        other = daily.run_of(daily.parser().parse_args([*base, option, *value]))
+        assert other != named, option
+
+
+def test_another_run_holding_the_lock_fails_at_once(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys, time; from whr.publish import hold\n"
+            "with hold(sys.argv[1]):\n    print('held', flush=True); time.sleep(60)",
+            str(out),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        output = tmp_path / "github_output"
+        done = cli(
+            "--source",
+            str(SAMPLE),
+            "--out",
+            str(out),
+            "--as-of",
+            D,
+            env={"GITHUB_OUTPUT": str(output)},
+        )
+    finally:
+        holder.kill()
+        holder.wait()
+    assert done.returncode == 1
+    (line,) = messages(done.stderr)
+    assert f"another run is publishing to {out} (pid {holder.pid}, since " in line
+    assert "prefect" not in imported(done.stderr)
+    assert "outcome=failed" in output.read_text()
+
+
+@pytest.fixture(scope="module")
+def server_env(prefect_server: None) -> dict[str, str]:
+    """The session's Prefect server, for runs in subprocesses."""
+    from prefect.settings import PREFECT_API_URL
+
+    return {"PREFECT_API_URL": str(PREFECT_API_URL.value())}
+
+
+def test_outcome_and_exit_status_of_real_runs(server_env: dict, tmp_path: Path) -> None:
+    out, output = tmp_path / "out", tmp_path / "github_output"
+    env = {**server_env, "GITHUB_OUTPUT": str(output)}
+    first = cli("--source", str(SAMPLE), "--out", str(out), "--as-of", D, env=env)
+    assert first.returncode == 0, first.stderr[-2000:]
+    assert (
+        "rif-rating: renju: published" in first.stdout
+        and "rif-rating: gomoku: published" in first.stdout
+    )
+    assert "Traceback" not in first.stderr
+    again = cli(
+        "--source", str(SAMPLE), "--out", str(out), "--as-of", D, "--category", "renju", env=env
+    )
+    assert again.returncode == 0 and "renju: no new data" in again.stdout
+    written = output.read_text().splitlines()
+    assert written == [
+        "outcome=published", f"as-of={D}", "published=renju gomoku",
+        "outcome=no-new-data", f"as-of={D}", "published=",
+    ]  # fmt: skip
+
+
+def test_a_failed_run_is_one_line_and_exit_1(server_env: dict, tmp_path: Path) -> None:
+    unreachable = "http://127.0.0.1:9/renjunet_v10_20261130.rif"  # the discard port: refused
+    done = cli("--source", unreachable, "--out", str(tmp_path), "--retries", "0", env=server_env)
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    assert done.stderr.strip().splitlines()[-1].startswith("rif-rating: run: ")
+    assert "127.0.0.1:9" in done.stderr.strip().splitlines()[-1]
+    verbose = cli(
+        "--source",
+        unreachable,
+        "--out",
+        str(tmp_path),
+        "--retries",
+        "0",
+        "--verbose",
+        env=server_env,
+    )
+    assert verbose.returncode == 1 and "Traceback" in verbose.stderr
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            out.append(int(stat.parent.name))
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_leaves_no_prefect_server_behind(tmp_path: Path, signum: int) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PREFECT_API")}
+    env.update(
+        PREFECT_HOME=str(tmp_path / "prefect"), GITHUB_STEP_SUMMARY=str(tmp_path / "summary.md")
+    )
+    run = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "flows.daily",
+            "--source",
+            str(SAMPLE),
+            "--out",
+            str(tmp_path / "out"),
+            "--as-of",
+            D,
+        ],
+        cwd=REPO,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    server = None
+    for _ in range(1200):  # the temporary server is the run's child running uvicorn
+        server = next(
+            (
+                c
+                for c in _children(run.pid)
+                if "uvicorn" in Path(f"/proc/{c}/cmdline").read_text(errors="replace")
+            ),
+            None,
+        )
+        if server is not None or run.poll() is not None:
+            break
+        time.sleep(0.1)
+    assert server is not None, "the run started no temporary Prefect server"
+    time.sleep(1.0)
+    run.send_signal(signum)
+    _, stderr = run.communicate(timeout=120)
+    assert run.returncode == 128 + signum, stderr[-2000:]
+    assert any(line.startswith("rif-rating: interrupted") for line in stderr.splitlines())
+    for _ in range(100):
+        if not _alive(server):
+            break
+        time.sleep(0.1)
+    assert not _alive(server), "Prefect's temporary server outlived the run"

@@ -1,4 +1,5 @@
-"""prefect.yaml: the deployment loads the real flow, with valid parameters and the daily cron."""
+"""prefect.yaml: the deployment loads the real flow, with valid parameters, described for the UI,
+one run at a time, a real source and the daily cron."""
 
 from __future__ import annotations
 
@@ -19,14 +20,37 @@ def deployment() -> dict:
 def test_entrypoint_is_the_daily_flow() -> None:
     from prefect.flows import load_flow_from_entrypoint
 
-    from flows import daily
+    from flows import pipeline
 
     entry = deployment()["entrypoint"]
     flow = load_flow_from_entrypoint(str(REPO / entry))
-    assert flow.name == daily.daily.name
+    assert flow.name == pipeline.daily.name
     params = set(deployment()["parameters"])
-    assert params <= set(inspect.signature(daily.daily.fn).parameters)
+    assert params <= set(inspect.signature(pipeline.daily.fn).parameters)
     assert "source" in params
+
+
+def test_the_source_is_a_variable_never_the_sample() -> None:
+    source = deployment()["parameters"]["source"]
+    assert source == "{{ prefect.variables.rating_source }}"
+    assert "sample" not in yaml.safe_dump(deployment()["parameters"])
+
+
+def test_one_run_at_a_time_with_checked_parameters() -> None:
+    assert deployment()["concurrency_limit"] == 1
+    assert deployment()["enforce_parameter_schema"] is True
+
+
+def test_every_parameter_is_described_for_the_ui() -> None:
+    from prefect.utilities.callables import parameter_schema
+
+    from flows import pipeline
+
+    schema = parameter_schema(pipeline.daily.fn).model_dump()
+    properties = schema["properties"]
+    assert set(properties) == set(inspect.signature(pipeline.daily.fn).parameters)
+    for name, field in properties.items():
+        assert len(field.get("description") or "") > 15, name
 
 
 def test_daily_schedule_matches_the_github_workflow() -> None:

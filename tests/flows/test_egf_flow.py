@@ -44,12 +44,12 @@ RATED = {  # played games with a result, on both lines in agreement
     "egf:R240510EE:r2:1-3",
     "egf:R240510EE:r2:2-4",
 }
-EXCLUDED = {  # byes (0+ 0- 0= 0=0) and "!" were not played; "?" has no result
-    "egf:byes:r1:bye:3": "forfeit",
-    "egf:byes:r2:bye:1": "forfeit",
-    "egf:byes:r3:bye:1": "forfeit",
-    "egf:byes:r3:bye:2": "forfeit",
-    "egf:byes:r3:bye:3": "forfeit",
+EXCLUDED = {  # byes (0+ 0- 0= 0=0) are byes; "!" was not played; "?" has no result
+    "egf:byes:r1:bye:3": "bye",
+    "egf:byes:r2:bye:1": "bye",
+    "egf:byes:r3:bye:1": "bye",
+    "egf:byes:r3:bye:2": "bye",
+    "egf:byes:r3:bye:3": "bye",
     "egf:forfeit_unknown:r1:1-2": "forfeit",
     "egf:forfeit_unknown:r2:1-3": "no_result",
 }
@@ -66,10 +66,10 @@ def sha256(path: Path) -> str:
 
 
 def run(source: list[str], out: Path) -> dict:
-    from flows import daily
+    from flows import pipeline
 
-    state = daily.daily(source=source, out=out, as_of=AS_OF, return_state=True)
-    snapshot = out / "snapshots" / AS_OF.isoformat()
+    state = pipeline.daily(source=source, out=out, as_of=AS_OF, return_state=True)
+    snapshot = out / "archive" / "renju" / AS_OF.isoformat()
     return {"state": state, "out": out, "snapshot": snapshot}
 
 
@@ -98,9 +98,9 @@ def with_database(
 def check_published(result: dict) -> dict:
     state, snapshot = result["state"], result["snapshot"]
     assert state.is_completed() and state.name == "Completed", state.message
-    assert Path(state.result()) == snapshot
-    latest = json.loads((result["out"] / "latest.json").read_text())
-    assert latest["snapshot"] == f"snapshots/{AS_OF.isoformat()}"
+    assert state.result()["lists"]["renju"]["outcome"] == "published"
+    latest = json.loads((result["out"] / "renju" / "latest.json").read_text())
+    assert latest["archive"] == f"archive/renju/{AS_OF.isoformat()}/"
     manifest = json.loads((snapshot / "manifest.json").read_text())
     for name, entry in manifest["files"].items():
         assert sha256(snapshot / name) == entry["sha256"], name
@@ -139,10 +139,12 @@ def check_egf_tournaments_and_players(snapshot: Path) -> None:
 
 def test_a_directory_of_tables_alone_is_a_source(tables_only: dict, table_dir: Path) -> None:
     manifest = check_published(tables_only)
-    # the inputs are exactly the tables, each with its sha256
+    # the inputs are exactly the tables and the maintainers' country codes and player mapping
+    # (editing those is new data too), each with its sha256
+    maintained = [ROOT / "data" / "country_codes.csv", ROOT / "data" / "egf_players.csv"]
     assert manifest["inputs"] == [
         {"name": name, "sha256": sha256(table_dir / name)} for name in sorted(TABLES)
-    ]
+    ] + [{"name": path.name, "sha256": sha256(path)} for path in maintained]
     games, exclusions = check_egf_games(tables_only["snapshot"])
     assert len(games) == len(RATED) and len(exclusions) == len(EXCLUDED)  # nothing else read
     # rated without moves from 2021-08-08: the 4 games of header.h9 and the 2 rated games of

@@ -61,9 +61,11 @@ def test_readme_main_command_in_a_fresh_venv(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
 
-    latest = json.loads((work / "out" / "latest.json").read_text(encoding="utf-8"))
-    site = work / "out" / latest["snapshot"] / "site" / "index.html"
+    latest = json.loads((work / "out" / "renju" / "latest.json").read_text(encoding="utf-8"))
+    assert (work / "out" / latest["archive"] / "manifest.json").is_file()
+    site = work / "out" / "renju" / "index.html"
     assert site.is_file() and "<table" in site.read_text(encoding="utf-8")
-    assert "published" in done.stdout
+    assert (work / "out" / "index.html").is_file() and (work / "out" / "gomoku").is_dir()
+    assert "renju: published" in done.stdout
     # The project came from the copy, installed in the new environment.
     assert (work / ".venv" / "bin" / "rif-rating").is_file()

@@ -15,9 +15,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 import support
 
 import whr
-from whr.publish import publish
 from whr.publish.parquet import build_tables
 from whr.publish.site import write_site
+from whr.rules import default_directory, load_config
 
 PREVIOUS = dt.date(2026, 5, 31)  # the previous list of the "changed" site
 
@@ -36,9 +36,9 @@ def small() -> support.Inputs:
 
 @pytest.fixture(scope="session")
 def published(small, tmp_path_factory) -> Path:
-    """``out`` directory with the snapshot of support.AS_OF published once (do not modify)."""
+    """``out`` tree with the renju list of support.AS_OF published once (do not modify)."""
     out = tmp_path_factory.mktemp("published")
-    publish(out, support.AS_OF, small.data, small.selection, small.fit, small.params)
+    support.publish_inputs(out, small)
     return out
 
 
@@ -46,8 +46,8 @@ def published(small, tmp_path_factory) -> Path:
 def changed(small, tmp_path_factory) -> tuple[Path, dict]:
     """A site of support.AS_OF whose previous list is the list of PREVIOUS (same history):
     the site directory and the built tables (do not modify)."""
-    selection = whr.select(small.data, PREVIOUS)
-    fit = whr.fit(selection.rated, w2=12.9, virtual_games=2)
+    selection = whr.select(small.data, PREVIOUS, config=load_config(default_directory()))
+    fit = whr.fit(selection.rated, whr.FitParams())
     before, _ = build_tables(PREVIOUS, small.data, selection, fit)
     tables, year_end = build_tables(
         support.AS_OF, small.data, small.selection, small.fit, previous=before["ratings"]

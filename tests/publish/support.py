@@ -16,6 +16,10 @@ import pandas as pd
 
 import whr
 import whr.synthetic
+from whr.digest import directory_sha256
+from whr.publish import Published, publish
+from whr.rules import default_directory, load_config
+from whr.run import Run, bundled_rules
 from whr.tables import GAMES, PLAYERS, TOURNAMENTS, SourceData, conform
 
 END = dt.date(2026, 11, 30)  # synthetic histories end on or before this day
@@ -103,7 +107,9 @@ def source_data(
             "moves": np.int32(40),
             "unrated": False,
             "forfeit": np.arange(len(g)) % 97 == 5,  # a few walk-overs, never rated
+            "bye": False,
             "colours_known": True,
+            "note": None,
             "source": "synthetic",
         }
     )
@@ -124,8 +130,8 @@ def inputs(
     as_of: dt.date = AS_OF,
 ) -> Inputs:
     data = source_data(n_games, seed, names, ids)
-    selection = whr.select(data, as_of)
-    fit = whr.fit(selection.rated, w2=12.9, virtual_games=2)
+    selection = whr.select(data, as_of, config=load_config(default_directory()))
+    fit = whr.fit(selection.rated, whr.FitParams())
     params = {
         "as_of": as_of.isoformat(),
         "category": "renju",
@@ -134,6 +140,44 @@ def inputs(
         "strict": False,
     }
     return Inputs(data, selection, fit, params)
+
+
+def run(out: Path, as_of: dt.date = AS_OF, category: str = "renju", **fields: Any) -> Run:
+    """The run description of a test publish of one list into ``out`` (official unless told)."""
+    return Run(sources=("synthetic.xml",), out=out, as_of=as_of, categories=(category,), **fields)
+
+
+def publish_inputs(
+    out: Path,
+    given: Inputs,
+    as_of: dt.date = AS_OF,
+    *,
+    category: str = "renju",
+    selection: Any = None,
+    run_fields: dict[str, Any] | None = None,
+    **options: Any,
+) -> Published:
+    """Publish ``given`` (fitted for ``as_of``) as the ``category`` list of ``as_of`` into
+    ``out``; ``options`` go to :func:`whr.publish.publish` (``base_url``, ``game_links``)."""
+    return publish(
+        run(out, as_of, category, **(run_fields or {})),
+        category,
+        given.data,
+        given.selection if selection is None else selection,
+        given.fit,
+        rules_sha256=directory_sha256(bundled_rules()),
+        **options,
+    )
+
+
+def site_of(out: Path) -> Path:
+    """The current site of the official renju list under ``out``."""
+    return out / "renju"
+
+
+def entry_of(out: Path, day: dt.date = AS_OF) -> Path:
+    """The archive entry of the official renju list of ``day`` under ``out``."""
+    return out / "archive" / "renju" / day.isoformat()
 
 
 NAMESAKE = "Zhang Wei"  # given to two players who met in a rated game

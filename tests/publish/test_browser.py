@@ -72,7 +72,7 @@ def page(browser):
 
 
 def site_of(published: Path) -> Path:
-    return published / "snapshots" / D.isoformat() / "site"
+    return support.site_of(published)
 
 
 def settle(page) -> None:
@@ -100,7 +100,7 @@ def on_screen(page) -> list[list[str]]:
 
 
 def published_table(published: Path, name: str) -> pd.DataFrame:
-    return pd.read_parquet(published / "snapshots" / D.isoformat() / f"{name}.parquet")
+    return pd.read_parquet(support.entry_of(published) / f"{name}.parquet")
 
 
 def pages_of(published: Path) -> dict[str, str]:
@@ -425,10 +425,8 @@ def test_hostile_names_show_as_text(published, small, page):
 
 def test_a_long_index_draws_only_the_rows_on_screen(browser, tmp_path, artifacts):
     inp = support.inputs(8000, seed=3)
-    from whr.publish import publish
-
-    publish(tmp_path, D, inp.data, inp.selection, inp.fit, inp.params)
-    site = tmp_path / "snapshots" / D.isoformat() / "site"
+    support.publish_inputs(tmp_path, inp)
+    site = support.site_of(tmp_path)
     ids = support.read_data(site, "players")["id"]
     assert len(ids) > 300
     p = new_page(browser, PHONE)

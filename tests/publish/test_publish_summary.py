@@ -1,15 +1,18 @@
-"""The run summary (whr.publish.summary) from hand-written snapshots."""
+"""The run summary (whr.publish.summary) from hand-written lists."""
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 from types import SimpleNamespace
 
 import pandas as pd
-from snapshot_support import ratings, write_snapshot
+from list_support import ratings
 
 from whr import tables
-from whr.publish import summary
+from whr.publish import Channel, Published, summary
+
+D = dt.date(2026, 11, 30)
 
 
 def test_summary_counts_top_list_and_changes(tmp_path: Path) -> None:
@@ -35,9 +38,19 @@ def test_summary_counts_top_list_and_changes(tmp_path: Path) -> None:
             },
         ]
     )
-    previous = write_snapshot(tmp_path, "2026-11-29", before, {})
-    snapshot = write_snapshot(tmp_path, "2026-11-30", after, {})
-    games = tables.empty(tables.GAMES).reindex(range(5))
+    published = Published(
+        channel=Channel("renju"),
+        day=D,
+        entry=tmp_path / "archive" / "renju" / D.isoformat(),
+        site=tmp_path / "renju",
+        ratings=after,
+        previous_day=D - dt.timedelta(days=1),
+        previous=before,
+        warnings=("the previous list could not be read (test)",),
+        repaired=("put back a moved-aside day (test)",),
+        counts={"facts_needed": {"tournaments": 2, "games": 17}},
+    )
+    games = tables.empty(tables.GAMES).reindex(range(6))  # 5 games and a bye
     data = tables.SourceData(
         players=tables.empty(tables.PLAYERS),
         tournaments=tables.empty(tables.TOURNAMENTS),
@@ -46,16 +59,18 @@ def test_summary_counts_top_list_and_changes(tmp_path: Path) -> None:
         inputs=(("db.rif", "ab" * 32),),
     )
     exclusions = pd.DataFrame(
-        {"game_id": ["a", "b", "c"], "reason": ["forfeit", "forfeit", "self_game"]}
+        {"game_id": ["a", "b", "c", "d"], "reason": ["forfeit", "forfeit", "self_game", "bye"]}
     )
     selection = SimpleNamespace(rated=games.head(2), exclusions=exclusions)
-    params = {"as_of": "2026-11-30", "category": "renju", "w2": 12.9}
 
-    text = summary.summarize(data, selection, snapshot, previous, params)
+    text = summary.summarize(data, selection, published)
 
     assert "| db.rif | " + "ab" * 32 + " |" in text
     assert "| read | 5 |" in text and "| rated | 2 |" in text and "| excluded | 3 |" in text
     assert "| excluded: forfeit | 2 |" in text and "| excluded: self\\_game | 1 |" in text
+    assert "| byes (rounds without a game, not counted above) | 1 |" in text
+    assert "excluded: bye" not in text
+    assert "2 tournaments from 2021-08-08 on lack" in text and "17 games wait" in text
     assert "| active | 3 |" in text and "| provisional | 1 |" in text and "| total | 4 |" in text
     top = [
         line for line in text.splitlines() if line.startswith("| 1 |") or line.startswith("| 2 |")
@@ -68,14 +83,19 @@ def test_summary_counts_top_list_and_changes(tmp_path: Path) -> None:
     # Bob +150 before Cid -30; Ann moved by 0.2 only and is not a mover.
     assert movers.index("Bob B") < movers.index("Cid C")
     assert "+150" in movers and "-30" in movers and "Ann A" not in movers
+    assert "Compared with `2026-11-29`" in text
+    assert "## Repaired first" in text and "## Warnings" in text
 
 
-def test_summary_without_previous_snapshot(tmp_path: Path) -> None:
-    snapshot = write_snapshot(
-        tmp_path,
-        "2026-11-30",
-        ratings([{"player": "1", "name": "A", "country": "X", "rating": 1900.0, "rank": 1}]),
-        {},
+def test_summary_without_previous_list(tmp_path: Path) -> None:
+    published = Published(
+        channel=Channel("gomoku", "w2-19"),
+        day=D,
+        entry=tmp_path,
+        site=None,
+        ratings=ratings(
+            [{"player": "1", "name": "A", "country": "X", "rating": 1900.0, "rank": 1}]
+        ),
     )
     empty = tables.SourceData(
         players=tables.empty(tables.PLAYERS),
@@ -84,8 +104,10 @@ def test_summary_without_previous_snapshot(tmp_path: Path) -> None:
         problems=tables.empty(tables.PROBLEMS),
     )
     selection = SimpleNamespace(rated=empty.games, exclusions=tables.empty(tables.EXCLUSIONS))
-    text = summary.summarize(empty, selection, snapshot, None, {"as_of": "2026-11-30"})
-    assert "No previous snapshot." in text
+    text = summary.summarize(empty, selection, published)
+    assert "No previous list." in text
+    assert text.startswith("# variants/w2-19/gomoku list of 2026-11-30")
+    assert "a past day" in text and "Repaired" not in text
 
 
 def test_markdown_escaping() -> None:

@@ -21,12 +21,10 @@ import support
 from support import ODD_ID, read_data
 
 import whr.publish.site as site_module
-from whr.publish import publish
 from whr.publish.parquet import build_tables
 from whr.publish.site import page_names, render, write_site
 
 D = support.AS_OF
-WRITTEN_BESIDE = {"ratings.parquet", "facts_needed.csv"}  # the publisher copies them in
 
 
 class Links(HTMLParser):
@@ -41,11 +39,12 @@ class Links(HTMLParser):
 
 
 def site_of(published: Path) -> Path:
-    return published / "snapshots" / D.isoformat() / "site"
+    return support.site_of(published)
 
 
 def snapshot(published: Path) -> Path:
-    return published / "snapshots" / D.isoformat()
+    """The archive entry of the day: every table of the list."""
+    return support.entry_of(published)
 
 
 def test_every_link_resolves_and_nothing_is_external(published):
@@ -61,10 +60,9 @@ def test_every_link_resolves_and_nothing_is_external(published):
             if not parts.path:  # "#t=gy1": the same page
                 continue
             target = (page.parent / unquote(parts.path)).resolve()
-            if target.name in WRITTEN_BESIDE and target.parent == site.resolve():
-                continue
             assert target.exists(), f"{page.relative_to(site)} links to missing {url}"
-            assert target.is_relative_to(site.resolve()), f"{page.name}: {url} leaves the site"
+            # the about page links the archive of published lists beside the site
+            assert target.is_relative_to(site.parent.resolve()), f"{page.name}: {url} leaves"
     for script in [*(site / "static").glob("*.js"), *(site / "data").glob("*.js")]:
         text = script.read_text()
         assert not re.search(r"\b(fetch|XMLHttpRequest|import\s*\()", text), script.name
@@ -72,7 +70,7 @@ def test_every_link_resolves_and_nothing_is_external(published):
 
 def test_pages_for_every_list_player_country_and_tournament(published):
     snap = snapshot(published)
-    site = snap / "site"
+    site = site_of(published)
     ratings = pd.read_parquet(snap / "ratings.parquet")
     players = page_names(ratings["player"])
     for player in ratings["player"]:
@@ -138,8 +136,8 @@ def test_page_names_are_portable():
 
 def test_reserved_and_case_twin_ids_publish_as_distinct_files(tmp_path):
     inp = support.inputs(300, ids={0: "CON", 1: "abc", 2: "ABC"})
-    publish(tmp_path, D, inp.data, inp.selection, inp.fit, inp.params)
-    site = tmp_path / "snapshots" / D.isoformat() / "site"
+    support.publish_inputs(tmp_path, inp)
+    site = support.site_of(tmp_path)
     files = [p.name.lower() for p in (site / "p").iterdir()]
     assert len(files) == len(set(files)) == len(read_data(site, "players")["id"])
     assert not {"con.html", "abc.html"} & set(files)
@@ -156,10 +154,9 @@ def test_about_page_states_the_parameters(published, small):
 def test_pages_name_the_game_of_the_list(published, small, tmp_path):
     renju = (site_of(published) / "index.html").read_text()
     assert "Renju world rating list — 25 November 2026" in renju and "Gomoku" not in renju
-    params = {**small.params, "category": "gomoku"}
-    publish(tmp_path, D, small.data, small.selection, small.fit, params, site=True)
+    support.publish_inputs(tmp_path, small, category="gomoku")
     for page in ("index.html", "about.html"):
-        text = (tmp_path / "snapshots" / D.isoformat() / "site" / page).read_text()
+        text = (tmp_path / "gomoku" / page).read_text()
         assert "Gomoku rating" in text and "Renju rating" not in text, page
 
 
@@ -228,7 +225,7 @@ def test_list_data_match_the_published_list(published):
 def test_players_index_and_json_keep_ids_as_strings(published):
     snap = snapshot(published)
     ratings = pd.read_parquet(snap / "ratings.parquet").set_index("player")
-    data = json.loads((snap / "site" / "players.json").read_text(encoding="utf-8"))
+    data = json.loads((site_of(published) / "players.json").read_text(encoding="utf-8"))
     assert all(set(o) == {"id", "rank", "rating", "status"} for o in data)
     assert all(isinstance(o["id"], str) for o in data)
     ids = [o["id"] for o in data]
@@ -241,15 +238,17 @@ def test_players_index_and_json_keep_ids_as_strings(published):
         assert o["status"] == row["status"]
         assert o["rank"] == (None if pd.isna(row["rank"]) else int(row["rank"]))
         assert abs(o["rating"] - row["rating"]) <= 0.005
-    assert read_data(snap / "site", "players")["id"] == ids  # the index page's order
-    cities = set(read_data(snap / "site", "players")["ci"])
+    assert read_data(site_of(published), "players")["id"] == ids  # the index page's order
+    cities = set(read_data(site_of(published), "players")["ci"])
     assert "?" not in cities and "" in cities and "City1" in cities  # "?" means not known
 
 
 def test_ratings_csv_is_the_current_list(published):
     snap = snapshot(published)
     parquet = pd.read_parquet(snap / "ratings.parquet")
-    csv = pd.read_csv(snap / "site" / "ratings.csv", dtype={"player": str}, keep_default_na=False)
+    csv = pd.read_csv(
+        site_of(published) / "ratings.csv", dtype={"player": str}, keep_default_na=False
+    )
     assert list(csv.columns) == list(parquet.columns)
     assert csv["player"].tolist() == parquet["player"].tolist()
     assert np.allclose(csv["rating"], parquet["rating"])
@@ -305,7 +304,7 @@ def score(text: str) -> float:
 
 def test_crosstables_add_up(published, small):
     snap = snapshot(published)
-    site = snap / "site"
+    site = site_of(published)
     games = pd.read_parquet(snap / "games.parquet")
     tournaments = pd.read_parquet(snap / "tournaments.parquet")
     names = page_names([*tournaments["tournament_id"], *games["tournament_id"]])
@@ -413,8 +412,8 @@ def test_no_sitemap_without_a_base_url(published):
 
 def test_sitemap_with_a_base_url_lists_every_page(small, tmp_path):
     base = "https://rating.example.org/renju"
-    publish(tmp_path, D, small.data, small.selection, small.fit, small.params, base_url=base)
-    site = tmp_path / "snapshots" / D.isoformat() / "site"
+    support.publish_inputs(tmp_path, small, base_url=base)
+    site = support.site_of(tmp_path)
     root = defusedxml.ElementTree.parse(site / "sitemap.xml").getroot()
     ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
     assert root.tag == "{http://www.sitemaps.org/schemas/sitemap/0.9}urlset"
@@ -441,10 +440,10 @@ def test_sitemap_with_a_base_url_lists_every_page(small, tmp_path):
 def test_a_bad_base_url_is_refused_before_anything_is_written(small, tmp_path):
     for bad in ("rating.example.org", "ftp://example.org/", "https://x.org/?a=1", 'https://x/"'):
         with pytest.raises(ValueError, match="base_url"):
-            publish(tmp_path, D, small.data, small.selection, small.fit, small.params, base_url=bad)
+            support.publish_inputs(tmp_path, small, base_url=bad)
     with pytest.raises(TypeError, match="base_url"):
-        publish(tmp_path, D, small.data, small.selection, small.fit, small.params, base_url=1)
-    assert not (tmp_path / "snapshots").exists()
+        support.publish_inputs(tmp_path, small, base_url=1)
+    assert not (tmp_path / "archive").exists()
 
 
 def test_bad_arguments_are_named(small, tmp_path):
@@ -477,8 +476,8 @@ def test_renju_net_links_only_for_renjunet_games_and_only_when_asked(small, tmp_
     from_renjunet = ids.str[-1].isin(list("02468"))  # half the games, by hand
     source = np.where(from_renjunet, "renjunet_v10_20261130.rif", "additional.csv")
     selection = dataclasses.replace(small.selection, rated=rated.assign(source=source))
-    publish(tmp_path, D, small.data, selection, small.fit, small.params, game_links=True)
-    site = tmp_path / "snapshots" / D.isoformat() / "site"
+    support.publish_inputs(tmp_path, small, selection=selection, game_links=True)
+    site = support.site_of(tmp_path)
     expected = set(ids[from_renjunet])
     assert 0 < len(expected) < len(ids)
     pattern = re.compile(r'<a href="https://www\.renju\.net/game/([0-9]+)/" rel=nofollow>')
@@ -502,7 +501,7 @@ def test_renju_net_links_only_for_renjunet_games_and_only_when_asked(small, tmp_
 
 def test_player_pages_hold_each_players_tournaments_and_games(published):
     snap = snapshot(published)
-    site = snap / "site"
+    site = site_of(published)
     games = pd.read_parquet(snap / "games.parquet")
     players = read_data(site, "players")
     tournaments = read_data(site, "tournaments")

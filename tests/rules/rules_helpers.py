@@ -7,13 +7,20 @@ from pathlib import Path
 
 import pandas as pd
 
-from whr.rules import default_directory
+from whr.rules import Selection, default_directory, load_config, select
 from whr.tables import GAMES, PLAYERS, PROBLEMS, TOURNAMENTS, SourceData, conform, empty
 
 PLAYER_IDS = ("p1", "p2", "p3", "p4")
 OLD_END = dt.date(2020, 6, 7)  # before the 2021-08-08 cut-over
 NEW_END = dt.date(2024, 6, 9)  # after it
 AS_OF = dt.date(2026, 11, 30)
+RULES = load_config(default_directory())  # the repository's rules
+
+
+def run(data: SourceData, **arguments) -> Selection:
+    """``select`` with the repository's rules unless a test gives its own ``config``."""
+    arguments.setdefault("config", RULES)
+    return select(data, **arguments)
 
 
 def game(game_id: str, **fields) -> dict:
@@ -30,7 +37,9 @@ def game(game_id: str, **fields) -> dict:
         "moves": 41,
         "unrated": False,
         "forfeit": False,
+        "bye": False,
         "colours_known": True,
+        "note": None,
         "source": "test",
     }
     unknown = set(fields) - set(row)
@@ -101,7 +110,7 @@ def make_data(
 
 
 def rules_dir(tmp_path: Path, **files: str) -> Path:
-    """A copy of the repository's data/rules/ with some files replaced (name -> content)."""
+    """A copy of the bundled rules (whr/data/rules/) with some files replaced (name -> content)."""
     target = tmp_path / "rules"
     target.mkdir()
     for source in default_directory().iterdir():

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from whr.rules import certified_name, load_config, normalise
+from whr.rules import certified_name, default_directory, load_config, normalise
 from whr.rules.names import certified_mask
 
-RULES = load_config().certified_rules
+RULES = load_config(default_directory()).certified_rules
 
 
 @pytest.mark.parametrize(

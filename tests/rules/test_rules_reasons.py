@@ -5,9 +5,8 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from rules_helpers import AS_OF, NEW_END, game, make_data, modern, rules_dir, tournament
+from rules_helpers import AS_OF, RULES, game, make_data, modern, rules_dir, run, tournament
 
-import whr
 from whr.rules import REASONS, load_config
 
 
@@ -19,7 +18,7 @@ def control() -> tuple[dict, dict]:
 def build(code: str, tmp_path):
     """(data, config, strict) for a case whose game "x" must be excluded with ``code``."""
     ok_game, ok_tour = control()
-    config, strict = None, False
+    config, strict = RULES, False
     tours = [ok_tour, tournament("t1")]
     if code == "duplicate_game":
         games = [game("x"), game("x", result=0.0)]
@@ -34,6 +33,8 @@ def build(code: str, tmp_path):
     elif code == "override_tournament":
         config = load_config(rules_dir(tmp_path, unrated_tournaments="t1 # results incomplete\n"))
         games = [game("x")]
+    elif code == "bye":
+        games = [game("x", white=None, bye=True)]
     elif code == "forfeit":
         games = [game("x", forfeit=True)]
     elif code == "unrated_game":
@@ -46,6 +47,9 @@ def build(code: str, tmp_path):
         games = [game("x", black="p1", white="p1")]
     elif code == "unknown_date":
         tours.append(tournament("t2", end=None, start=None))
+        games = [game("x", tournament_id="t2")]
+    elif code == "before_rated_era":
+        tours.append(tournament("t2", end=dt.date(201, 5, 1)))  # 0201 for 2019
         games = [game("x", tournament_id="t2")]
     elif code == "after_as_of":
         tours.append(tournament("t2", end=dt.date(2026, 11, 20)))
@@ -83,7 +87,7 @@ def build(code: str, tmp_path):
 @pytest.mark.parametrize("code", list(REASONS))
 def test_reason_code(code, tmp_path):
     data, config, strict = build(code, tmp_path)
-    sel = whr.rules.select(data, as_of=AS_OF, strict=strict, config=config)
+    sel = run(data, as_of=AS_OF, strict=strict, config=config)
     assert list(sel.exclusions["game_id"]) == ["x"]
     assert list(sel.exclusions["reason"]) == [code]
     assert sel.exclusions["message"].str.len().iloc[0] > 0
@@ -93,13 +97,13 @@ def test_reason_code(code, tmp_path):
 
 def test_duplicate_keeps_the_first_copy():
     data = make_data([game("x", result=1.0), game("x", result=0.0)])
-    sel = whr.rules.select(data, as_of=AS_OF)
+    sel = run(data, as_of=AS_OF)
     assert list(sel.rated["result"]) == [1.0]
     assert list(sel.exclusions["reason"]) == ["duplicate_game"]
 
 
 def test_unknown_tournament_without_id():
-    sel = whr.rules.select(make_data([game("x", tournament_id=None)]), as_of=AS_OF)
+    sel = run(make_data([game("x", tournament_id=None)]), as_of=AS_OF)
     assert list(sel.exclusions["reason"]) == ["unknown_tournament"]
     assert "names no tournament" in sel.exclusions["message"].iloc[0]
     # Counted under a null tournament id, so read = rated + excluded still holds there.
@@ -107,21 +111,24 @@ def test_unknown_tournament_without_id():
     assert row["read"].sum() == 1
 
 
-def test_egf_bye_is_a_forfeit_not_an_unknown_player():
-    bye = game("x", white=None, result=None, forfeit=True)
-    sel = whr.rules.select(make_data([bye]), as_of=AS_OF)
-    assert list(sel.exclusions["reason"]) == ["forfeit"]
+def test_a_bye_is_a_bye_not_a_forfeit_nor_an_unknown_player():
+    bye = game("x", white=None, result=1.0, bye=True)  # an EGF "0+": a free win
+    sel = run(make_data([bye, game("y")]), as_of=AS_OF)
+    assert list(sel.exclusions["reason"]) == ["bye"]
+    assert sel.exclusions["message"].iloc[0] == "a bye: a round without a game, not a game"
+    assert sel.counts.byes == 1
+    assert "1 are byes" in sel.counts.report()
 
 
 def test_result_outside_the_scale_is_no_result():
-    sel = whr.rules.select(make_data([game("x", result=2.0)]), as_of=AS_OF)
+    sel = run(make_data([game("x", result=2.0)]), as_of=AS_OF)
     assert list(sel.exclusions["reason"]) == ["no_result"]
     assert "2.0" in sel.exclusions["message"].iloc[0]
 
 
 def test_unknown_player_names_the_missing_side():
     data = make_data([game("x", black=None), game("y", white="p9")])
-    sel = whr.rules.select(data, as_of=AS_OF)
+    sel = run(data, as_of=AS_OF)
     messages = dict(zip(sel.exclusions["game_id"], sel.exclusions["message"], strict=True))
     assert set(sel.exclusions["reason"]) == {"unknown_player"}
     assert messages["x"] == "black is unknown"
@@ -131,8 +138,8 @@ def test_unknown_player_names_the_missing_side():
 def test_gomoku_list_takes_the_gomoku_games():
     tours = [tournament("r"), tournament("g", rule="Swap2", category="gomoku")]
     data = make_data([game("a", tournament_id="r"), game("b", tournament_id="g")], tours)
-    renju = whr.rules.select(data, as_of=AS_OF, category="renju")
-    gomoku = whr.rules.select(data, as_of=AS_OF, category="gomoku")
+    renju = run(data, as_of=AS_OF, category="renju")
+    gomoku = run(data, as_of=AS_OF, category="gomoku")
     assert list(renju.rated["game_id"]) == ["a"]
     assert list(gomoku.rated["game_id"]) == ["b"]
     assert list(gomoku.exclusions["reason"]) == ["out_of_category"]
@@ -140,7 +147,7 @@ def test_gomoku_list_takes_the_gomoku_games():
 
 def test_unknown_category_is_out_of_scope():
     data = make_data([game("x")], [tournament(rule="Mystery", category=None)])
-    sel = whr.rules.select(data, as_of=AS_OF)
+    sel = run(data, as_of=AS_OF)
     assert list(sel.exclusions["reason"]) == ["out_of_category"]
     assert "no known category" in sel.exclusions["message"].iloc[0]
 
@@ -148,21 +155,53 @@ def test_unknown_category_is_out_of_scope():
 def test_precedence_first_reason_wins():
     # Forfeit, no result, unknown player and self-play all apply; forfeit comes first in REASONS.
     data = make_data([game("x", forfeit=True, result=None, black="p9", white="p9")])
-    assert list(whr.rules.select(data, as_of=AS_OF).exclusions["reason"]) == ["forfeit"]
+    assert list(run(data, as_of=AS_OF).exclusions["reason"]) == ["forfeit"]
     # Modern tournament, rule and minutes both fail: the rule is tested first.
     data = make_data([game("y")], [modern(rule="Swap2", minutes=10.0)])
-    assert list(whr.rules.select(data, as_of=AS_OF).exclusions["reason"]) == ["rule_not_certified"]
+    assert list(run(data, as_of=AS_OF).exclusions["reason"]) == ["rule_not_certified"]
 
 
 def test_game_on_the_as_of_date_counts():
     data = make_data([game("x")], [tournament(end=AS_OF)])
-    assert list(whr.rules.select(data, as_of=AS_OF).rated["game_id"]) == ["x"]
+    assert list(run(data, as_of=AS_OF).rated["game_id"]) == ["x"]
 
 
-def test_modern_tournament_with_every_fact_known_is_rated_on_the_facts():
-    # Rule 9 of 2021: tournaments meeting the conditions count, whatever the database's flag.
-    data = make_data([game("x")], [modern(rated=False)])
-    sel = whr.rules.select(data, as_of=AS_OF)
-    assert list(sel.rated["game_id"]) == ["x"]
-    assert sel.warnings.empty
-    assert dt.date(2021, 8, 8) <= NEW_END
+def test_dates_before_rated_play_or_in_the_future_are_excluded_and_reported():
+    tours = [
+        tournament("typo", end=dt.date(201, 5, 1)),  # 0201-05-01, meant 2019-05-01
+        tournament("one", end=dt.date(1, 1, 1)),
+        tournament("first", end=dt.date(1988, 1, 1)),  # the first day of rated play: fine
+        tournament("future", end=dt.date(2091, 5, 1), start=dt.date(2091, 5, 1)),
+        modern("running", start=dt.date(2026, 11, 28), end=dt.date(2026, 12, 2)),
+    ]
+    games = [
+        game("a", tournament_id="typo"),
+        game("b", tournament_id="typo", black="p3", white="p4"),
+        game("c", tournament_id="one"),
+        game("d", tournament_id="first"),
+        game("e", tournament_id="future"),
+        game("f", tournament_id="running"),  # dated by the running tournament's last day
+    ]
+    sel = run(make_data(games, tours), as_of=AS_OF)
+    got = dict(zip(sel.exclusions["game_id"], sel.exclusions["reason"], strict=True))
+    assert got == {
+        "a": "before_rated_era",
+        "b": "before_rated_era",
+        "c": "before_rated_era",
+        "e": "after_as_of",
+        "f": "after_as_of",
+    }
+    assert list(sel.rated["game_id"]) == ["d"]
+    warned = sel.warnings.loc[sel.warnings["code"] == "implausible_date"].set_index("locator")
+    # the running tournament is not implausible: its games are simply not finished
+    assert sorted(warned.index) == ["tournament=future", "tournament=one", "tournament=typo"]
+    assert warned.loc["tournament=typo", "message"].startswith("2 games dated 0201-05-01, before")
+    assert "after the as-of date 2026-11-30" in warned.loc["tournament=future", "message"]
+    assert (warned["source"] == "test").all()
+
+
+def test_an_undated_game_says_which_facts_line_to_add():
+    data = make_data([game("x")], [tournament(start=None, end=None)])
+    message = run(data, as_of=AS_OF).exclusions["message"].iloc[0]
+    assert "the line 't1,,,,YYYY-MM-DD,YYYY-MM-DD'" in message
+    assert "'tournament_id,minutes,mode,note,start,end'" in message

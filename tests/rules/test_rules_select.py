@@ -1,4 +1,4 @@
-"""select(): eras, overrides, strict vs default, facts, counts and the invariant."""
+"""run(): eras, overrides, strict vs default, facts, counts and the invariant."""
 
 from __future__ import annotations
 
@@ -7,14 +7,14 @@ import datetime as dt
 import numpy as np
 import pandas as pd
 import pytest
-from rules_helpers import AS_OF, game, make_data, modern, rules_dir, tournament
+from rules_helpers import AS_OF, RULES, game, make_data, modern, rules_dir, run, tournament
 
 import whr
-from whr.rules import ConfigError, InvariantError, load_config, select
+from whr.rules import ConfigError, InvariantError, default_directory, load_config
 from whr.rules.select import _check
 from whr.tables import EXCLUSIONS, GAMES, PROBLEMS
 
-CUTOVER = dt.date(2021, 8, 8)  # rule 9 of the 2021 rules (seed 001)
+CUTOVER = dt.date(2021, 8, 8)  # RIF rating rules 2021: in force from this day (rule 9)
 
 
 def reasons(sel) -> dict[str, str]:
@@ -25,10 +25,19 @@ def reasons(sel) -> dict[str, str]:
 
 
 def test_repository_rules_are_those_of_2021():
-    config = load_config()
+    config = load_config(default_directory())
     assert config.cutover == CUTOVER
+    assert config.first_rated_day == dt.date(1988, 1, 1)
     assert config.min_minutes == 30
     assert config.accepted_modes == {"face_to_face", "online_supervised"}
+    assert config.require_rated_flag is True  # the flag is the federation's decision
+
+
+def test_the_configuration_is_required():
+    with pytest.raises(TypeError, match="missing 1 required keyword-only argument: 'config'"):
+        whr.select(make_data([game("x")]), as_of=AS_OF)
+    with pytest.raises(TypeError, match="directory must be a str or pathlib.Path"):
+        load_config(None)
 
 
 @pytest.mark.parametrize(
@@ -38,47 +47,63 @@ def test_repository_rules_are_those_of_2021():
 def test_era_boundary_on_rule(end, expected):
     # Rated by the database, rule Swap2, 10 minutes, online: the old era takes the flag's word.
     t = tournament(end=end, rule="Swap2", minutes=10.0, mode="online", rated=True)
-    sel = select(make_data([game("x")], [t]), as_of=AS_OF)
+    sel = run(make_data([game("x")], [t]), as_of=AS_OF)
     assert reasons(sel).get("x") == expected
+
+
+def older_reading(tmp_path) -> whr.rules.EligibilityConfig:
+    """The repository's rules with require_rated_flag = false (this project's older reading)."""
+    toml = (default_directory() / "eligibility.toml").read_text(encoding="utf-8")
+    assert "require_rated_flag = true" in toml
+    older = toml.replace("require_rated_flag = true", "require_rated_flag = false")
+    return load_config(rules_dir(tmp_path, eligibility__toml=older))
+
+
+@pytest.mark.parametrize("end", [CUTOVER - dt.timedelta(days=1), CUTOVER])
+def test_a_tournament_without_the_flag_is_not_rated_in_either_era(end):
+    # Every 2021 fact known and passing, but the database does not mark it rated: the RIF's
+    # site rates flagged tournaments only, and rule 9's conditions do not replace the flag.
+    t = modern(end=end, rated=False)
+    sel = run(make_data([game("x")], [t]), as_of=AS_OF)
+    assert reasons(sel) == {"x": "not_rated"}
+    assert "nor does rated_tournaments" in sel.exclusions["message"].iloc[0]
+
+
+def test_a_flagged_tournament_must_still_meet_the_known_2021_conditions():
+    data = make_data(
+        [game("x", tournament_id="short"), game("y", tournament_id="ok")],
+        [modern("short", minutes=25.0), modern("ok")],
+    )
+    sel = run(data, as_of=AS_OF)
+    assert reasons(sel) == {"x": "too_short"}
+    assert list(sel.rated["game_id"]) == ["y"]
 
 
 @pytest.mark.parametrize(
     ("end", "expected"),
     [(CUTOVER - dt.timedelta(days=1), "not_rated"), (CUTOVER, None)],
 )
-def test_era_boundary_on_flag(end, expected):
-    # Not rated in the database, every 2021 fact known and passing: only the new era rates it.
-    t = modern(end=end, rated=False)
-    sel = select(make_data([game("x")], [t]), as_of=AS_OF)
+def test_the_older_reading_rates_unflagged_tournaments_on_their_facts(tmp_path, end, expected):
+    config = older_reading(tmp_path)
+    assert config.require_rated_flag is False
+    sel = run(make_data([game("x")], [modern(end=end, rated=False)]), as_of=AS_OF, config=config)
     assert reasons(sel).get("x") == expected
-
-
-def test_rated_flag_can_be_required_from_the_cutover(tmp_path):
-    toml = (rules_dir(tmp_path) / "eligibility.toml").read_text(encoding="utf-8")
-    assert "require_rated_flag = false" in toml
-    strict_toml = toml.replace("require_rated_flag = false", "require_rated_flag = true")
-    (tmp_path / "other").mkdir()
-    config = load_config(rules_dir(tmp_path / "other", eligibility__toml=strict_toml))
-    assert config.require_rated_flag is True
-    data = make_data(
-        [game("x", tournament_id="no"), game("y", tournament_id="yes")],
-        [modern("no", rated=False), modern("yes", rated=True)],
-    )
-    sel = select(data, as_of=AS_OF, config=config)
+    # an unknown fact: the flag decides in both readings
+    unknown = modern(end=CUTOVER, rated=False, minutes=None)
+    sel = run(make_data([game("x")], [unknown]), as_of=AS_OF, config=config)
     assert reasons(sel) == {"x": "not_rated"}
-    assert list(sel.rated["game_id"]) == ["y"]
 
 
 def test_era_follows_the_tournament_end_not_the_game_date():
     # A game dated before the cut-over in a tournament ending on it: judged by the 2021 rules.
     t = modern(end=CUTOVER, start=dt.date(2021, 8, 1), minutes=15.0)
-    sel = select(make_data([game("x", date=dt.date(2021, 8, 2))], [t]), as_of=AS_OF)
+    sel = run(make_data([game("x", date=dt.date(2021, 8, 2))], [t]), as_of=AS_OF)
     assert reasons(sel) == {"x": "too_short"}
 
 
 def test_supervised_online_counts_and_exactly_30_minutes_is_enough():
     t = modern(mode="online_supervised", minutes=30.0)
-    sel = select(make_data([game("x")], [t]), as_of=AS_OF)
+    sel = run(make_data([game("x")], [t]), as_of=AS_OF)
     assert list(sel.rated["game_id"]) == ["x"]
 
 
@@ -104,7 +129,7 @@ def unverified_data():
 
 
 def test_default_mode_rates_on_the_flag_and_warns():
-    sel = select(unverified_data(), as_of=AS_OF)
+    sel = run(unverified_data(), as_of=AS_OF)
     assert sorted(sel.rated["game_id"]) == ["a", "b", "c", "e", "f"]
     assert reasons(sel) == {"d": "not_rated"}  # the flag decides, and it says no
     warned = sel.warnings[sel.warnings["code"] == "unverified"].set_index("locator")["message"]
@@ -120,7 +145,7 @@ def test_default_mode_rates_on_the_flag_and_warns():
 
 
 def test_strict_mode_excludes_what_default_mode_warns_about():
-    sel = select(unverified_data(), as_of=AS_OF, strict=True)
+    sel = run(unverified_data(), as_of=AS_OF, strict=True)
     assert list(sel.rated["game_id"]) == ["a"]
     assert reasons(sel) == {
         "b": "unverified",
@@ -136,7 +161,7 @@ def test_strict_mode_excludes_what_default_mode_warns_about():
 def test_a_failing_known_fact_beats_an_unknown_one():
     t = modern(minutes=20.0, mode=None)
     for strict in (False, True):
-        assert reasons(select(make_data([game("x")], [t]), as_of=AS_OF, strict=strict)) == {
+        assert reasons(run(make_data([game("x")], [t]), as_of=AS_OF, strict=strict)) == {
             "x": "too_short"
         }
 
@@ -168,7 +193,7 @@ def test_overrides_with_comments(tmp_path):
         game("g5", tournament_id="in", forfeit=True),  # every-era rules still apply
         game("g6"),
     ]
-    sel = select(make_data(games, tours), as_of=AS_OF, config=config)
+    sel = run(make_data(games, tours), as_of=AS_OF, config=config)
     assert sorted(sel.rated["game_id"]) == ["g1", "g6"]
     excl = sel.exclusions.set_index("game_id")
     assert excl.loc["g2", "reason"] == "override_game"
@@ -181,18 +206,27 @@ def test_overrides_with_comments(tmp_path):
     assert list(unused["message"]) == ["unrated_games names game 'g9', not in the data"]
 
 
-def test_forced_in_modern_tournament_needs_no_facts(tmp_path):
-    config = load_config(rules_dir(tmp_path, rated_tournaments="t1\n"))
-    t = modern(minutes=None, mode="online", rule="Swap2", rated=False)
-    sel = select(make_data([game("x", moves=0)], [t]), as_of=AS_OF, strict=True, config=config)
-    assert list(sel.rated["game_id"]) == ["x"]
-    assert sel.warnings.empty
+def test_forced_in_stands_for_the_flag_and_the_known_2021_conditions_still_apply(tmp_path):
+    config = load_config(rules_dir(tmp_path, rated_tournaments="t1\nt2\nt3\n"))
+    tours = [
+        modern("t1", rated=False),  # every fact known and passing: rated
+        modern("t2", rated=False, minutes=None),  # a fact unknown: as if flagged
+        modern("t3", rated=False, rule="Swap2"),  # a known condition fails: out
+    ]
+    games = [game(t, tournament_id=t) for t in ("t1", "t2", "t3")]
+    sel = run(make_data(games, tours), as_of=AS_OF, config=config)
+    assert sorted(sel.rated["game_id"]) == ["t1", "t2"]
+    assert reasons(sel) == {"t3": "rule_not_certified"}
+    warned = sel.warnings.loc[sel.warnings["code"] == "unverified", "locator"]
+    assert list(warned) == ["tournament=t2"]
+    strict = run(make_data(games, tours), as_of=AS_OF, strict=True, config=config)
+    assert reasons(strict) == {"t2": "unverified", "t3": "rule_not_certified"}
 
 
 def test_forced_in_does_not_cross_category(tmp_path):
     config = load_config(rules_dir(tmp_path, rated_tournaments="t1\n"))
     t = tournament(rule="Swap2", category="gomoku")
-    assert reasons(select(make_data([game("x")], [t]), as_of=AS_OF, config=config)) == {
+    assert reasons(run(make_data([game("x")], [t]), as_of=AS_OF, config=config)) == {
         "x": "out_of_category"
     }
 
@@ -217,7 +251,7 @@ def test_bad_override_lines_name_file_and_line(tmp_path, content, match):
 
 # --- tournament facts ------------------------------------------------------------------------
 
-FACTS_HEADER = "# facts\ntournament_id,minutes,mode,note\n"
+FACTS_HEADER = "# facts\ntournament_id,minutes,mode,note,start,end\n"
 
 
 def test_facts_file_wins_over_the_source(tmp_path):
@@ -225,9 +259,10 @@ def test_facts_file_wins_over_the_source(tmp_path):
         rules_dir(tmp_path, tournament_facts__csv=FACTS_HEADER + 't1,60,,"regulations, art. 3"\n')
     )
     t = modern(minutes=20.0)  # the source says 20 minutes; the maintainers say 60
-    sel = select(make_data([game("x")], [t]), as_of=AS_OF, config=config)
+    sel = run(make_data([game("x")], [t]), as_of=AS_OF, config=config)
     assert list(sel.rated["game_id"]) == ["x"]
-    assert config.facts.set_index("tournament_id").loc["t1", "note"] == "regulations, art. 3"
+    assert config.facts.table.set_index("tournament_id").loc["t1", "note"] == "regulations, art. 3"
+    assert sel.tournaments.set_index("tournament_id").loc["t1", "minutes"] == 60.0
 
 
 def test_empty_fact_cell_keeps_the_source_value(tmp_path):
@@ -235,30 +270,44 @@ def test_empty_fact_cell_keeps_the_source_value(tmp_path):
         rules_dir(tmp_path, tournament_facts__csv=FACTS_HEADER + "t1,,online_supervised,\n")
     )
     t = modern(minutes=20.0, mode="online")
-    assert reasons(select(make_data([game("x")], [t]), as_of=AS_OF, config=config)) == {
+    assert reasons(run(make_data([game("x")], [t]), as_of=AS_OF, config=config)) == {
         "x": "too_short"
     }
 
 
-def test_later_facts_file_wins(tmp_path):
-    directory = rules_dir(tmp_path, tournament_facts__csv=FACTS_HEADER + "t1,20,face_to_face,\n")
-    extra = tmp_path / "sample_facts.csv"
-    extra.write_text("tournament_id,minutes,mode,note\nt1,45,,sample\n", encoding="utf-8")
-    config = load_config(directory, facts=[extra])
-    row = config.facts.set_index("tournament_id").loc["t1"]
-    assert (row["minutes"], row["mode"], row["note"]) == (45.0, "face_to_face", "sample")
-    t = modern(minutes=None, mode=None)
-    sel = select(make_data([game("x")], [t]), as_of=AS_OF, strict=True, config=config)
-    assert list(sel.rated["game_id"]) == ["x"]
+def test_facts_dates_date_an_undated_tournament_and_its_games(tmp_path):
+    config = load_config(
+        rules_dir(tmp_path, tournament_facts__csv=FACTS_HEADER + "t1,,,,2019-05-01,2019-05-03\n")
+    )
+    data = make_data([game("x")], [tournament(start=None, end=None)])
+    assert reasons(run(data, as_of=AS_OF)) == {"x": "unknown_date"}
+    sel = run(data, as_of=AS_OF, config=config)
+    assert list(sel.rated["date"]) == [dt.date(2019, 5, 3)]
+    assert sel.warnings.empty
+
+
+def test_facts_name_unknown_tournaments_and_never_move_a_source_date(tmp_path):
+    rows = "t1,,,,2019-05-01,2019-05-03\nt9,60,,\n"
+    config = load_config(rules_dir(tmp_path, tournament_facts__csv=FACTS_HEADER + rows))
+    sel = run(make_data([game("x")]), as_of=AS_OF, config=config)  # t1 ends 2020-06-07
+    assert list(sel.rated["date"]) == [dt.date(2020, 6, 7)]
+    found = sel.warnings.set_index("code")
+    assert found.loc["facts_date_ignored", "locator"] == "line 3, tournament id=t1"
+    assert found.loc["unknown_tournament", "locator"] == "line 4, tournament id=t9"
+    assert found.loc["unknown_tournament", "source"] == "rules/tournament_facts.csv"
 
 
 @pytest.mark.parametrize(
     ("rows", "match"),
     [
-        ("t1,sixty,,\n", r"tournament_facts.csv:3: minutes must be a number"),
-        ("t1,60,by post,\n", r"tournament_facts.csv:3: mode must be one of"),
-        ("t1,60,,\nt1,90,,\n", r"tournament_facts.csv:4: tournament 't1' already on line 3"),
-        ("t1,60,,a,b\n", r"tournament_facts.csv:3: 5 cells for 4 columns"),
+        ("t1,sixty,,\n", r"tournament_facts.csv, line 3, tournament id=t1: minutes 'sixty'"),
+        ("t1,inf,,\n", r"line 3, tournament id=t1: minutes 'inf' is not a number"),
+        ("t1,-5,,\n", r"line 3, tournament id=t1: minutes '-5' is not a number"),
+        ("t1,60,by post,\n", r"line 3, tournament id=t1: mode 'by post' is not one of"),
+        ("t1,60,,\nt1,90,,\n", r"line 4, tournament id=t1: tournament t1 is already on line 3"),
+        ("t1,60,,a,,,b\n", r"line 3, tournament id=t1: 7 cells for the 6 columns"),
+        ("t1,,,,2019-13-01,\n", r"line 3, tournament id=t1: start '2019-13-01' is not a date"),
+        ("t1,60,,\nt2,0,,\nt3,-1,,\n", r"minutes '0' .*\(and 1 more problem\)"),
     ],
 )
 def test_bad_facts_name_file_and_line(tmp_path, rows, match):
@@ -271,13 +320,25 @@ def test_missing_rules_directory_is_a_clear_error(tmp_path):
         load_config(tmp_path / "nowhere")
     with pytest.raises(FileNotFoundError, match="eligibility.toml is missing"):
         load_config(tmp_path)
+    directory = rules_dir(tmp_path)
+    (directory / "game_notes.toml").unlink()
+    with pytest.raises(FileNotFoundError, match="game_notes.toml is missing"):
+        load_config(directory)
 
 
 @pytest.mark.parametrize(
     ("toml", "match"),
     [
-        ("cutover = 2021-08-08\n", "missing key 'min_minutes'"),
+        ("cutover = 2021-08-08\n", "missing key 'first_rated_day'"),
         ('cutover = "2021-08-08"\nmin_minutes = 30\n', "'cutover' must be a TOML date"),
+        (
+            "cutover = 2021-08-08\nfirst_rated_day = 2022-01-01\n",
+            r"'first_rated_day' \(2022-01-01\) must come before 'cutover'",
+        ),
+        (
+            "cutover = 2021-08-08\nfirst_rated_day = 1988-01-01\nmin_minutes = inf\n",
+            "'min_minutes' must be positive",
+        ),
     ],
 )
 def test_bad_settings(tmp_path, toml, match):
@@ -303,7 +364,7 @@ def mixed_data():
 
 
 def test_counts_by_tournament_and_reason_by_hand():
-    sel = select(mixed_data(), as_of=AS_OF)
+    sel = run(mixed_data(), as_of=AS_OF)
     per = sel.counts.by_tournament.set_index("tournament_id")
     assert list(per.index) == ["A", "B", "C", "Z"]
     assert per.loc["A", ["read", "rated", "excluded", "no_result", "forfeit"]].tolist() == [
@@ -330,7 +391,7 @@ def test_counts_by_tournament_and_reason_by_hand():
 
 
 def test_outputs_have_the_shared_schemas():
-    sel = select(mixed_data(), as_of=AS_OF)
+    sel = run(mixed_data(), as_of=AS_OF)
     assert list(sel.rated.columns) == GAMES.names
     assert list(sel.exclusions.columns) == EXCLUSIONS.names
     assert list(sel.warnings.columns) == PROBLEMS.names
@@ -343,7 +404,7 @@ def test_select_does_not_mutate_its_input():
     before = {
         name: getattr(data, name).copy(deep=True) for name in ("games", "tournaments", "players")
     }
-    select(data, as_of=AS_OF)
+    run(data, as_of=AS_OF)
     for name, frame in before.items():
         pd.testing.assert_frame_equal(getattr(data, name), frame)
 
@@ -353,26 +414,26 @@ def test_game_order_does_not_change_the_verdicts():
     rng = np.random.default_rng(0)
     shuffled = data.games.iloc[rng.permutation(len(data.games))].reset_index(drop=True)
     other = whr.SourceData(data.players, data.tournaments, shuffled, data.problems)
-    a, b = select(data, as_of=AS_OF), select(other, as_of=AS_OF)
+    a, b = run(data, as_of=AS_OF), run(other, as_of=AS_OF)
     assert set(a.rated["game_id"]) == set(b.rated["game_id"])
     assert reasons(a) == reasons(b)
 
 
 def test_empty_games():
-    sel = select(make_data([]), as_of=AS_OF)
+    sel = run(make_data([]), as_of=AS_OF)
     assert sel.rated.empty and sel.exclusions.empty
     assert sel.counts.read == 0
 
 
 def test_invariant_check_catches_a_lost_game():
-    sel = select(mixed_data(), as_of=AS_OF)
+    sel = run(mixed_data(), as_of=AS_OF)
     with pytest.raises(InvariantError, match="7 games read but 1 rated"):
         _check(mixed_data().games, sel.rated.iloc[:1], sel.exclusions, sel.counts)
 
 
 def test_as_of_string_and_public_entry_point():
-    assert reasons(whr.select(mixed_data(), as_of="2026-11-30")) == reasons(
-        select(mixed_data(), as_of=AS_OF)
+    assert reasons(whr.select(mixed_data(), as_of="2026-11-30", config=RULES)) == reasons(
+        run(mixed_data(), as_of=AS_OF)
     )
 
 
@@ -393,7 +454,7 @@ def test_as_of_string_and_public_entry_point():
 def test_bad_arguments(kwargs, error, match):
     args = {"as_of": AS_OF, **kwargs}
     with pytest.raises(error, match=match):
-        select(mixed_data(), **args)
+        run(mixed_data(), **args)
 
 
 def test_table_missing_a_column():
@@ -402,13 +463,13 @@ def test_table_missing_a_column():
         data.players, data.tournaments, data.games.drop(columns=["forfeit"]), data.problems
     )
     with pytest.raises(ValueError, match=r"data.games lacks columns \['forfeit'\]"):
-        select(broken, as_of=AS_OF)
+        run(broken, as_of=AS_OF)
 
 
 def test_tournaments_are_listed_numbers_first_by_value():
     tours = [tournament(t) for t in ("10", "9", "b", "100")]
     games = [game(str(i), tournament_id=t) for i, t in enumerate(["10", "9", "b", "100", None])]
-    ids = select(make_data(games, tours), as_of=AS_OF).counts.by_tournament["tournament_id"]
+    ids = run(make_data(games, tours), as_of=AS_OF).counts.by_tournament["tournament_id"]
     assert ids.tolist() == ["9", "10", "100", "b", None]
 
 
@@ -424,7 +485,7 @@ def test_gomoku_has_no_certified_rule_list_so_the_rule_is_not_checked():
         game("y", tournament_id="b"),
         game("z", tournament_id="c"),
     ]
-    sel = select(make_data(games, tours), as_of=AS_OF, category="gomoku", strict=True)
+    sel = run(make_data(games, tours), as_of=AS_OF, category="gomoku", strict=True)
     assert list(sel.rated["game_id"]) == ["x", "z"]
     assert reasons(sel) == {"y": "too_short"}
 

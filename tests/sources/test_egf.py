@@ -199,7 +199,7 @@ def test_byes_of_the_three_kinds():
     tid = "egf:byes"
     ids = dict(zip(data.players["name"], data.players["player_id"], strict=True))
     byes = data.games[data.games["white"].isna()]
-    # 0- (r1 Gamma), 0+ (r2 Alpha), 0=0 / 0= / 0- (r3 everyone): one row each, not played
+    # 0- (r1 Gamma), 0+ (r2 Alpha), 0=0 / 0= / 0- (r3 everyone): one row each, a bye
     expected = {
         f"{tid}:r1:bye:3": (ids["Gamma Gleb"], 0.0),
         f"{tid}:r2:bye:1": (ids["Alpha Anna"], 1.0),
@@ -210,10 +210,10 @@ def test_byes_of_the_three_kinds():
     assert {
         row["game_id"]: (row["black"], row["result"]) for row in byes.to_dict("records")
     } == expected
-    assert byes["forfeit"].all()
+    assert byes["bye"].all() and not byes["forfeit"].any()  # a bye is not a walk-over
     played = data.games[data.games["white"].notna()]
     assert sorted(played["game_id"]) == [f"{tid}:r1:1-2", f"{tid}:r2:2-3"]
-    assert not played["forfeit"].any()
+    assert not played["forfeit"].any() and not played["bye"].any()
 
 
 def test_latin1_file_is_read_with_a_warning():
@@ -315,9 +315,12 @@ def test_several_tables_share_player_ids_and_list_each_input():
         ]
     )
     assert data.tournaments["tournament_id"].tolist() == ["egf:mismatch", "egf:forfeit_unknown"]
-    assert [name for name, _ in data.inputs] == [p.name for p in paths]
+    # the tables, then the maintainers' country codes and player mapping: editing those is
+    # new data too
+    read = [*paths, egf.DEFAULT_COUNTRIES, EMPTY_MAPPING]
+    assert [name for name, _ in data.inputs] == [p.name for p in read]
     assert [digest for _, digest in data.inputs] == [
-        hashlib.sha256(p.read_bytes()).hexdigest() for p in paths
+        hashlib.sha256(p.read_bytes()).hexdigest() for p in read
     ]
     assert data.games["game_id"].is_unique
     for frame, schema in [
@@ -359,17 +362,18 @@ def test_a_directory_of_tables_through_read_source_and_select(tmp_path):
     for name in ["byes.h9", "mismatch.h9", "forfeit_unknown.h9"]:
         (tmp_path / name).write_bytes((HERE / name).read_bytes())
     data = whr.read_source(tmp_path)
-    selection = whr.select(data, as_of=dt.date(2025, 1, 1))
+    rules = whr.rules.load_config(whr.rules.default_directory())
+    selection = whr.select(data, as_of=dt.date(2025, 1, 1), config=rules)
     reasons = dict(
         zip(selection.exclusions["game_id"], selection.exclusions["reason"], strict=True)
     )
-    # byes and results by default were not played; mismatches and ? have no result
+    # byes are byes; results by default were not played; mismatches and ? have no result
     assert reasons == {
-        "egf:byes:r1:bye:3": "forfeit",
-        "egf:byes:r2:bye:1": "forfeit",
-        "egf:byes:r3:bye:1": "forfeit",
-        "egf:byes:r3:bye:2": "forfeit",
-        "egf:byes:r3:bye:3": "forfeit",
+        "egf:byes:r1:bye:3": "bye",
+        "egf:byes:r2:bye:1": "bye",
+        "egf:byes:r3:bye:1": "bye",
+        "egf:byes:r3:bye:2": "bye",
+        "egf:byes:r3:bye:3": "bye",
         "egf:forfeit_unknown:r1:1-2": "forfeit",
         "egf:forfeit_unknown:r2:1-3": "no_result",
         "egf:mismatch:r1:1-2": "no_result",
@@ -378,6 +382,7 @@ def test_a_directory_of_tables_through_read_source_and_select(tmp_path):
         "egf:mismatch:r3:2-4": "no_result",
     }
     assert len(selection.rated) == len(data.games) - len(reasons)
+    assert selection.counts.byes == 5
 
 
 def test_a_broken_entry_in_the_last_round_is_an_error_with_its_line(tmp_path):
@@ -430,3 +435,54 @@ def test_a_tie_break_column_of_entry_like_values_is_not_a_round(tmp_path):
     )
     data = egf.read_table(path, mapping=EMPTY_MAPPING)
     assert sorted(data.games["game_id"]) == ["egf:t:r1:1-2", "egf:t:r1:3-4"]
+
+
+# -- the EGF format's own example: Maribor 1997, dated only in a comment --------------------
+
+MARIBOR_FACTS = "tournament_id,minutes,mode,note,start,end\n"
+
+
+def _maribor(tmp_path: Path, facts: str | None) -> Path:
+    (tmp_path / "maribor1997.h9").write_bytes((HERE / "maribor1997.h9").read_bytes())
+    if facts is not None:
+        (tmp_path / "tournament_facts.csv").write_text(facts, encoding="utf-8")
+    return tmp_path
+
+
+def test_maribor_without_a_date_says_which_facts_line_to_add(tmp_path):
+    import whr
+
+    data = whr.read_source(_maribor(tmp_path, None))
+    assert len(data.games) == 60  # 24 players, 5 rounds, no bye
+    found = data.problems.query("code == 'egf_bad_date'")
+    assert found["locator"].tolist() == ["header DT"]
+    message = found["message"].item()
+    assert "the line 'egf:maribor1997,,,,YYYY-MM-DD,YYYY-MM-DD'" in message
+    assert "under the header 'tournament_id,minutes,mode,note,start,end'" in message
+    rules = whr.rules.load_config(whr.rules.default_directory())
+    selection = whr.select(data, as_of=dt.date(2025, 1, 1), config=rules)
+    assert selection.rated.empty
+    assert set(selection.exclusions["reason"]) == {"unknown_date"}
+    assert "'egf:maribor1997,,,,YYYY-MM-DD,YYYY-MM-DD'" in selection.exclusions["message"].iloc[0]
+
+
+def test_maribor_with_the_facts_line_is_dated_and_rated(tmp_path):
+    import whr
+
+    line = "egf:maribor1997,,,from the table's comment,1997-09-20,1997-09-21\n"
+    data = whr.read_source(_maribor(tmp_path, MARIBOR_FACTS + line))
+    tournament = data.tournaments.set_index("tournament_id").loc["egf:maribor1997"]
+    assert (tournament["start"], tournament["end"]) == (dt.date(1997, 9, 20), dt.date(1997, 9, 21))
+    assert tournament["minutes"] == 75.0  # ";time=75+b": the table's own, not replaced
+    assert set(data.games["date"]) == {dt.date(1997, 9, 21)}
+    assert data.problems.query("source == 'tournament_facts.csv'").empty
+    rules = whr.rules.load_config(whr.rules.default_directory())
+    selection = whr.select(data, as_of=dt.date(2025, 1, 1), config=rules)
+    assert len(selection.rated) == 60 and selection.exclusions.empty
+    # the table's first line, Matoh Leon, won his five games ("7+ 5+ 3+ 2+ 6+")
+    leon = new_id("matoh leon", "SI")
+    games = selection.rated.loc[
+        (selection.rated["black"] == leon) | (selection.rated["white"] == leon)
+    ]
+    scores = games["result"].where(games["black"] == leon, 1.0 - games["result"])
+    assert scores.tolist() == [1.0] * 5

@@ -9,7 +9,6 @@ import pytest
 from sources_support import FIXTURES
 
 import whr
-from whr.sources.renjunet import FORFEIT_PATTERN
 from whr.tables import GAMES, PLAYERS, TOURNAMENTS, conform
 
 D = dt.date
@@ -155,7 +154,9 @@ def test_basic_games_map_players_count_moves_and_take_the_tournament_end_date():
                 6,
                 False,
                 False,
+                False,
                 True,
+                None,
                 src,
             ],
             [
@@ -169,11 +170,13 @@ def test_basic_games_map_players_count_moves_and_take_the_tournament_end_date():
                 D(2024, 6, 9),
                 0,
                 True,
+                False,
+                False,
                 True,
-                True,
+                "forfeit",
                 src,
             ],
-            # moves spread over lines and runs of spaces: 3; info "B=1245" is not a forfeit
+            # moves spread over lines and runs of spaces: 3; the <info> note is kept as written
             [
                 "250003",
                 "5002",
@@ -186,7 +189,9 @@ def test_basic_games_map_players_count_moves_and_take_the_tournament_end_date():
                 3,
                 False,
                 False,
+                False,
                 True,
+                "B=1245",
                 src,
             ],
             # a self-game with an empty result and an empty round: kept as read
@@ -202,7 +207,9 @@ def test_basic_games_map_players_count_moves_and_take_the_tournament_end_date():
                 0,
                 False,
                 False,
+                False,
                 True,
+                None,
                 src,
             ],
             # no round attribute, no <move>; its own date wins over the tournament's end
@@ -218,7 +225,9 @@ def test_basic_games_map_players_count_moves_and_take_the_tournament_end_date():
                 0,
                 False,
                 False,
+                False,
                 True,
+                None,
                 src,
             ],
         ],  # fmt: skip
@@ -286,27 +295,6 @@ def test_problem_records_keep_every_game_row_with_nulls_where_unresolved():
     assert pd.isna(tournaments.loc["13", "type"]) and pd.isna(tournaments.loc["13", "category"])
     assert list(data.players["player_id"]) == ["090001", "090002"]
     assert data.players.loc[1, "country"] is None or pd.isna(data.players.loc[1, "country"])
-
-
-@pytest.mark.parametrize(
-    ("note", "forfeit"),
-    [
-        ("forfeit", True),
-        ("Forfeited by White", True),
-        ("walk-over", True),
-        ("Walkover", True),
-        ("w/o", True),
-        ("bye", True),
-        ("won by default", True),
-        ("default loss", True),
-        ("B=1245", False),
-        ("byebye", False),
-        ("defaulted opening", False),
-        ("", False),
-    ],
-)
-def test_forfeit_rule_on_info_notes(note, forfeit):
-    assert bool(FORFEIT_PATTERN.search(note)) is forfeit
 
 
 def test_sections_may_come_in_any_order(tmp_path):

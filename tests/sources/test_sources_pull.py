@@ -20,15 +20,17 @@ FAST = {"timeout_s": 5.0, "backoff_s": 0.01}
 
 
 def _files(folder):
-    return sorted(p.name for p in folder.iterdir())
+    """Every file under ``folder``, as paths relative to it (directories left out)."""
+    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file())
 
 
-def test_download_lands_under_the_urls_file_name(http_server, tmp_path):
+def test_download_lands_under_the_urls_file_name_in_a_directory_of_its_own(http_server, tmp_path):
     http_server.routes["/db/renjunet_v10_20250301.rif"] = lambda h, n: send(h, BASIC)
     path = pull(http_server.url("/db/renjunet_v10_20250301.rif"), tmp_path, **FAST)
-    assert path == tmp_path / "renjunet_v10_20250301.rif"
+    assert path.name == "renjunet_v10_20250301.rif"
+    assert path.parent.parent == tmp_path and path.parent.name.startswith("pull-")
     assert path.read_bytes() == BASIC
-    assert _files(tmp_path) == ["renjunet_v10_20250301.rif"]  # no temporary file left
+    assert _files(tmp_path) == [f"{path.parent.name}/renjunet_v10_20250301.rif"]  # no .part
 
 
 def test_server_failing_twice_then_succeeding_is_retried(http_server, tmp_path):
@@ -116,7 +118,7 @@ def test_silent_server_times_out(http_server, tmp_path):
         send(handler, BASIC)
 
     http_server.routes["/slow.rif"] = silent
-    with pytest.raises(whr.SourceError, match=r"no answer within 0.2 s \(timeout_s\)"):
+    with pytest.raises(whr.SourceError, match=r"no answer within 0.2 s \(timeout_s, --timeout\)"):
         pull(http_server.url("/slow.rif"), tmp_path, timeout_s=0.2, retries=1, backoff_s=0.0)
     assert _files(tmp_path) == []
 
@@ -169,11 +171,13 @@ def test_local_paths_are_returned_as_they_are(tmp_path):
 @pytest.mark.parametrize(
     ("kwargs", "words"),
     [
-        ({"timeout_s": 0}, "timeout_s must be > 0 seconds; got 0"),
+        ({"timeout_s": 0}, "timeout_s must be a finite number > 0 seconds; got 0"),
+        ({"deadline_s": float("inf")}, "deadline_s must be a finite number > 0 seconds; got inf"),
+        ({"deadline_s": "60"}, "deadline_s must be a finite number > 0 seconds; got '60'"),
         ({"max_bytes": -1}, "max_bytes must be a positive integer; got -1"),
         ({"max_bytes": 1.5}, "max_bytes must be a positive integer; got 1.5"),
         ({"retries": -1}, "retries must be an integer >= 0; got -1"),
-        ({"backoff_s": -2}, "backoff_s must be >= 0 seconds; got -2"),
+        ({"backoff_s": -2}, "backoff_s must be a finite number >= 0 seconds; got -2"),
     ],
 )
 def test_bad_arguments_are_value_errors_naming_them(tmp_path, kwargs, words):
@@ -186,4 +190,4 @@ def test_workdir_is_created(http_server, tmp_path):
     http_server.routes["/a.rif"] = lambda h, n: send(h, BASIC)
     target = tmp_path / "deep" / "er"
     path = pull(http_server.url("/a.rif"), target, **FAST)
-    assert path.parent == target and os.path.isfile(path)
+    assert path.parent.parent == target and os.path.isfile(path)

@@ -34,11 +34,11 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 from scipy.linalg import lapack
-from scipy.sparse.linalg import spsolve
 
 from whr.core.model import (
     ELO_PER_NATURAL,
     Problem,
+    conditional,
     dot,
     gradient_and_neg_hessian_parts,
     log_posterior,
@@ -46,7 +46,6 @@ from whr.core.model import (
 )
 
 __all__ = [
-    "REFERENCE_JITTER",
     "ConvergenceError",
     "Solution",
     "Operator",
@@ -55,10 +54,6 @@ __all__ = [
     "tridiagonal_inverse_diagonal",
     "uncertainty",
 ]
-
-#: What the reference implementation (``whr`` 2.2.0, ``Player::hessian``) adds to minus the
-#: Hessian's diagonal, natural units^-2, when it computes uncertainties.
-REFERENCE_JITTER = 0.001
 
 
 class ConvergenceError(RuntimeError):
@@ -225,7 +220,7 @@ def tridiagonal_inverse_diagonal(d: np.ndarray, e: np.ndarray) -> np.ndarray:
     return 1.0 / (fwd + bwd[::-1] - d)
 
 
-def uncertainty(problem: Problem, r: np.ndarray, jitter: float = REFERENCE_JITTER) -> np.ndarray:
+def uncertainty(problem: Problem, r: np.ndarray, jitter: float) -> np.ndarray:
     """Variance of each player-day: diagonal of the inverse of the player's own ``-H`` block.
 
     Parameters
@@ -250,110 +245,57 @@ def local_newton(
     r: np.ndarray,
     free: np.ndarray,
     *,
-    max_iter: int = 30,
-    tol: float = 1e-8,
+    tol_elo: float,
+    tol_grad: float,
+    max_iter: int,
 ) -> np.ndarray:
     """Maximise the log posterior over the player-days ``free`` only, the others held fixed.
 
-    A cheap way to place a few new player-days (a warm start: the new day's players, whole
-    chains) before the global Newton iterations: only the terms that touch ``free`` are
-    evaluated, and the small Newton system is solved by sparse LU.
+    Coulom's per-player update (2008, section 3.3) for a set of whole players at once: the
+    conditional problem of the free players (:func:`whr.core.conditional`) solved by
+    :func:`solve`. Only the terms that touch ``free`` are evaluated.
 
     Parameters
     ----------
     problem : Problem
     r : ndarray, shape (n,)
         Ratings, natural units (not modified).
-    free : ndarray of int
-        Indices of the player-days to optimise.
-    max_iter : int
-        Newton iterations at most (stops early, without error: this is only a starting point).
-    tol : float
-        Stop when the largest change is below this, natural units.
+    free : array of int
+        Player-days to optimise: whole players (all of a player's player-days or none).
+    tol_elo, tol_grad, max_iter
+        As for :func:`solve`.
 
     Returns
     -------
     ndarray, shape (n,)
-        ``r`` with the free player-days moved.
+        ``r`` with the free player-days at their conditional maximum.
+
+    Raises
+    ------
+    ValueError
+        If ``free`` splits a player's player-days (see :func:`whr.core.conditional`).
+    ConvergenceError
+        As for :func:`solve`.
     """
-    n = problem.n
     free = np.unique(np.asarray(free, dtype=np.int64))
-    r = np.array(r, dtype=np.float64)
-    m = free.size
-    if m == 0:
-        return r
-    loc = np.full(n, -1, dtype=np.int64)
-    loc[free] = np.arange(m)
-    is_free = loc >= 0
-    sel = is_free[problem.pair_a] | is_free[problem.pair_b]
-    a, b = problem.pair_a[sel], problem.pair_b[sel]
-    pn, ps = problem.pair_n[sel], problem.pair_s[sel]
-    la, lb = loc[a], loc[b]
-    fa, fb = la >= 0, lb >= 0
-    both = fa & fb
-    k = np.flatnonzero(problem.inv_s2 > 0)
-    k = k[is_free[k] | is_free[k + 1]]
-    s2 = problem.inv_s2[k]
-    lk, lk1 = loc[k], loc[k + 1]
-    fk, fk1 = lk >= 0, lk1 >= 0
-    lboth = fk & fk1
-    vf = free[problem.first[free]]
-    lv = loc[vf]
-    v, rv = problem.virtual_games, problem.virtual_rating
-    rows = np.concatenate([la[both], lb[both], lk[lboth], lk1[lboth]])
-    cols = np.concatenate([lb[both], la[both], lk1[lboth], lk[lboth]])
-
-    def local_f(x: np.ndarray) -> float:
-        d = x[a] - x[b]
-        sp_ = np.maximum(-d, 0.0) + np.log1p(np.exp(-np.abs(d)))
-        val = -dot(pn, sp_) - dot(pn - ps, d)
-        u = x[vf] - rv
-        val -= v * float(np.sum(np.maximum(-u, 0.0) + np.log1p(np.exp(-np.abs(u))) + 0.5 * u))
-        dd = x[k + 1] - x[k]
-        return val - 0.5 * dot(s2, dd * dd)
-
-    f = local_f(r)
-    for _ in range(max_iter):
-        p = 0.5 * (1.0 + np.tanh(0.5 * (r[a] - r[b])))
-        ga = ps - pn * p
-        w = pn * p * (1.0 - p)
-        g = np.bincount(la[fa], ga[fa], m) - np.bincount(lb[fb], ga[fb], m)
-        diag = np.bincount(la[fa], w[fa], m) + np.bincount(lb[fb], w[fb], m)
-        q = 0.5 * (1.0 + np.tanh(0.5 * (r[vf] - rv)))
-        g[lv] += v * (0.5 - q)
-        diag[lv] += v * q * (1.0 - q)
-        t = s2 * (r[k + 1] - r[k])
-        g += np.bincount(lk[fk], t[fk], m) - np.bincount(lk1[fk1], t[fk1], m)
-        diag += np.bincount(lk[fk], s2[fk], m) + np.bincount(lk1[fk1], s2[fk1], m)
-        vals = np.concatenate([-w[both], -w[both], -s2[lboth], -s2[lboth]])
-        a_mat = sp.csc_matrix((vals, (rows, cols)), shape=(m, m)) + sp.diags(diag, format="csc")
-        x = np.atleast_1d(spsolve(a_mat, g))
-        slope = dot(g, x)
-        step = 1.0
-        while True:
-            trial = r.copy()
-            trial[free] += step * x
-            f_new = local_f(trial)
-            if f_new >= f + 1e-4 * step * slope or slope * step < 1e-13 * (1 + abs(f)):
-                break
-            step *= 0.5
-            if step < 1e-8:
-                return r
-        r, f = trial, f_new
-        if step * float(np.abs(x).max()) < tol:
-            break
-    return r
+    out = np.array(r, dtype=np.float64)
+    if free.size == 0:
+        return out
+    sub = conditional(problem, out, free)
+    sol = solve(sub, out[free], tol_elo=tol_elo, tol_grad=tol_grad, max_iter=max_iter, jitter=0.0)
+    out[free] = sol.r
+    return out
 
 
 def solve(
     problem: Problem,
     r0: np.ndarray | None = None,
     *,
-    tol_elo: float = 0.01,
-    tol_grad: float = 1e-6,
-    max_iter: int = 100,
+    tol_elo: float,
+    tol_grad: float,
+    max_iter: int,
+    jitter: float,
     max_cg: int = 5000,
-    jitter: float = REFERENCE_JITTER,
 ) -> Solution:
     """Maximum a posteriori of a WHR problem by global Newton's method (see module doc).
 
@@ -361,7 +303,7 @@ def solve(
     ----------
     problem : Problem
     r0 : ndarray, shape (n,), optional
-        Starting ratings, natural units (default: all 0, the virtual opponent's level).
+        Starting ratings, natural units (default: all 0).
     tol_elo : float
         Converged when a full Newton step changes no rating by more than this, Elo (Newton's
         convergence is superlinear: the error left after a 0.01 Elo step is ~1e-6 Elo)...

@@ -9,9 +9,9 @@ Public API:
   shape of the WHR lists (``whr.tables.RATINGS``)
 - ``rating_history(games, rules="1997", as_of=None)``: every rating each player held
 - the rule pieces: ``contribution`` (1996 ``F``), ``start_interval`` and ``start_rating``
-  (1996 rule 8), ``provisional_rating`` (1997 rule 7 in the cumulative form of seed 003)
+  (1996 rule 8), ``provisional_rating`` (1997 rule 7 in the cumulative form of the Japanese explanation of the Elo-era ratings)
 
-See ``docs/elo.md`` for how the seeds were read.
+See ``docs/elo.md`` for how the rule texts were read.
 """
 
 from whr.elo.formulas import (

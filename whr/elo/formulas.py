@@ -1,8 +1,9 @@
 """The formulas of the Elo-era RIF rules (1996-2021), one function each, numpy-friendly.
 
-Sources (``/work/shared/seeds``): seed 000, the 1996 rules (sections 6-8 and the appendix
-table); seed 001, the General Assembly decisions of 1995, 1996 and 1997; seed 003, a Japanese
-explanation of how provisional ratings were really computed (the cumulative form).
+Sources: the RIF qualification system 1996 (sections 6-8 and the appendix table); the decisions
+of the RIF General Assemblies 1995, 1996 and 1997 (in the appendix of the RIF rating rules 2021);
+the Japanese explanation of the Elo-era ratings, on how provisional ratings were really computed
+(the cumulative form).
 
 All ratings are on the Elo-era scale (published ratings, e.g. 2000-2700), in Elo points. The
 expectancy uses base 2 over 120 points, which is the familiar base-10-over-400 curve up to
@@ -29,8 +30,8 @@ __all__ = [
     "start_rating",
 ]
 
-K_FACTOR = 32.0  #: rating points per point scored above expectation (seed 000 section 6)
-SCALE = 120.0  #: Elo points per doubling of the odds (seed 000 section 7)
+K_FACTOR = 32.0  #: rating points per point scored above expectation (RIF qualification system 1996, section 6)
+SCALE = 120.0  #: Elo points per doubling of the odds (RIF qualification system 1996, section 7)
 PROVISIONAL_CAP = 300.0  #: a provisional rating is at most the opponents' average + 300 (GA 1997)
 ESTABLISHED_GAMES = 10  #: games against established players needed to be established (GA 1997)
 ESTABLISHED_POINTS = 3.0  #: points in those games needed to be established (GA 1997)
@@ -92,7 +93,7 @@ def game_change(
 ) -> np.ndarray | float:
     """Rating change of one game, unrounded: ``32 * (score - expected_score)``.
 
-    GA 1997 rule 8 (``Rc = 32 (W - We)``); the appendix table of seed 000 is this value rounded.
+    GA 1997 rule 8 (``Rc = 32 (W - We)``); the appendix table of the 1996 rules is this value rounded.
 
     Parameters
     ----------
@@ -118,7 +119,7 @@ def game_change(
 def contribution(
     rating: ArrayLike, opponent_mean: ArrayLike, games: ArrayLike, points: ArrayLike
 ) -> np.ndarray | float:
-    """A player's contribution from one tournament under the 1996 rules (seed 000 sections 6-7).
+    """A player's contribution from one tournament under the 1996 rules (sections 6-7).
 
     ``F = round(32 * (Et - Ee))`` with ``Ee = N / (1 + 2**(dK / 120))`` and ``dK`` the
     games-weighted average start rating of the opponents minus the player's own start rating.
@@ -146,7 +147,7 @@ def contribution(
 
 
 def start_interval(opponent_mean: ArrayLike) -> tuple[np.ndarray | float, np.ndarray | float]:
-    """The interval a new player's start rating is kept in (seed 000 rule 8b).
+    """The interval a new player's start rating is kept in (RIF qualification system 1996, section 8b).
 
     ``[2000, 2400]`` when the opponents' average ``Ka >= 2200``, else ``[Ka - 200, Ka + 200]``.
 
@@ -168,7 +169,7 @@ def start_interval(opponent_mean: ArrayLike) -> tuple[np.ndarray | float, np.nda
 def start_rating(
     opponent_mean: ArrayLike, games: ArrayLike, points: ArrayLike
 ) -> np.ndarray | float:
-    """A new player's start rating from performance (seed 000 rule 8d), inside the 8b interval.
+    """A new player's start rating from performance (1996 rules, section 8d), inside the 8b interval.
 
     ``Ee = Et``, ``dK = 120 * log2(N / Et - 1)``, ``K0 = Ka - dK``, then clipped to
     :func:`start_interval`. A score of 0 gives the lower edge and a full score the upper edge
@@ -217,7 +218,7 @@ def provisional_rating(
     new_games: ArrayLike,
     cap_mean: ArrayLike,
 ) -> np.ndarray | float:
-    """A provisional rating after a tournament, in the cumulative form of seed 003.
+    """A provisional rating after a tournament, in the cumulative form of the Japanese explanation.
 
     ``R = floor((Rp * Np + sum(Ro) + 400 * (W - L)) / (Np + N))``, at most ``cap_mean + 300``
     (GA 1997 rule 7: ``Rp = Ra + 400 (W - L) / N`` "at most Ra + 300"). Only games against
@@ -243,7 +244,7 @@ def provisional_rating(
     Returns
     -------
     float or numpy.ndarray
-        Whole Elo points (truncated, as seed 003 says).
+        Whole Elo points (truncated, as the Japanese explanation of the Elo-era ratings says).
     """
     np_ = np.asarray(games, dtype=np.float64)
     n = np.asarray(new_games, dtype=np.float64)

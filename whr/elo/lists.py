@@ -8,8 +8,9 @@ and the order are computed exactly as on the WHR list. What differs (see ``docs/
 - ``rating``: the Elo-era rating on the list date (:func:`whr.elo.replay`);
 - ``uncertainty``: null (Elo has none);
 - ``status``: ``"provisional"`` when the rules have the player provisional, else ``"active"``
-  when the last rated game is in (D - 5 years, D] (the WHR lists' window; Elo rule 9: no rating
-  is published after five years' absence), else ``"inactive"``;
+  when the last rated game is in [D - 5 years, D] (the WHR lists' window, rule 10 of the RIF
+  rating rules 2021; RIF qualification system 1996, section 9: no rating is published after
+  five years' absence), else ``"inactive"``;
 - ``best_rating``, ``best_date``: the best Elo rating held up to D and the first day it was held
   (:func:`whr.elo.rating_history`).
 """
@@ -59,8 +60,8 @@ def elo_list(
     -------
     pandas.DataFrame
         Schema ``RATINGS`` (``whr.tables.conform``-ed): one row per player with an Elo rating on
-        D; active players by rank (ties share the better rank), then inactive, then
-        provisional, each by rating descending, ties by id. ``games``, ``wins``, ``draws``,
+        D; active players by rank (1..n: rating, then more games, then id, as
+        :func:`whr.lists.rank_order`), then inactive, then provisional, each in that order. ``games``, ``wins``, ``draws``,
         ``losses``, ``gy1``, ``gy2``, ``gy5``, ``first_game``, ``last_game`` count every game of
         ``games`` up to D, as the WHR list does, including the games of a tournament still
         running on D and games the rules did not count (against provisional players, or below

@@ -1,16 +1,16 @@
 """Replaying a whole history of rated games under the Elo-era rules.
 
-Two rule sets (see ``docs/elo.md`` for the reading of the seeds):
+Two rule sets (see ``docs/elo.md`` for how the rule texts were read):
 
-- ``"1996"`` (seed 000 and the GA 1996 decisions): per-tournament contributions
+- ``"1996"`` (RIF qualification system 1996 and the General Assembly 1996 decisions): per-tournament contributions
   ``F = round(32 (Et - Ee))`` summed and added to the official ratings on the list dates
   April 30, August 31 and December 31; new players get a start rating from their performance in
   their first tournament (rule 8), kept inside the rule-8b interval; rule 8c (no start rating
   after scoring 0) only for tournaments that ended in 1996 or later.
-- ``"1997"`` (GA 1997, rules 3 and 5-9, with seed 003): ratings change after every tournament,
+- ``"1997"`` (RIF General Assembly 1997, rules 3 and 5-9, with the Japanese explanation): ratings change after every tournament,
   in order of end date; only games between established players change an established rating
   (per game ``32 (W - We)``, summed over the tournament and rounded); provisional ratings come
-  from games against established players in the cumulative form of seed 003, at most the
+  from games against established players in the cumulative form of the Japanese explanation, at most the
   opponents' average + 300; a player is established after a tournament that brings them to at
   least 10 games and 3 points against established players. Games against provisional players
   count for nobody.
@@ -62,12 +62,12 @@ __all__ = [
 RULES = ("1997", "1996", "era")
 #: ``rules="era"``: the 1996 rules for tournaments that ended before this day (the last list under
 #: them is December 31, 1996), the 1997 rules from then on (GA 1997; its exact date is not in
-#: the seeds)
+#: the rule texts)
 ERA_CHANGEOVER = dt.date(1997, 1, 1)
 SEED_RATING = 2200.0  #: default rating of the first tournament's players when no list is given
 RULE_8C_FROM = dt.date(1996, 1, 1)  #: GA 1996 decision 3: rule 8c only from 1996 on
 NEW_PLAYER_GAMES = 3  #: rule 8a: games a new player needs for a start rating
-#: Minimum thinking time per player, minutes (seed 000 rule 2; GA 1996 decision 3 before 1996)
+#: Minimum thinking time per player, minutes (1996 rules section 2; GA 1996 decision 3 before 1996)
 MINUTES_1996, MINUTES_BEFORE_1996 = 60.0, 45.0
 
 LIST_COLUMNS = (
@@ -423,7 +423,7 @@ def _run_1997(
         if both.any():
             d = K_FACTOR * (res[both] - expected_score(r0[lb[both]], r0[lw[both]]))
             change = _sum(lb[both], d, m) - _sum(lw[both], d, m)
-        # provisional against established: performance (rule 7, cumulative form of seed 003)
+        # provisional against established: performance (rule 7, cumulative form of the Japanese explanation)
         pb, pw = ~eb & ew, eb & ~ew
         prov = np.concatenate([lb[pb], lw[pw]])
         score = np.concatenate([res[pb], 1.0 - res[pw]])

@@ -1,26 +1,37 @@
-"""Publishing: the Parquet snapshot, its manifest and the static HTML site, switched atomically.
+"""Publishing: a day's list into the archive, the current site at stable addresses, atomically.
 
-``publish(out, as_of, data, selection, fit, params)`` writes ``out/snapshots/<as_of>/`` and then
-points ``out/latest.json`` at it; see :func:`whr.publish.parquet.publish`. Look-ups over earlier
-publishes (``latest_snapshot``, ``previous_snapshot``, ``is_same_run``) are in
-:mod:`whr.publish.snapshots`; the markdown run summary (``summarize``) in
-:mod:`whr.publish.summary`.
+``publish(run, category, data, selection, fit, rules_sha256=...)`` adds the day to the list's
+archive and, when it is the newest day, switches the list's site to it, as one recoverable
+transaction (:mod:`whr.publish.commit`); ``recover(out)`` repairs what a killed run left. The
+paths are :mod:`whr.publish.layout`'s, the archive and its index :mod:`whr.publish.archive`'s,
+the lock :mod:`whr.publish.lock`'s, the gates :mod:`whr.publish.gates`'s, and the markdown run
+summary :mod:`whr.publish.summary`'s. See ``docs/operations.md`` for the published tree.
 """
 
 from __future__ import annotations
 
-from whr.publish.parquet import PublishError, publish
-from whr.publish.snapshots import is_same_run, latest_snapshot, previous_snapshot, read_latest
+from whr.publish.archive import StateError
+from whr.publish.commit import Published, absent, publish, recover, unchanged
+from whr.publish.gates import GateError
+from whr.publish.layout import Channel, Layout
+from whr.publish.lock import LockedError, hold
+from whr.publish.parquet import PublishError
 from whr.publish.summary import markdown_text, summarize, value_counts
 
 __all__ = [
+    "Channel",
+    "GateError",
+    "Layout",
+    "LockedError",
     "PublishError",
-    "is_same_run",
-    "latest_snapshot",
+    "Published",
+    "StateError",
+    "absent",
+    "hold",
     "markdown_text",
-    "previous_snapshot",
     "publish",
-    "read_latest",
+    "recover",
     "summarize",
+    "unchanged",
     "value_counts",
 ]

@@ -1,7 +1,8 @@
 """The run summary: what a publish read, rated and excluded, and what changed, in markdown.
 
-:func:`summarize` reads the published ``ratings.parquet`` of a snapshot (and of the previous
-one) and returns markdown fit for a Prefect artifact or GitHub Actions' job summary. Every value
+:func:`summarize` takes what :func:`whr.publish.publish` returned (the list, and the previous
+list of the same kind, read before the new one went live) and returns markdown fit for a Prefect
+artifact or GitHub Actions' job summary. Every value
 that comes from outside (names, countries, reasons, messages) goes through
 :func:`markdown_text`, so it shows literally and cannot break a table.
 """
@@ -9,8 +10,7 @@ that comes from outside (names, countries, reasons, messages) goes through
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
-from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
 
 import pandas as pd
@@ -69,14 +69,8 @@ def _table(header: Sequence[str], rows: list[Sequence[object]]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def summarize(
-    data: SourceData,
-    selection: Any,
-    snapshot: Path,
-    previous: Path | None,
-    params: Mapping[str, Any],
-) -> str:
-    """The run summary in markdown.
+def summarize(data: SourceData, selection: Any, published: Any) -> str:
+    """The run summary of one published list, in markdown.
 
     Parameters
     ----------
@@ -84,43 +78,54 @@ def summarize(
         What was read.
     selection : whr.Selection
         What eligibility decided (``rated``, ``exclusions``, optionally ``counts.unverified``).
-    snapshot : Path
-        The published snapshot directory (its ``ratings.parquet`` is read).
-    previous : Path or None
-        The snapshot published before this run, to report what changed
-        (see :func:`whr.publish.snapshots.previous_snapshot`).
-    params : Mapping
-        The run's parameters; ``params["as_of"]`` is the list date.
+    published : whr.publish.Published
+        What was published: the list, its day and paths, the previous list of the same kind
+        (read before the new one went live), warnings and repairs.
 
     Returns
     -------
     str
         Markdown: inputs and checksums, games read / rated / excluded by reason, players by
-        status, the top 10, new players and biggest movers since ``previous``.
+        status, the top 10, new players and biggest movers since the previous list.
     """
-    ratings = pd.read_parquet(Path(snapshot) / "ratings.parquet")
-    parts = [f"# Rating list as of {params['as_of']}\n"]
-    parts.append(
-        "Parameters: "
-        + ", ".join(f"{k} = {markdown_text(v)}" for k, v in params.items() if k != "as_of")
-        + f". Snapshot: `{markdown_text(Path(snapshot).name)}`.\n"
+    ratings = published.ratings
+    parts = [f"# {markdown_text(published.channel)} list of {published.day}\n"]
+    shown = (
+        f"the current site `{markdown_text(published.site)}` shows it"
+        if published.site is not None
+        else "a past day: the current site still shows a later day"
     )
-    parts.append("## Input\n")
+    parts.append(f"Archive entry `{markdown_text(published.entry)}`; {shown}.\n")
+    for title, lines in (("Repaired first", published.repaired), ("Warnings", published.warnings)):
+        if lines:
+            parts.append(f"\n## {title}\n\n" + "".join(f"- {markdown_text(x)}\n" for x in lines))
+    parts.append("\n## Input\n")
     parts.append(_table(["file", "sha256"], [(name, digest) for name, digest in data.inputs]))
     parts.append(f"\nCombined sha256: `{data.sha256}`\n")
 
     excluded = value_counts(selection.exclusions, ["reason"])
-    parts.append("## Games\n")
+    byes = excluded.pop("bye", 0)  # a bye is a round without a game: counted apart
+    parts.append("\n## Games\n")
     rows: list[Sequence[object]] = [
-        ("read", len(data.games)),
+        ("read", len(data.games) - byes),
         ("rated", len(selection.rated)),
-        ("excluded", len(selection.exclusions)),
+        ("excluded", len(selection.exclusions) - byes),
     ]
     unverified = getattr(getattr(selection, "counts", None), "unverified", None)
     if unverified:
         rows.insert(2, ("rated, but not every fact known (see strict)", int(unverified)))
     rows += [(f"excluded: {reason}", n) for reason, n in excluded.items()]
+    if byes:
+        rows.append(("byes (rounds without a game, not counted above)", byes))
     parts.append(_table(["games", "count"], rows))
+    needed = (published.counts or {}).get("facts_needed") or {}
+    if needed.get("tournaments"):
+        parts.append(
+            f"\n{needed['tournaments']} tournaments from 2021-08-08 on lack their thinking time or "
+            f"mode, and {needed['games']} games wait on them: fill in `facts_needed.csv` (beside "
+            "the list, and in the day's archive entry) and copy its lines into the rules' "
+            "`tournament_facts.csv`.\n"
+        )
     if len(data.problems):
         problems = value_counts(data.problems, ["severity", "code"])
         parts.append("\nProblems in the input:\n\n")
@@ -151,15 +156,11 @@ def summarize(
         )
     )
 
-    parts.append("\n## Since the previous snapshot\n")
-    if previous is None or not (Path(previous) / "ratings.parquet").is_file():
-        parts.append("No previous snapshot.\n")
+    parts.append("\n## Since the previous list\n")
+    if published.previous is None:
+        parts.append("No previous list.\n")
     else:
-        parts.append(
-            _changes(
-                pd.read_parquet(Path(previous) / "ratings.parquet"), ratings, Path(previous).name
-            )
-        )
+        parts.append(_changes(published.previous, ratings, str(published.previous_day)))
     return "".join(parts)
 
 

@@ -1,71 +1,52 @@
 """The maintainers' data files that drive eligibility, read into one frozen value.
 
-Everything a maintainer may want to change lives in plain, commented text files in
-``data/rules/`` (see ``docs/eligibility.md``):
+Everything a maintainer may want to change lives in plain, commented text files of a rules
+directory laid out like ``whr/data/rules/`` (see ``docs/eligibility.md``):
 
-- ``eligibility.toml``: the cut-over date of the 2021 rules, the minimum minutes per player, the
-  accepted modes of play, and the certified rules (names and name patterns). Required.
-- ``tournament_facts.csv``: facts the database lacks, per tournament: ``tournament_id, minutes,
-  mode, note``. An empty cell means "not known". Optional.
+- ``eligibility.toml``: the cut-over date of the 2021 rules, the first day of rated play, the
+  minimum minutes per player, the accepted modes of play, whether the rated flag is required,
+  and the certified rules (names and name patterns). Required.
+- ``game_notes.toml``: the phrases of game notes that say a game was not played in reality, was
+  a bye, or was played although it names a default (RIF qualification system 1996, section 4).
+  Required.
+- ``tournament_facts.csv``: facts the database lacks, per tournament (minutes, mode, dates),
+  read by the one parser of that file, :func:`whr.sources.facts.read_facts`. Optional.
 - ``rated_tournaments``, ``unrated_tournaments``, ``unrated_games``: one id per line, each line
   allowed a ``# reason`` comment carried into the exclusion messages. Optional (absent = empty).
+
+Nothing is read behind the caller's back: :func:`whr.select` takes the value
+:func:`load_config` returns; :func:`default_directory` names the repository's own directory.
 """
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
-import hashlib
 import re
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 
-import pandas as pd
-
+from whr.data import bundled
 from whr.rules.names import CertifiedRule
+from whr.rules.notes import KINDS, NotePattern, note_kind
+from whr.sources._common import SourceError
+from whr.sources.facts import FACTS_FILE, Facts, no_facts, read_facts
 from whr.tables import CATEGORIES, MODES
 
 CONFIG_FILE = "eligibility.toml"
-FACTS_FILE = "tournament_facts.csv"
+NOTES_FILE = "game_notes.toml"
 OVERRIDE_FILES = ("rated_tournaments", "unrated_tournaments", "unrated_games")
-FACT_COLUMNS = ("tournament_id", "minutes", "mode", "note", "source")
 
 
 class ConfigError(ValueError):
-    """A data file of ``data/rules/`` is malformed; the message names the file and line to fix."""
+    """A data file of ``whr/data/rules/`` is malformed; the message names the file and line to fix."""
 
 
 def default_directory() -> Path:
-    """The repository's ``data/rules/`` directory (found relative to this package)."""
-    return Path(__file__).resolve().parents[2] / "data" / "rules"
-
-
-def config_digest(directory: Path) -> str:
-    """sha256 over the eligibility files of ``directory`` (names and contents, sorted).
-
-    Every file under ``directory`` counts (``__pycache__`` aside), so editing, adding or
-    removing any list changes the digest; record it with a run's parameters so that a change
-    of the rules makes the next run publish.
-
-    Parameters
-    ----------
-    directory : Path
-        A rules directory like ``data/rules/``.
-
-    Returns
-    -------
-    str
-        Hex sha256 of the lines ``<relative path>\\t<sha256 of the file>\\n``, in path order.
-    """
-    lines = []
-    for path in sorted(Path(directory).rglob("*")):
-        if path.is_file() and "__pycache__" not in path.parts:
-            digest = hashlib.sha256(path.read_bytes()).hexdigest()
-            lines.append(f"{path.relative_to(directory).as_posix()}\t{digest}\n")
-    return hashlib.sha256("".join(lines).encode()).hexdigest()
+    """The bundled rules directory, ``whr/data/rules/`` (read with ``importlib.resources``)."""
+    return bundled("rules")
 
 
 @dataclass(frozen=True, eq=False)
@@ -75,20 +56,24 @@ class EligibilityConfig:
     Attributes
     ----------
     cutover : datetime.date
-        First last-day of a tournament judged by the 2021 rules (2021-08-08).
+        First last-day of a tournament judged by the RIF rating rules 2021 (2021-08-08).
+    first_rated_day : datetime.date
+        Games dated before it are out (``before_rated_era``): rated play began in 1988 (RIF
+        General Assembly 1996, decision 1: the tournaments from 1988 on).
     min_minutes : float
         Minimum thinking time per player, in minutes, from the cut-over (30).
     accepted_modes : frozenset of str
         Modes of play accepted from the cut-over (``face_to_face``, ``online_supervised``).
     require_rated_flag : bool
-        From the cut-over, also require the database's rated flag when every fact is known
-        (False: the facts decide, the flag only when a fact is unknown).
+        From the cut-over, the tournament must also be flagged rated by the database (or be in
+        ``rated_tournaments``): True, the RIF's reading and the default; False, the older
+        reading where every fact known and passing rates a tournament without the flag.
     certified_rules : tuple of CertifiedRule
         The rules certified by the RIF, with their name patterns.
-    facts : pandas.DataFrame
-        One row per tournament: ``tournament_id, minutes, mode, note, source`` (``source`` is
-        ``file:line`` of the row that gave the last value); minutes in minutes per player, NaN
-        when unknown; mode one of ``whr.tables.MODES`` or null.
+    note_patterns : tuple of NotePattern
+        The phrases of game notes (``game_notes.toml``), in file order.
+    facts : whr.sources.facts.Facts
+        The directory's ``tournament_facts.csv`` (empty when there is none).
     rated_tournaments, unrated_tournaments, unrated_games : Mapping of str to str
         Override id -> the line's comment ("" when none).
     files : tuple of str
@@ -96,29 +81,27 @@ class EligibilityConfig:
     """
 
     cutover: dt.date
+    first_rated_day: dt.date
     min_minutes: float
     accepted_modes: frozenset[str]
     require_rated_flag: bool
     certified_rules: tuple[CertifiedRule, ...]
-    facts: pd.DataFrame
+    note_patterns: tuple[NotePattern, ...] = ()
+    facts: Facts = field(default_factory=no_facts)
     rated_tournaments: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     unrated_tournaments: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     unrated_games: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     files: tuple[str, ...] = ()
 
 
-def load_config(
-    directory: str | Path | None = None, facts: Iterable[str | Path] = ()
-) -> EligibilityConfig:
+def load_config(directory: str | Path) -> EligibilityConfig:
     """Read the eligibility rules from a directory of data files.
 
     Parameters
     ----------
-    directory : str or pathlib.Path, optional
-        A directory laid out like ``data/rules/``; None means the repository's own.
-    facts : iterable of str or pathlib.Path, optional
-        Further tournament-facts files (same columns as ``tournament_facts.csv``), read after the
-        directory's own; a non-empty cell of a later file replaces the value of an earlier one.
+    directory : str or pathlib.Path
+        A directory laid out like ``whr/data/rules/``; :func:`default_directory` is the
+        repository's own.
 
     Returns
     -------
@@ -126,35 +109,56 @@ def load_config(
 
     Raises
     ------
-    FileNotFoundError
-        If the directory, its ``eligibility.toml`` or a listed facts file does not exist.
-    ConfigError
-        If a file is malformed (the message names the file and the line).
     TypeError
-        If ``facts`` is a single path instead of a list of paths.
+        If ``directory`` is not a path (None included: the rules are always named).
+    FileNotFoundError
+        If the directory, its ``eligibility.toml`` or its ``game_notes.toml`` does not exist.
+    ConfigError
+        If a file is malformed (the message names the file and the line); a
+        ``tournament_facts.csv`` with any problem (a bad cell, a tournament listed twice) is
+        refused here, since the maintainers' own file should be exactly right.
     """
-    if isinstance(facts, str | Path):
-        raise TypeError(f"facts must be a list of paths, got a single path {str(facts)!r}")
-    root = default_directory() if directory is None else Path(directory)
+    if not isinstance(directory, str | Path):
+        raise TypeError(
+            "directory must be a str or pathlib.Path naming a rules directory like whr/data/rules/ "
+            f"(whr.rules.default_directory() is the repository's), got {type(directory).__name__}"
+        )
+    root = Path(directory)
     if not root.is_dir():
         raise FileNotFoundError(
             f"eligibility rules directory {str(root)!r} does not exist "
-            "(expected data/rules/ with eligibility.toml)"
+            "(expected whr/data/rules/ with eligibility.toml)"
         )
     toml_path = root / CONFIG_FILE
     if not toml_path.is_file():
         raise FileNotFoundError(f"{toml_path} is missing: the eligibility rules need it")
-    files = [str(toml_path)]
+    notes_path = root / NOTES_FILE
+    if not notes_path.is_file():
+        raise FileNotFoundError(
+            f"{notes_path} is missing: the eligibility rules need it to tell forfeits and byes "
+            "from games played"
+        )
+    files = [str(toml_path), str(notes_path)]
     settings = _read_settings(toml_path)
+    patterns = _read_notes(notes_path)
 
-    fact_paths = [root / FACTS_FILE] if (root / FACTS_FILE).is_file() else []
-    for extra in facts:
-        path = Path(extra)
-        if not path.is_file():
-            raise FileNotFoundError(f"tournament facts file {str(path)!r} does not exist")
-        fact_paths.append(path)
-    tables = [_read_facts(path) for path in fact_paths]
-    files += [str(p) for p in fact_paths]
+    # named in problems and warnings as "<directory name>/tournament_facts.csv" (e.g.
+    # "rules/tournament_facts.csv"): published reports carry no path of this machine
+    facts_path = root / FACTS_FILE
+    facts = no_facts(f"{root.name}/{FACTS_FILE}")
+    if facts_path.is_file():
+        try:
+            facts = read_facts(facts_path, name=facts.name)
+        except SourceError as error:
+            raise ConfigError(str(error)) from None
+        if len(facts.problems):
+            first = facts.problems.iloc[0]
+            more = len(facts.problems) - 1
+            raise ConfigError(
+                f"{facts_path}, {first['locator']}: {first['message']}"
+                + (f" (and {more} more problem{'s' if more > 1 else ''})" if more else "")
+            )
+        files.append(str(facts_path))
 
     overrides: dict[str, Mapping[str, str]] = {}
     for name in OVERRIDE_FILES:
@@ -170,7 +174,8 @@ def load_config(
         )
     return EligibilityConfig(
         **settings,
-        facts=_merge_facts(tables),
+        note_patterns=patterns,
+        facts=facts,
         rated_tournaments=overrides["rated_tournaments"],
         unrated_tournaments=overrides["unrated_tournaments"],
         unrated_games=overrides["unrated_games"],
@@ -195,8 +200,15 @@ def _read_settings(path: Path) -> dict:
     cutover = need("cutover", dt.date, "a TOML date such as 2021-08-08")
     if isinstance(cutover, dt.datetime):
         raise ConfigError(f"{path}: 'cutover' must be a date without a time, got {cutover!r}")
+    first_day = need("first_rated_day", dt.date, "a TOML date such as 1988-01-01")
+    if isinstance(first_day, dt.datetime):
+        raise ConfigError(f"{path}: 'first_rated_day' must be a date, got {first_day!r}")
+    if first_day >= cutover:
+        raise ConfigError(
+            f"{path}: 'first_rated_day' ({first_day}) must come before 'cutover' ({cutover})"
+        )
     min_minutes = float(need("min_minutes", (int, float), "a number of minutes per player"))
-    if not min_minutes > 0:
+    if not 0 < min_minutes < float("inf"):
         raise ConfigError(f"{path}: 'min_minutes' must be positive, got {min_minutes}")
     modes = need("accepted_modes", list, f"a list of modes among {list(MODES)}")
     unknown = [m for m in modes if m not in MODES]
@@ -223,6 +235,7 @@ def _read_settings(path: Path) -> dict:
         rules.append(CertifiedRule(name=str(entry["name"]), pattern=pattern, category=category))
     return {
         "cutover": cutover,
+        "first_rated_day": first_day,
         "min_minutes": min_minutes,
         "accepted_modes": frozenset(modes),
         "require_rated_flag": require_flag,
@@ -256,81 +269,46 @@ def _read_ids(path: Path) -> dict[str, str]:
     return ids
 
 
-def _read_facts(path: Path) -> pd.DataFrame:
-    rows = _content_lines(path)
-    if not rows:
-        return pd.DataFrame({name: [] for name in FACT_COLUMNS})
-    header_number, header_line = rows[0]
-    header = [h.strip() for h in next(csv.reader([header_line]))]
-    missing = [c for c in ("tournament_id", "minutes", "mode") if c not in header]
-    if missing:
-        raise ConfigError(f"{path}:{header_number}: header lacks columns {missing}; got {header}")
-    records = []
-    seen: dict[str, int] = {}
-    for number, line in rows[1:]:
-        cells = [c.strip() for c in next(csv.reader([line]))]
-        if len(cells) > len(header):
-            raise ConfigError(
-                f"{path}:{number}: {len(cells)} cells for {len(header)} columns "
-                "(quote a note that contains a comma)"
-            )
-        row = dict(zip(header, cells + [""] * (len(header) - len(cells)), strict=True))
-        tid = row["tournament_id"]
-        if not tid:
-            raise ConfigError(f"{path}:{number}: empty tournament_id")
-        if tid in seen:
-            raise ConfigError(f"{path}:{number}: tournament {tid!r} already on line {seen[tid]}")
-        seen[tid] = number
-        minutes = float("nan")
-        if row["minutes"]:
+def _read_notes(path: Path) -> tuple[NotePattern, ...]:
+    """The note phrases of ``game_notes.toml``, each checked against its own examples."""
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{path}: not valid TOML: {error}") from error
+    unknown = sorted(set(raw) - set(KINDS))
+    if unknown:
+        raise ConfigError(f"{path}: unknown lists {unknown}; the lists are {list(KINDS)}")
+    patterns: list[NotePattern] = []
+    for kind in KINDS:
+        entries = raw.get(kind, [])
+        if not isinstance(entries, list):
+            raise ConfigError(f"{path}: {kind!r} must be an array of tables [[{kind}]]")
+        for number, entry in enumerate(entries, start=1):
+            where = f"{path}: [[{kind}]] number {number}"
+            if not isinstance(entry, dict) or not isinstance(entry.get("pattern"), str):
+                raise ConfigError(f"{where} needs a 'pattern' string")
+            examples = entry.get("examples", [])
+            if not isinstance(examples, list) or not all(isinstance(e, str) for e in examples):
+                raise ConfigError(f"{where}: 'examples' must be a list of strings")
             try:
-                minutes = float(row["minutes"])
-            except ValueError:
+                pattern = re.compile(entry["pattern"], re.IGNORECASE)
+            except re.error as error:
+                raise ConfigError(f"{where}: bad pattern {entry['pattern']!r}: {error}") from error
+            patterns.append(NotePattern(kind, pattern, tuple(examples)))
+    by_kind: dict[str, list[re.Pattern[str]]] = {kind: [] for kind in KINDS}
+    for item in patterns:
+        by_kind[item.kind].append(item.pattern)
+    for item in patterns:
+        for example in item.examples:
+            if not item.pattern.search(example):
                 raise ConfigError(
-                    f"{path}:{number}: minutes must be a number of minutes per player, got {row['minutes']!r}"
-                ) from None
-            if not minutes > 0:
-                raise ConfigError(f"{path}:{number}: minutes must be positive, got {minutes}")
-        mode = row["mode"] or None
-        if mode is not None and mode not in MODES:
-            raise ConfigError(
-                f"{path}:{number}: mode must be one of {list(MODES)} or empty, got {mode!r}"
-            )
-        records.append(
-            {
-                "tournament_id": tid,
-                "minutes": minutes,
-                "mode": mode,
-                "note": row.get("note", "") or "",
-                "source": f"{path}:{number}",
-            }
-        )
-    return pd.DataFrame.from_records(records, columns=list(FACT_COLUMNS))
-
-
-def _merge_facts(tables: list[pd.DataFrame]) -> pd.DataFrame:
-    """Later tables win, field by field, where their cell is known."""
-    merged: dict[str, dict] = {}
-    for table in tables:
-        for row in table.to_dict("records"):
-            current = merged.setdefault(
-                row["tournament_id"],
-                {
-                    "tournament_id": row["tournament_id"],
-                    "minutes": float("nan"),
-                    "mode": None,
-                    "note": "",
-                    "source": "",
-                },
-            )
-            if row["minutes"] == row["minutes"]:  # not NaN
-                current["minutes"] = row["minutes"]
-            if row["mode"] is not None:
-                current["mode"] = row["mode"]
-            if row["note"]:
-                current["note"] = row["note"]
-            current["source"] = row["source"]
-    frame = pd.DataFrame.from_records(list(merged.values()), columns=list(FACT_COLUMNS))
-    return frame.astype(
-        {"tournament_id": "str", "minutes": "float64", "note": "str", "source": "str"}
-    )
+                    f"{path}: pattern {item.pattern.pattern!r} of [[{item.kind}]] does not "
+                    f"find its own example {example!r}"
+                )
+            verdict = note_kind(example, by_kind)
+            if verdict != item.kind:
+                raise ConfigError(
+                    f"{path}: the example {example!r} of [[{item.kind}]] is read as "
+                    f"{verdict!r}, since an earlier list finds it; make the patterns narrower"
+                )
+    return tuple(patterns)

@@ -3,7 +3,7 @@
 Names are compared in a normal form: Unicode compatibility decomposition with the accents
 dropped (``õ`` -> ``o``), lower case, and every character that is not a letter or a digit
 removed. ``"Soosõrv-8"``, ``"Soosyrv 8"`` and ``"SOOSYRV-N"`` become ``"soosorv8"``,
-``"soosyrv8"`` and ``"soosyrvn"``; the patterns of ``data/rules/eligibility.toml`` are regular
+``"soosyrv8"`` and ``"soosyrvn"``; the patterns of ``whr/data/rules/eligibility.toml`` are regular
 expressions that must match the whole normal form.
 """
 

@@ -20,13 +20,15 @@ REASONS = MappingProxyType(
         # The maintainers' word.
         "override_game": "forced out by the maintainers' unrated_games list",
         "override_tournament": "tournament forced out by the maintainers' unrated_tournaments list",
-        # Every era: the game itself.
-        "forfeit": "not played in reality: walk-over, forfeit, default or bye",
+        # Every era: the game itself (RIF qualification system 1996, section 4).
+        "bye": "a round without a game: the player had no opponent (counted apart from games)",
+        "forfeit": "not played in reality: a walk-over, a result by default, a game never played",
         "unrated_game": "the game record itself is marked unrated",
         "no_result": "the game has no result (or one other than 1, 0.5, 0)",
         "unknown_player": "a side is missing or not in the players table",
         "self_play": "black and white are the same player",
         "unknown_date": "the game's date is not known",
+        "before_rated_era": "the game is dated before rated play began (1988): a wrong date",
         "after_as_of": "the game is dated after the as-of date",
         "unfinished_tournament": "the tournament ends after the as-of date (not finished yet)",
         "tournament_type": "the tournament type is not 0 (ordinary); the RIF's site rates type 0 only",
@@ -36,7 +38,7 @@ REASONS = MappingProxyType(
         "online_unsupervised": "played online without video supervision by a recognised referee",
         "no_moves": "the game record has no moves (complete records are required)",
         # Both eras: the database's flag.
-        "not_rated": "the database does not mark the tournament rated (and no fact overrules it)",
+        "not_rated": "the database does not mark the tournament rated (nor rated_tournaments)",
         # Strict mode only.
         "unverified": "strict mode: a fact the rules need is not known (minutes, mode, moves, rule)",
     }
@@ -48,5 +50,10 @@ WARNINGS = MappingProxyType(
         "unverified": "games rated on the database's flag alone: a fact the 2021 rules need is unknown",
         "override_unused": "an override list names an id that is not in the data",
         "duplicate_tournament": "a tournament id appears more than once; the first row is used",
+        "implausible_date": "games dated before rated play began, or after the as-of date "
+        "outside a tournament running on it: excluded, the date needs fixing",
+        "unknown_tournament": "tournament_facts.csv names a tournament that is not in the data",
+        "facts_date_ignored": "tournament_facts.csv gives a date the source already gives "
+        "differently; the source's is kept",
     }
 )

@@ -1,4 +1,4 @@
-"""Which games are rated, and why each other game is not (rating-system.md section 2).
+"""Which games are rated, and why each other game is not (``docs/eligibility.md``).
 
 :func:`select` judges every game read with vectorised boolean masks, tested in the precedence
 order of :data:`whr.rules.reasons.REASONS`; each game not rated gets exactly one reason, the first
@@ -16,9 +16,12 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from whr.rules.config import EligibilityConfig, load_config
+from whr.rules.config import EligibilityConfig
 from whr.rules.names import certified_mask
+from whr.rules.notes import classify_notes, matched_phrase
 from whr.rules.reasons import REASONS
+from whr.sources.facts import COLUMNS as FACT_COLUMNS
+from whr.sources.facts import facts_line, merge_facts
 from whr.tables import (
     CATEGORIES,
     EXCLUSIONS,
@@ -49,25 +52,39 @@ class Counts:
         Games read (every row of the games table), rated, and excluded.
     unverified : int
         Rated games counted under the "unverified" warning (default mode; 0 in strict mode).
+    waiting_on_facts : int
+        Games whose verdict waits on a tournament's unknown minutes or mode (see
+        ``by_tournament``); :func:`whr.rules.facts_needed` lists their tournaments.
     by_reason : pandas.DataFrame
         Columns ``reason, games, description``: one row per reason code of ``REASONS`` in
         precedence order, zeros included.
     by_tournament : pandas.DataFrame
-        Columns ``tournament_id, read, rated, excluded, rated_unverified`` then one column per
-        reason code (games excluded for it); one row per tournament id named by a game (null
-        for games without one), numeric ids by value first, then other ids, then null.
+        Columns ``tournament_id, read, rated, excluded, rated_unverified, waiting_on_facts``
+        then one column per reason code (games excluded for it); one row per tournament id
+        named by a game (null for games without one), numeric ids by value first, then other
+        ids, then null. ``waiting_on_facts``: games judged by the 2021 rules whose verdict
+        would change once the tournament's unknown minutes or mode are known (rated on the
+        flag alone, excluded as ``unverified``, or, in the older reading, ``not_rated``).
     """
 
     read: int
     rated: int
     excluded: int
     unverified: int
+    waiting_on_facts: int
     by_reason: pd.DataFrame
     by_tournament: pd.DataFrame
+
+    @property
+    def byes(self) -> int:
+        """Rows that are byes (reason ``bye``): rounds without a game, not games."""
+        return int(self.by_reason.set_index("reason").at["bye", "games"])
 
     def report(self) -> str:
         """A plain-text table of the counts by reason, for logs and notes."""
         lines = [f"games read {self.read}, rated {self.rated}, excluded {self.excluded}"]
+        if self.byes:
+            lines[0] += f" (of the rows read, {self.byes} are byes, not games)"
         if self.unverified:
             lines.append(f"  (rated under the unverified warning: {self.unverified})")
         for row in self.by_reason.itertuples(index=False):
@@ -92,7 +109,13 @@ class Selection:
     warnings : pandas.DataFrame
         Schema ``whr.tables.PROBLEMS`` with severity "warning": ``unverified`` (one row per
         tournament with games rated on the database's flag alone; locator
-        ``tournament=<id>``), ``override_unused``, ``duplicate_tournament``.
+        ``tournament=<id>``), ``implausible_date`` (one row per tournament with games dated
+        before rated play began or after the as-of date), ``override_unused``,
+        ``duplicate_tournament``, and the facts file's ``unknown_tournament`` and
+        ``facts_date_ignored`` (located by its line).
+    tournaments : pandas.DataFrame
+        The tournaments as judged (schema ``whr.tables.TOURNAMENTS``): one row per id (the
+        first), with ``config.facts`` applied.
     as_of : datetime.date
     category : str
     strict : bool
@@ -103,6 +126,7 @@ class Selection:
     exclusions: pd.DataFrame
     counts: Counts
     warnings: pd.DataFrame
+    tournaments: pd.DataFrame
     as_of: dt.date
     category: str
     strict: bool
@@ -114,7 +138,8 @@ def select(
     as_of: dt.date | str,
     category: str = "renju",
     strict: bool = False,
-    config: EligibilityConfig | None = None,
+    *,
+    config: EligibilityConfig,
 ) -> Selection:
     """Decide which games are rated on ``as_of`` for one category, and why the others are not.
 
@@ -131,8 +156,9 @@ def select(
         False (default): a game judged by the 2021 rules whose tournament's rule, minutes or mode,
         or whose own number of moves, is unknown is rated on the database's flag, under an
         "unverified" warning. True: such games are excluded with the reason ``unverified``.
-    config : EligibilityConfig, optional
-        The rules; None loads the repository's ``data/rules/``.
+    config : EligibilityConfig
+        The rules, from ``whr.rules.load_config(directory)`` (keyword only, required: nothing is
+        read behind the caller's back). Its tournament facts are applied to ``data`` first.
 
     Returns
     -------
@@ -154,10 +180,11 @@ def select(
         raise ValueError(f"category must be one of {list(CATEGORIES)}, got {category!r}")
     if not isinstance(strict, bool | np.bool_):
         raise TypeError(f"strict must be a bool, got {type(strict).__name__}")
-    if config is None:
-        config = load_config()
-    elif not isinstance(config, EligibilityConfig):
-        raise TypeError(f"config must be an EligibilityConfig or None, got {type(config).__name__}")
+    if not isinstance(config, EligibilityConfig):
+        raise TypeError(
+            "config must be an EligibilityConfig (whr.rules.load_config(directory)), "
+            f"got {type(config).__name__}"
+        )
     for name in ("players", "tournaments", "games"):
         if not isinstance(getattr(data, name, None), pd.DataFrame):
             raise TypeError(
@@ -168,13 +195,14 @@ def select(
     _require(data.tournaments, TOURNAMENTS, "tournaments")
     _require(data.players, PLAYERS, "players")
 
-    games = data.games.reset_index(drop=True)
-    tours, warnings = _tournaments(data.tournaments, config)
+    tournaments, games, fact_problems = merge_facts(data.tournaments, data.games, config.facts)
+    games = games.reset_index(drop=True)
+    tours, warnings = _tournaments(tournaments)
     judged = _judge(games, tours, data.players, as_of, category, bool(strict), config)
     reason = judged.reason
     excluded = reason != ""
     rows = np.flatnonzero(excluded)
-    message = _messages(reason, rows, judged.pos, games, tours, as_of, category, config)
+    message = _messages(reason, rows, judged, games, tours, as_of, category, config)
 
     rated = games.loc[~excluded, list(GAMES.names)].reset_index(drop=True)
     exclusions = conform(
@@ -190,14 +218,24 @@ def select(
     )
     unverified = judged.unknown_fact & ~excluded
     warnings.extend(_unverified_warnings(games, tours, judged, unverified))
+    warnings.extend(_date_warnings(games, tours, judged, as_of, config))
     warnings.extend(_unused_overrides(games, tours, config))
-    counts = _counts(games, reason, unverified)
+    waiting = judged.minutes_or_mode_unknown & (
+        ~excluded
+        | (reason == "unverified")
+        | ((reason == "not_rated") & ~np.asarray(config.require_rated_flag))
+    )
+    counts = _counts(games, reason, unverified, waiting)
     _check(games, rated, exclusions, counts)
+    found = pd.DataFrame(warnings, columns=list(PROBLEMS.names))
+    if len(fact_problems):
+        found = pd.concat([found, fact_problems.assign(severity="warning")], ignore_index=True)
     return Selection(
         rated=rated,
         exclusions=exclusions,
         counts=counts,
-        warnings=conform(pd.DataFrame(warnings, columns=list(PROBLEMS.names)), PROBLEMS),
+        warnings=conform(found, PROBLEMS),
+        tournaments=conform(tours, TOURNAMENTS),
         as_of=as_of,
         category=category,
         strict=bool(strict),
@@ -259,8 +297,8 @@ def _index_in(values: pd.Series, keys: pd.Series) -> np.ndarray:
     return pc.fill_null(found, -1).to_numpy(zero_copy_only=False).astype(np.intp)
 
 
-def _tournaments(frame: pd.DataFrame, config: EligibilityConfig) -> tuple[pd.DataFrame, list[dict]]:
-    """One row per tournament id (the first), with the facts file applied over the source."""
+def _tournaments(frame: pd.DataFrame) -> tuple[pd.DataFrame, list[dict]]:
+    """One row per tournament id (the first); a repeated id is a warning."""
     warnings: list[dict] = []
     frame = frame.loc[frame["tournament_id"].notna()]
     repeated = frame["tournament_id"].duplicated(keep="first")
@@ -270,16 +308,6 @@ def _tournaments(frame: pd.DataFrame, config: EligibilityConfig) -> tuple[pd.Dat
     tours = frame.loc[~repeated].reset_index(drop=True)
     minutes = _floats(tours["minutes"])
     mode = _objects(tours["mode"])
-    facts = config.facts
-    if len(facts):
-        pos = pd.Index(facts["tournament_id"].astype(str)).get_indexer(
-            tours["tournament_id"].astype(str)
-        )
-        hit = pos >= 0
-        fact_minutes = _take(facts["minutes"].to_numpy(dtype="float64"), pos, np.nan)
-        minutes = np.where(hit & ~np.isnan(fact_minutes), fact_minutes, minutes)
-        fact_mode = _take(_objects(facts["mode"]), pos, None)
-        mode = np.where(hit & pd.notna(fact_mode), fact_mode, mode)
     return tours.assign(minutes=minutes, mode=mode), warnings
 
 
@@ -301,6 +329,9 @@ class _Judged:
     pos: np.ndarray  # row of the game's tournament in ``tours``, -1 when unknown
     unknown_fact: np.ndarray  # judged by the 2021 rules with a fact unknown
     known: dict[str, np.ndarray]  # fact name -> known, per game
+    note_kind: np.ndarray  # the verdict of each game's note (whr.rules.notes.KINDS or "")
+    minutes_or_mode_unknown: np.ndarray  # judged by the 2021 rules, minutes or mode unknown
+    running: np.ndarray  # the game's tournament runs on the as-of date and the game is in it
 
 
 def _judge(
@@ -320,6 +351,7 @@ def _judge(
     moves = _floats(games["moves"])
     as_of64 = np.datetime64(as_of, "D")
     cutover64 = np.datetime64(config.cutover, "D")
+    first64 = np.datetime64(config.first_rated_day, "D")
 
     # Tournament-level facts are computed once per tournament, then taken per game.
     t_ids = tours["tournament_id"]
@@ -335,6 +367,7 @@ def _judge(
     in_category = per_game((tours["category"] == category).fillna(False).to_numpy(bool), False)
     flagged = per_game(_bools(tours["rated"], False), False)
     ordinary = per_game(np.nan_to_num(_floats(tours["type"]), nan=0.0) == 0, True)
+    start = per_game(_days(tours["start"]), np.datetime64("NaT"))
     end = per_game(_days(tours["end"]), np.datetime64("NaT"))
     # Rule 9 certifies renju rules; a category without a certified list skips the rule check.
     rules = [rule for rule in config.certified_rules if rule.category == category]
@@ -352,11 +385,17 @@ def _judge(
 
     forced_in = per_game(_isin(t_ids, list(config.rated_tournaments)), False)
     forced_out = per_game(_isin(t_ids, list(config.unrated_tournaments)), False)
+    # The RIF rates the tournament: its database flag, or the maintainers' rated_tournaments.
+    rated_by_rif = flagged | forced_in
     era_end = np.where(np.isnat(end), date, end)  # a tournament without an end: the game's date
-    modern = (era_end >= cutover64) & ~forced_in
+    modern = era_end >= cutover64
     known = {"rule": rule_known, "minutes": minutes_known, "mode": mode_known, "moves": moves_known}
     unknown_fact = modern & ~(rule_known & minutes_known & mode_known & moves_known)
     player_ids = players["player_id"].dropna().unique()
+    # Section 4 of the 1996 rules: a note may say the game was a bye, or not played in reality
+    # (a walk-over), or played although it names a default (an adjourned game).
+    note_kind = classify_notes(games["note"], config.note_patterns)
+    running = (start <= as_of64) & (date <= end)
 
     conditions = {
         "duplicate_game": games["game_id"].duplicated(keep="first").to_numpy(),
@@ -364,12 +403,14 @@ def _judge(
         "out_of_category": ~in_category,
         "override_game": _isin(games["game_id"], list(config.unrated_games)),
         "override_tournament": forced_out,
-        "forfeit": _bools(games["forfeit"], False),
+        "bye": _bools(games["bye"], False) | (note_kind == "bye"),
+        "forfeit": _bools(games["forfeit"], False) | (note_kind == "not_played"),
         "unrated_game": _bools(games["unrated"], False),
         "no_result": ~np.isin(result, (0.0, 0.5, 1.0)),
         "unknown_player": ~(_isin(black, player_ids) & _isin(white, player_ids)),
         "self_play": (black == white).fillna(False).to_numpy(bool),
         "unknown_date": np.isnat(date),
+        "before_rated_era": date < first64,
         "after_as_of": date > as_of64,
         "unfinished_tournament": end > as_of64,
         "tournament_type": ~ordinary & ~forced_in,
@@ -377,21 +418,30 @@ def _judge(
         "too_short": modern & minutes_known & ~long_enough,
         "online_unsupervised": modern & mode_known & ~mode_accepted,
         "no_moves": modern & moves_known & ~(moves > 0),
-        # Before the cut-over the database's flag decides; from it, only when a fact is unknown
-        # (unless the configuration requires the flag as well).
-        "not_rated": ~flagged & ~forced_in & (~modern | unknown_fact | config.require_rated_flag),
+        # Before the cut-over the RIF's rating (the flag) decides; from it, the flag and every
+        # known condition of rule 9 (the older reading, require_rated_flag = false: the flag
+        # only when a condition is unknown).
+        "not_rated": ~rated_by_rif & (~modern | unknown_fact | config.require_rated_flag),
         "unverified": unknown_fact & strict,
     }
     if tuple(conditions) != tuple(REASONS):
         raise InvariantError("the conditions of _judge must follow the order of REASONS")
     reason = np.select(list(conditions.values()), list(conditions), default="").astype(object)
-    return _Judged(reason=reason, pos=pos, unknown_fact=unknown_fact, known=known)
+    return _Judged(
+        reason=reason,
+        pos=pos,
+        unknown_fact=unknown_fact,
+        known=known,
+        note_kind=note_kind,
+        minutes_or_mode_unknown=modern & ~(minutes_known & mode_known),
+        running=running,
+    )
 
 
 def _messages(
     reason: np.ndarray,
     rows: np.ndarray,
-    pos: np.ndarray,
+    judged: _Judged,
     games: pd.DataFrame,
     tours: pd.DataFrame,
     as_of: dt.date,
@@ -400,6 +450,7 @@ def _messages(
 ) -> np.ndarray:
     """One human message per excluded game (``rows``), built per reason over its rows only."""
     message = np.empty(len(rows), dtype=object)
+    pos = judged.pos
     cut = config.cutover.isoformat()
     after = ", after the as-of date " + as_of.isoformat()
 
@@ -443,8 +494,21 @@ def _messages(
         elif code == "override_tournament":
             comment = g("tournament_id").map(dict(config.unrated_tournaments)).fillna("")
             text = "unrated_tournaments: " + comment.replace("", "(no reason given)")
+        elif code == "bye":
+            text = choose(
+                g("bye").fillna(False).astype(bool),
+                "a bye: a round without a game, not a game",
+                "a bye, as its note says: " + _phrases(g("note"), config, "bye"),
+            )
         elif code == "forfeit":
-            text = "not played in reality (walk-over, forfeit, default or bye)"
+            section = " (RIF qualification system 1996, section 4)"
+            text = choose(
+                g("forfeit").fillna(False).astype(bool),
+                "not played in reality: the source marks it a walk-over or a result by default",
+                "not played in reality, as its note says: "
+                + _phrases(g("note"), config, "not_played"),
+            )
+            text = text + section
         elif code == "unrated_game":
             text = "the game record is marked unrated"
         elif code == "no_result":
@@ -468,7 +532,17 @@ def _messages(
         elif code == "self_play":
             text = "black and white are the same player " + q(g("black"))
         elif code == "unknown_date":
-            text = "neither the game nor its tournament has a known date"
+            tid = g("tournament_id")
+            line = tid.map(lambda t: repr(facts_line(str(t))))
+            text = (
+                "neither the game nor its tournament " + q(tid) + " has a known date; give the "
+                "tournament's first and last day in tournament_facts.csv: the line "
+                + line
+                + f" under the header {','.join(FACT_COLUMNS)!r}"
+            )
+        elif code == "before_rated_era":
+            text = "dated " + g("date").astype(str) + ", before rated play began"
+            text = text + f" ({config.first_rated_day}): a wrong date"
         elif code == "after_as_of":
             text = "played " + g("date").astype(str) + after
         elif code == "unfinished_tournament":
@@ -490,11 +564,20 @@ def _messages(
             text = "no moves recorded; complete game records are required from " + cut
         elif code == "not_rated":
             text = "the database does not mark tournament " + q(g("tournament_id")) + " rated"
+            text = text + " (nor does rated_tournaments)"
         else:  # unverified
             text = "strict mode: tournament " + q(g("tournament_id"))
             text = text + " is judged by the rules of " + cut + " but a fact is not known"
         message[which] = text.to_numpy(dtype=object) if isinstance(text, pd.Series) else text
     return message
+
+
+def _phrases(notes: pd.Series, config: EligibilityConfig, kind: str) -> pd.Series:
+    """The phrase of each note that a pattern of ``kind`` found, quoted (never the whole note:
+    notes are the database's text)."""
+    return notes.map(
+        lambda note: repr(matched_phrase(str(note), config.note_patterns, kind)), na_action="ignore"
+    ).fillna("''")
 
 
 # --- reports and the invariant -------------------------------------------------------------
@@ -516,23 +599,62 @@ def _unverified_warnings(
     """One warning per tournament with games rated on the database's flag alone."""
     if not rated_unverified.any():
         return []
-    part = pd.DataFrame({"pos": judged.pos[rated_unverified]})
-    for name, known in judged.known.items():
-        part[name] = ~known[rated_unverified]
-    summary = part.groupby("pos", sort=False).agg(["size", "any"])
+    positions, inverse = np.unique(judged.pos[rated_unverified], return_inverse=True)
+    sizes = np.bincount(inverse)
+    unknown = {
+        name: np.bincount(inverse, weights=~judged.known[name][rated_unverified]) > 0
+        for name in _FACTS
+    }
     ids, sources = _objects(tours["tournament_id"]), _objects(tours["source"])
     out = []
-    for p in sorted(summary.index, key=lambda p: _natural(ids[p])):
-        row = summary.loc[p]
-        games_n = int(row[(_FACTS[0], "size")])
-        missing = ", ".join(name for name in _FACTS if row[(name, "any")])
+    for i in sorted(range(len(positions)), key=lambda i: _natural(ids[positions[i]])):
+        p, games_n = positions[i], int(sizes[i])
+        missing = ", ".join(name for name in _FACTS if unknown[name][i])
         message = (
             f"{games_n} game{'s' if games_n != 1 else ''} rated on the database's flag alone; "
             f"not known: {missing} "
-            "(settle them in data/rules/tournament_facts.csv)"
+            "(settle them in tournament_facts.csv: see facts_needed.csv)"
         )
         out.append(_warning("unverified", ids[p], message, sources[p]))
     return out
+
+
+def _date_warnings(
+    games: pd.DataFrame,
+    tours: pd.DataFrame,
+    judged: _Judged,
+    as_of: dt.date,
+    config: EligibilityConfig,
+) -> list[dict]:
+    """One ``implausible_date`` warning per tournament with games dated before rated play
+    began, or after the as-of date without being games of a tournament running on it."""
+    early = judged.reason == "before_rated_era"
+    late = (judged.reason == "after_as_of") & ~judged.running
+    if not (early.any() or late.any()):
+        return []
+    ids, sources = _objects(tours["tournament_id"]), _objects(tours["source"])
+    dates = _days(games["date"])
+    out = []
+    for which, why in (
+        (early, f"before rated play began ({config.first_rated_day})"),
+        (late, f"after the as-of date {as_of}, outside a tournament running on it"),
+    ):
+        if not which.any():
+            continue
+        positions, days = judged.pos[which], dates[which]
+        for p in np.unique(positions):
+            mine = days[positions == p]
+            first, last = str(mine.min()), str(mine.max())
+            span = first if first == last else f"{first} to {last}"
+            n = len(mine)
+            tid = ids[p] if p >= 0 else None
+            message = (
+                f"{n} game{'s' if n != 1 else ''} dated {span}, {why}: excluded; the date is "
+                "wrong, fix it in the source"
+            )
+            warning = _warning("implausible_date", tid, message, sources[p] if p >= 0 else None)
+            out.append((_natural(tid), warning))
+    return [warning for _, warning in sorted(out, key=lambda item: item[0])]
 
 
 def _unused_overrides(
@@ -569,7 +691,9 @@ def _natural(tid: str | None) -> tuple:
     return (0, int(tid), tid) if tid.isdigit() else (1, 0, tid)
 
 
-def _counts(games: pd.DataFrame, reason: np.ndarray, unverified: np.ndarray) -> Counts:
+def _counts(
+    games: pd.DataFrame, reason: np.ndarray, unverified: np.ndarray, waiting: np.ndarray
+) -> Counts:
     """Counts by reason and by tournament, by bincount over factorised ids and codes."""
     codes = list(REASONS)
     reason_index = pd.Index(["", *codes]).get_indexer(reason)  # 0 = rated
@@ -585,6 +709,7 @@ def _counts(games: pd.DataFrame, reason: np.ndarray, unverified: np.ndarray) -> 
     n_t, width = len(t_ids), len(codes) + 1
     grid = np.bincount(t_code * width + reason_index, minlength=n_t * width).reshape(n_t, width)
     table = pd.DataFrame(grid[:, 1:], columns=codes, dtype="int64")
+    table.insert(0, "waiting_on_facts", np.bincount(t_code[waiting], minlength=n_t))
     table.insert(0, "rated_unverified", np.bincount(t_code[unverified], minlength=n_t))
     table.insert(0, "excluded", grid[:, 1:].sum(axis=1))
     table.insert(0, "rated", grid[:, 0])
@@ -597,6 +722,7 @@ def _counts(games: pd.DataFrame, reason: np.ndarray, unverified: np.ndarray) -> 
         rated=int(by_reason[0]),
         excluded=int(by_reason[1:].sum()),
         unverified=int(unverified.sum()),
+        waiting_on_facts=int(waiting.sum()),
         by_reason=reasons,
         by_tournament=table.iloc[order].reset_index(drop=True),
     )

@@ -1,38 +1,129 @@
-"""Shared pieces of the source adapters: the fatal error, problem rows, dates, opening files.
+"""Shared pieces of the source adapters: the fatal error, the read limits, problem rows, dates,
+opening files, numbers and names.
 
 Nothing here knows a particular format. ``open_payload`` opens a local file and undoes gzip or
-zip transparently, sniffing the leading bytes rather than trusting the file name.
+zip transparently, sniffing the leading bytes rather than trusting the file name, and stops at
+the unpacked-size limit. ``describe`` says what a file is without ever quoting its bytes.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import gzip
 import hashlib
 import io
+import math
+import re
 import zipfile
 import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
 import pandas as pd
 import pyarrow as pa
 
-from whr.tables import PROBLEMS, as_date, to_frame
+from whr.tables import PLAYERS, PROBLEMS, TOURNAMENTS, SourceData, as_date, conform, to_frame
 
 __all__ = [
+    "DEFAULT_MAX_BYTES",
     "ProblemLog",
+    "ReadLimits",
     "SourceError",
     "coerce_as_of",
+    "cut_names",
+    "describe",
     "open_payload",
+    "parse_number",
+    "quote",
     "sha256_file",
 ]
 
 GZIP_MAGIC = b"\x1f\x8b"
 ZIP_MAGIC = b"PK\x03\x04"
+EMPTY_ZIP_MAGIC = b"PK\x05\x06"  # an archive with no member starts with its end record
 CHUNK_BYTES = 1 << 20
+
+#: The default cap on a download (bytes as served) and on a payload once unpacked (bytes).
+DEFAULT_MAX_BYTES = 500_000_000
+
+PLAIN_TEXT = "plain text that is not XML"
+TEXT_NOT_UTF8 = "text that is not UTF-8 (an 8-bit encoding such as Latin-1)"
+
+#: Thinking time per player accepted as a number of minutes: more than 0, at most a week.
+MINUTES_RANGE = (0.0, 10_080.0)
+
+#: Columns cut to ``ReadLimits.max_name_chars``: the names of players, tournaments and places.
+NAME_COLUMNS = {
+    "players": ("name", "surname", "given_name", "native_name", "country_name", "city"),
+    "tournaments": ("name", "country_name", "city"),
+}
+_KEYS = {"players": "player_id", "tournaments": "tournament_id"}
+#: A decimal number in ASCII digits, whole (``parse_number`` and the canonical reader use it).
+DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+#: Inclusive bounds of a 32-bit integer column (``type``, ``moves``).
+INT32_RANGE = (-(2**31), 2**31 - 1)
+
+
+@dataclass(frozen=True)
+class ReadLimits:
+    """How much a reader accepts before it refuses a source; each limit has a command-line flag.
+
+    A source over ``max_unpacked_bytes`` or ``max_value_chars`` is refused with a
+    ``SourceError`` that names the limit and its flag; a name over ``max_name_chars`` is cut
+    and reported (problem ``long_name``), never refused.
+
+    Attributes
+    ----------
+    max_unpacked_bytes : int
+        Bytes of one file's payload once unpacked from gzip or zip (the file's own size when
+        it is not compressed), > 0. Default ``DEFAULT_MAX_BYTES`` (500 MB), the same cap as
+        ``pull``'s ``max_bytes`` on downloads unless set apart (flag
+        ``--max-unpacked-bytes``). Stops compression bombs before they are parsed.
+    max_value_chars : int
+        Characters of one value, > 0: an attribute value or a text node of XML (checked as
+        the characters between two ``<``, so a whole tag is bounded too), a cell of a
+        canonical table, a line of an EGF table. Default 1,000,000, about a thousand times
+        the longest value of the RenjuNet database (a game's move list); flag
+        ``--max-value-chars``. Keeps parse time and memory linear in the input's size.
+    max_name_chars : int
+        Characters of a player's or tournament's name (and of a city or country name), > 0;
+        a longer one is cut to this length and reported as a ``long_name`` warning. Default
+        200; flag ``--max-name-chars``.
+    """
+
+    max_unpacked_bytes: int = DEFAULT_MAX_BYTES
+    max_value_chars: int = 1_000_000
+    max_name_chars: int = 200
+
+    def __post_init__(self) -> None:
+        for spec in dataclasses.fields(self):
+            value = getattr(self, spec.name)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise TypeError(
+                    f"ReadLimits.{spec.name} must be a positive int; got "
+                    f"{type(value).__name__} {value!r}"
+                )
+            if value <= 0:
+                raise ValueError(f"ReadLimits.{spec.name} must be a positive int; got {value!r}")
+
+
+def check_limits(limits: object) -> ReadLimits:
+    """Return ``limits`` if it is a ``ReadLimits``; raise ``TypeError`` naming it otherwise."""
+    if not isinstance(limits, ReadLimits):
+        raise TypeError(
+            f"limits must be a whr.sources.ReadLimits; got {type(limits).__name__} {limits!r}"
+        )
+    return limits
+
+
+def limit_hint(field: str) -> str:
+    """``"max_value_chars (--max-value-chars)"``: a limit's field and its command-line flag."""
+    return f"{field} (--{field.replace('_', '-')})"
 
 
 class SourceError(Exception):
@@ -107,6 +198,180 @@ def coerce_as_of(as_of: object) -> dt.date | None:
     return as_date(as_of, "as_of", iso_text=True)
 
 
+def parse_number(
+    text: str | None, *, integer: bool = False, low: float | None = None, high: float | None = None
+) -> tuple[float | int | None, bool]:
+    """Parse a whole number written in ASCII digits: all of ``text`` or nothing.
+
+    ``1h30`` (a prefix), ``1e309`` and ``inf`` (not finite), ``1_000`` and non-ASCII digits
+    are not numbers; ``low``/``high`` bound the value (inclusive).
+
+    Parameters
+    ----------
+    text : str or None
+        The value as written; surrounding blanks are ignored.
+    integer : bool
+        Accept only an integer (no decimal point or exponent) and return an ``int``.
+    low, high : float, optional
+        Inclusive bounds.
+
+    Returns
+    -------
+    value : float, int or None
+        None when ``text`` is empty or invalid.
+    valid : bool
+        False when ``text`` is neither empty nor a number in range.
+    """
+    if text is None or not text.strip():
+        return None, True
+    text = text.strip()
+    if not (_INTEGER if integer else DECIMAL).fullmatch(text):
+        return None, False
+    value: float | int = int(text) if integer else float(text)
+    if not math.isfinite(value):
+        return None, False
+    if (low is not None and value < low) or (high is not None and value > high):
+        return None, False
+    return value, True
+
+
+#: Byte-order marks of the wide Unicode encodings, longest first, and the codec that reads them.
+BOMS = (
+    (b"\xff\xfe\x00\x00", "utf-32"),
+    (b"\x00\x00\xfe\xff", "utf-32"),
+    (b"\xff\xfe", "utf-16"),
+    (b"\xfe\xff", "utf-16"),
+)
+
+
+def wide_codec(head: bytes) -> str | None:
+    """``"utf-16"`` or ``"utf-32"`` when ``head`` starts with that byte-order mark, else None."""
+    return next((codec for bom, codec in BOMS if head.startswith(bom)), None)
+
+
+def quote(text: object, keep: int = 80) -> str:
+    """``repr`` of a value read from a file, cut to ``keep`` characters: a problem message never
+    carries a megabyte-long value."""
+    text = str(text)
+    if len(text) <= keep:
+        return repr(text)
+    return f"{text[:keep]!r}... ({len(text):,} characters)"
+
+
+def describe(head: bytes) -> str:
+    """What a file is, from its first bytes, in words and never quoting them.
+
+    Examples: ``"an empty file"``, ``"an HTML page"``, ``"UTF-16 text"``, ``"an empty zip
+    archive"``, ``"a PDF document"``, ``"plain text that is not XML"``, ``"binary data"``.
+    """
+    text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
+    lowered = text[:64].lower()
+    if not text:
+        return "an empty file" if not head else "a file of blanks only"
+    if head.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
+        return "UTF-32 text"
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return "UTF-16 text"
+    if _utf16_without_bom(head[:512]):
+        return "UTF-16 text without a byte-order mark"
+    if lowered.startswith((b"<!doctype html", b"<html")):
+        return "an HTML page"
+    signatures = (
+        (GZIP_MAGIC, "gzip data"),
+        (ZIP_MAGIC, "a zip archive"),
+        (EMPTY_ZIP_MAGIC, "an empty zip archive"),
+        (b"%PDF", "a PDF document"),
+        (b"\x89PNG", "a PNG image"),
+        (b"\xff\xd8\xff", "a JPEG image"),
+        (b"BZh", "bzip2 data"),
+        (b"\xfd7zXZ", "xz data"),
+        (b"7z\xbc\xaf", "a 7-Zip archive"),
+        (b"Rar!", "a RAR archive"),
+        (b"\x7fELF", "a program (ELF)"),
+        (b"PAR1", "a Parquet file"),
+        (b"SQLite format 3", "an SQLite database"),
+    )
+    for magic, words in signatures:
+        if head.startswith(magic):
+            return words
+    if text.startswith(b"<"):
+        return "XML"
+    if text.startswith((b"{", b"[")):
+        return "JSON or other text that is not XML"
+    sample = head[:512]
+    controls = set(range(32)) - {9, 10, 12, 13}
+    if b"\x00" in sample or any(byte in controls for byte in sample):
+        return "binary data"
+    try:
+        sample.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if exc.start < len(sample) - 3:  # not merely a character cut at the sample's end
+            return TEXT_NOT_UTF8
+    return PLAIN_TEXT
+
+
+def _utf16_without_bom(sample: bytes) -> bool:
+    """Every other byte is NUL and the others are not: ASCII-range text in UTF-16."""
+    sample = sample[: len(sample) // 2 * 2]
+    if len(sample) < 4:
+        return False
+    even, odd = sample[0::2], sample[1::2]
+    return (odd.count(0) == len(odd) and even.count(0) == 0) or (
+        even.count(0) == len(even) and odd.count(0) == 0
+    )
+
+
+def cut_names(data: SourceData, max_name_chars: int) -> SourceData:
+    """Cut names longer than ``max_name_chars`` characters and report each as ``long_name``.
+
+    Applies to ``NAME_COLUMNS`` of ``players`` and ``tournaments``. A problem row (warning)
+    names the column, the row's id and the original length; its source is the row's source.
+
+    Returns
+    -------
+    SourceData
+        A new value; ``data`` itself when nothing is too long.
+    """
+    changed: dict[str, pd.DataFrame] = {}
+    rows: list[dict[str, str]] = []
+    for kind, columns in NAME_COLUMNS.items():
+        frame: pd.DataFrame = getattr(data, kind)
+        if frame.empty:
+            continue
+        out = None
+        for column in columns:
+            lengths = frame[column].str.len()
+            long = (lengths > max_name_chars).fillna(False).to_numpy(dtype=bool)
+            if not long.any():
+                continue
+            out = frame.copy() if out is None else out
+            out[column] = out[column].where(~long, out[column].str.slice(0, max_name_chars))
+            for i in long.nonzero()[0]:
+                rows.append(
+                    {
+                        "code": "long_name",
+                        "severity": "warning",
+                        "source": frame["source"].iloc[i],
+                        "locator": f"{kind[:-1]} id={frame[_KEYS[kind]].iloc[i]}, {column}",
+                        "message": (
+                            f"{column} of {int(lengths.iloc[i]):,} characters cut to the first "
+                            f"{max_name_chars} ({limit_hint('max_name_chars')})"
+                        ),
+                    }
+                )
+        if out is not None:
+            changed[kind] = out
+    if not rows:
+        return data
+    found = pd.DataFrame(rows, columns=PROBLEMS.names)
+    return dataclasses.replace(
+        data,
+        players=conform(changed.get("players", data.players), PLAYERS),
+        tournaments=conform(changed.get("tournaments", data.tournaments), TOURNAMENTS),
+        problems=conform(pd.concat([data.problems, found], ignore_index=True), PROBLEMS),
+    )
+
+
 def sha256_file(path: Path) -> str:
     """The hex sha256 digest of the bytes of ``path``."""
     digest = hashlib.sha256()
@@ -118,23 +383,41 @@ def sha256_file(path: Path) -> str:
 
 def _zip_member(archive: zipfile.ZipFile, name: str) -> zipfile.ZipInfo:
     members = [m for m in archive.infolist() if not m.is_dir()]
+    if not members:
+        raise SourceError(f"{name}: an empty zip archive (no file inside); expected one database")
     if len(members) == 1:
         return members[0]
     wanted = [m for m in members if m.filename.lower().endswith((".rif", ".xml"))]
     if len(wanted) == 1:
         return wanted[0]
-    names = [m.filename for m in members]
+    names = [m.filename for m in members][:10]
     raise SourceError(
         f"{name}: a zip archive must hold exactly one file (or exactly one .rif/.xml file); "
-        f"it holds {names}"
+        f"it holds {len(members)}: {names}"
     )
 
 
+#: What can go wrong inside gzip and zip data (encrypted or unsupported zip members included).
+_UNPACK_ERRORS = (
+    EOFError,
+    OSError,
+    zlib.error,
+    zipfile.BadZipFile,
+    RuntimeError,
+    NotImplementedError,
+    ValueError,
+)
+
+
 @contextmanager
-def open_payload(path: Path, name: str) -> Iterator[BinaryIO]:
+def open_payload(
+    path: Path, name: str, max_unpacked_bytes: int = DEFAULT_MAX_BYTES
+) -> Iterator[BinaryIO]:
     """Open ``path`` for reading its payload, undoing gzip or zip compression.
 
-    The container is recognised from the leading bytes, not the file name.
+    The container is recognised from the leading bytes, not the file name. Reading more than
+    ``max_unpacked_bytes`` bytes of payload (a compression bomb, or a plain file that large)
+    raises ``SourceError`` naming the limit.
 
     Parameters
     ----------
@@ -142,11 +425,14 @@ def open_payload(path: Path, name: str) -> Iterator[BinaryIO]:
         A local file.
     name : str
         How the source is named in error messages (file name or URL).
+    max_unpacked_bytes : int
+        ``ReadLimits.max_unpacked_bytes``, bytes.
 
     Raises
     ------
     SourceError
-        If the file cannot be opened, or a zip archive does not hold exactly one database.
+        If the file cannot be opened, a zip archive is empty, encrypted or does not hold
+        exactly one database, or the payload is larger than ``max_unpacked_bytes``.
     """
     try:
         raw = open(path, "rb")  # noqa: SIM115 - closed in the finally below
@@ -157,40 +443,69 @@ def open_payload(path: Path, name: str) -> Iterator[BinaryIO]:
         raw.seek(0)
         if head.startswith(GZIP_MAGIC):
             with gzip.GzipFile(fileobj=raw, mode="rb") as stream:
-                yield _Guarded(stream, name, "gzip")
-        elif head.startswith(ZIP_MAGIC):
+                yield _Guarded(stream, name, "gzip", max_unpacked_bytes)
+        elif head.startswith((ZIP_MAGIC, EMPTY_ZIP_MAGIC)):
             try:
                 archive = zipfile.ZipFile(raw)
-            except zipfile.BadZipFile as exc:
+            except _UNPACK_ERRORS as exc:
                 raise SourceError(f"{name}: not a readable zip archive: {exc}") from None
-            with archive, archive.open(_zip_member(archive, name)) as stream:
-                yield _Guarded(stream, name, "zip")
+            with archive:
+                member = _zip_member(archive, name)
+                if member.file_size > max_unpacked_bytes:
+                    raise _too_big(name, max_unpacked_bytes, f"{member.file_size} bytes")
+                try:
+                    stream = archive.open(member)
+                except _UNPACK_ERRORS as exc:
+                    raise SourceError(
+                        f"{name}: cannot unpack {member.filename!r} from the zip archive ({exc})"
+                    ) from None
+                with stream:
+                    yield _Guarded(stream, name, "zip", max_unpacked_bytes)
         else:
-            yield raw
+            yield _Guarded(raw, name, "", max_unpacked_bytes)
     finally:
         raw.close()
 
 
-class _Guarded(io.RawIOBase):
-    """A read-only stream that turns decompression failures into ``SourceError``."""
+def _too_big(name: str, limit: int, size: str) -> SourceError:
+    return SourceError(
+        f"{name}: the payload unpacks to {size}, more than the limit of {limit} bytes "
+        f"({limit_hint('max_unpacked_bytes')}); raise the limit if this file is genuine"
+    )
 
-    def __init__(self, stream: BinaryIO, name: str, kind: str) -> None:
+
+class _Guarded(io.RawIOBase):
+    """A read-only stream that stops at the unpacked-size limit and turns decompression
+    failures into ``SourceError``."""
+
+    def __init__(self, stream: BinaryIO, name: str, kind: str, limit: int) -> None:
         super().__init__()
         self._stream = stream
         self._name = name
         self._kind = kind
+        self._limit = limit
+        self._read = 0
 
     def readable(self) -> bool:
         return True
 
     def read(self, size: int = -1) -> bytes:
+        # never more than one byte past the limit at a time: enough to know it is exceeded
+        room = self._limit + 1 - self._read
+        size = room if size is None or size < 0 else min(size, room)
         try:
-            return self._stream.read(size)
-        except (EOFError, OSError, zlib.error, zipfile.BadZipFile) as exc:
+            data = self._stream.read(size)
+        except _UNPACK_ERRORS as exc:
+            if not self._kind:
+                raise SourceError(f"{self._name}: cannot read: {exc}") from None
             raise SourceError(
                 f"{self._name}: the {self._kind} data is damaged or truncated ({exc}); "
                 "download the file again"
             ) from None
+        self._read += len(data)
+        if self._read > self._limit:
+            raise _too_big(self._name, self._limit, "more")
+        return data
 
     def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
         data = self.read(len(buffer))

@@ -7,25 +7,48 @@ null; dates are ``YYYY-MM-DD``; booleans ``true``/``false`` (also ``1``/``0``, `
 ``result`` is Black's score ``1``, ``0.5`` or ``0``. The ``source`` column is always set to the
 file's name.
 
-Checks (problem codes as in the RenjuNet reader): ``duplicate_id``, ``unknown_player`` and
-``unknown_tournament`` (only when a players or tournaments file is read together with the
-games), ``bad_result``, ``bad_date``, ``bad_value`` (a boolean, number, mode or category that
-does not parse), ``unknown_column`` (a column the schema does not have; ignored) and
-``bad_encoding``. The locator is ``line N`` of a CSV file (the header is line 1) or ``row N``
-(from 1) of a Parquet file.
+Checks (problem codes as in the RenjuNet reader): ``duplicate_id``, ``missing_id`` (an empty or
+blank id), ``unknown_player`` and ``unknown_tournament`` (only when a players or tournaments file
+is read together with the games), ``bad_result``, ``bad_date``, ``bad_value`` (a boolean, number,
+mode or category that does not parse whole, or a number out of range: ``minutes`` more than 0
+and at most a week, ``moves`` and ``type`` from 0), ``unknown_column`` (a column the schema does
+not have; ignored) and ``bad_encoding``. The locator is ``line N`` of a CSV file (the header is
+line 1) or ``row N`` (from 1) of a Parquet file.
+
+In Parquet, a date column may be stored as a timestamp: midnight without a time zone, or
+midnight UTC, is read as that date; any other timestamp is a ``bad_date``.
 """
 
 from __future__ import annotations
 
+import io
 import re
+import warnings
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from whr.sources._common import ProblemLog, SourceError, open_payload, sha256_file
+from whr.sources._common import (
+    DECIMAL,
+    INT32_RANGE,
+    MINUTES_RANGE,
+    PLAIN_TEXT,
+    TEXT_NOT_UTF8,
+    ProblemLog,
+    ReadLimits,
+    SourceError,
+    check_limits,
+    describe,
+    limit_hint,
+    open_payload,
+    quote,
+    sha256_file,
+    wide_codec,
+)
 from whr.tables import (
     CATEGORIES,
     GAMES,
@@ -60,6 +83,12 @@ DEFAULTS = {
 }
 TRUE = {"true", "1", "yes", "t", "y"}
 FALSE = {"false", "0", "no", "f", "n"}
+#: Inclusive bounds of the numeric columns (``minutes`` must be more than its lower bound).
+RANGES = {
+    "type": (0, INT32_RANGE[1]),
+    "moves": (0, INT32_RANGE[1]),
+    "minutes": MINUTES_RANGE,
+}
 
 
 def table_kind(path: Path) -> str | None:
@@ -68,24 +97,36 @@ def table_kind(path: Path) -> str | None:
     return match.group(1).lower() if match else None
 
 
-def _read_raw(path: Path, name: str, log: ProblemLog) -> tuple[pd.DataFrame, int]:
+def _read_raw(
+    path: Path, name: str, log: ProblemLog, limits: ReadLimits
+) -> tuple[pd.DataFrame, int]:
     """The file as a frame (CSV: every column ``str``), and the line/row number of row 0."""
     if path.name.lower().endswith(".parquet"):
-        try:
-            table = pq.read_table(path)
-        except (OSError, pa.ArrowException) as exc:
-            raise SourceError(f"{name}: not a readable Parquet file: {exc}") from None
-        return table.to_pandas(), 1
-    with open_payload(path, name) as stream:
+        return _read_parquet(path, name, limits), 1
+    with open_payload(path, name, limits.max_unpacked_bytes) as raw, warnings.catch_warnings():
+        stream = io.BufferedReader(raw)
+        head = stream.peek(512)[:512]
+        what = describe(head)
+        readable = (PLAIN_TEXT, TEXT_NOT_UTF8, "an empty file", "a file of blanks only")
+        if what not in readable and wide_codec(head) is None:
+            advice = "; save it as UTF-8" if what.startswith("UTF-") else ""
+            raise SourceError(f"{name}: not a readable CSV file: this is {what}{advice}")
+        # a first row longer than the header: pandas would drop its last fields with a warning
+        warnings.simplefilter("error", pd.errors.ParserWarning)
         try:
             frame = pd.read_csv(
                 stream,
                 dtype=str,
                 keep_default_na=False,
                 na_filter=False,
-                encoding="utf-8",
+                index_col=False,
+                encoding=wide_codec(head) or "utf-8",
                 encoding_errors="replace",
             )
+        except pd.errors.ParserWarning:
+            raise SourceError(
+                f"{name}: not a readable CSV file: its first row has more fields than the header"
+            ) from None
         except (pd.errors.ParserError, pd.errors.EmptyDataError, ValueError) as exc:
             raise SourceError(f"{name}: not a readable CSV file: {exc}") from None
     for column in frame.columns:
@@ -95,14 +136,82 @@ def _read_raw(path: Path, name: str, log: ProblemLog) -> tuple[pd.DataFrame, int
                 "bad_encoding",
                 "warning",
                 f"line {i + 2}",
-                f"bytes that are not UTF-8 in column {column!r} were replaced by U+FFFD",
+                f"bytes that are not UTF-8 in column {quote(column)} were replaced by U+FFFD",
             )
+    _check_lengths(frame, name, "line", 2, limits.max_value_chars)
     return frame, 2
 
 
+def _read_parquet(path: Path, name: str, limits: ReadLimits) -> pd.DataFrame:
+    """A Parquet file as a frame: timestamps as date text or as ISO text (then a bad date)."""
+    try:
+        meta = pq.ParquetFile(path).metadata
+        unpacked = sum(meta.row_group(i).total_byte_size for i in range(meta.num_row_groups))
+    except (OSError, pa.ArrowException, ValueError) as exc:
+        raise SourceError(f"{name}: not a readable Parquet file: {exc}") from None
+    if unpacked > limits.max_unpacked_bytes:
+        raise SourceError(
+            f"{name}: the Parquet data unpacks to {unpacked} bytes, more than the limit of "
+            f"{limits.max_unpacked_bytes} bytes ({limit_hint('max_unpacked_bytes')}); raise "
+            "the limit if this file is genuine"
+        )
+    try:
+        table = pq.read_table(path)
+        columns = [_parquet_column(table.column(i)) for i in range(table.num_columns)]
+        frame = pa.table(columns, names=table.column_names).to_pandas()
+    except (OSError, pa.ArrowException, ValueError) as exc:
+        raise SourceError(f"{name}: not a readable Parquet file: {exc}") from None
+    _check_lengths(frame, name, "row", 1, limits.max_value_chars)
+    return frame
+
+
+def _parquet_column(column: pa.ChunkedArray) -> pa.ChunkedArray:
+    """Timestamps as text: ``YYYY-MM-DD`` at midnight (no time zone, or UTC), else ISO text
+    with the time (and zone), which the date columns then report as a bad date."""
+    kind = column.type
+    if not pa.types.is_timestamp(kind):
+        return column
+    if kind.tz is not None and kind.tz.upper() not in ("UTC", "Z", "+00:00", "ETC/UTC"):
+        return pc.strftime(column, format="%Y-%m-%dT%H:%M:%S%z")
+    plain = column.cast(pa.timestamp(kind.unit))
+    day = plain.cast(pa.date32())
+    midnight = pc.equal(day.cast(pa.timestamp(kind.unit)), plain)
+    return pc.if_else(
+        midnight, day.cast(pa.string()), pc.strftime(plain, format="%Y-%m-%dT%H:%M:%S")
+    )
+
+
+def _check_lengths(frame: pd.DataFrame, name: str, unit: str, first: int, limit: int) -> None:
+    """Refuse a cell longer than ``limit`` characters, naming its line (or row) and column."""
+    for column in frame.columns:
+        values = frame[column]
+        if not (pd.api.types.is_string_dtype(values) or values.dtype == object):
+            continue
+        try:
+            lengths = values.str.len().fillna(0)
+        except AttributeError:  # an object column of other values (dates from Parquet)
+            lengths = values.map(lambda v: len(v) if isinstance(v, str) else 0)
+        if len(lengths) and lengths.max() > limit:
+            i = int(np.argmax(lengths.to_numpy()))
+            raise SourceError(
+                f"{name}: {unit} {i + first}, column {quote(column)}: a value of "
+                f"{int(lengths.iloc[i]):,} characters, over the limit "
+                f"{limit_hint('max_value_chars')} of {limit}; raise the limit if this file is "
+                "genuine"
+            )
+
+
 def _as_text(values: pd.Series) -> pd.Series:
+    """Values as text; empty and blank (whitespace only) text is null."""
     text = values.astype(object).where(values.notna(), None)
-    return text.map(lambda v: None if v is None or v == "" else str(v))
+
+    def convert(value: object) -> str | None:
+        if value is None or value is pd.NA or (isinstance(value, float) and value != value):
+            return None
+        value = str(value)
+        return value if value.strip() else None
+
+    return text.map(convert).astype(object)
 
 
 def _parse_column(
@@ -129,7 +238,7 @@ def _parse_column(
                     "bad_value",
                     "warning",
                     where[i],
-                    f"{column} {out.iloc[i]!r} is not one of {list(allowed)}; kept as null",
+                    f"{column} {quote(out.iloc[i])} is not one of {list(allowed)}; kept as null",
                 )
             out = out.where(~bad, None)
         return out
@@ -144,10 +253,18 @@ def _parse_column(
         bad = text.notna() & out.isna()
         code = "bad_date"
     else:
-        numbers = pd.to_numeric(text, errors="coerce")
+        # the whole text must be a decimal number written in ASCII digits: not "1h30", "inf",
+        # "1_000"; then finite, whole for integer columns, and in the column's range
+        written = text.map(lambda v: v.strip() if isinstance(v, str) else v)
+        shaped = written.map(lambda v: isinstance(v, str) and DECIMAL.fullmatch(v) is not None)
+        numbers = pd.to_numeric(written.where(shaped, None), errors="coerce").astype("float64")
+        keep = numbers.notna() & np.isfinite(numbers)
         if pa.types.is_integer(ftype):
-            whole = numbers.notna() & (numbers % 1 == 0)
-            numbers = numbers.where(whole)
+            keep &= numbers % 1 == 0
+        if column in RANGES:
+            low, high = RANGES[column]
+            keep &= (numbers > low if column == "minutes" else numbers >= low) & (numbers <= high)
+        numbers = numbers.where(keep)
         out = numbers.astype(object).where(numbers.notna(), None)
         if column == "result":
             valid = numbers.isin([1.0, 0.5, 0.0])
@@ -162,16 +279,26 @@ def _parse_column(
             code,
             "error" if code == "bad_result" else "warning",
             where[i],
-            f"{column} {text.iloc[i]!r} is not a valid {ftype}; kept as null",
+            f"{column} {quote(text.iloc[i])} is not a valid {ftype}"
+            f"{_range_words(column)}; kept as null",
         )
     if default is not None:
         out = out.astype(object).mask(text.isna(), default)
     return out
 
 
-def _read_table(path: Path, kind: str, log: ProblemLog) -> pd.DataFrame:
-    name = path.name
-    raw, first = _read_raw(path, name, log)
+def _range_words(column: str) -> str:
+    if column == "minutes":
+        return f" (minutes per player, more than {MINUTES_RANGE[0]:g} and at most {MINUTES_RANGE[1]:g})"
+    if column in RANGES:
+        return f" (from {RANGES[column][0]} to {RANGES[column][1]})"
+    return ""
+
+
+def _read_table(
+    path: Path, kind: str, log: ProblemLog, name: str, limits: ReadLimits
+) -> pd.DataFrame:
+    raw, first = _read_raw(path, name, log, limits)
     raw.columns = [str(c).strip() for c in raw.columns]
     schema = SCHEMAS[kind]
     missing = [c for c in REQUIRED[kind] if c not in raw.columns]
@@ -186,7 +313,7 @@ def _read_table(path: Path, kind: str, log: ProblemLog) -> pd.DataFrame:
                 "unknown_column",
                 "warning",
                 "line 1" if first == 2 else "schema",
-                f"column {column!r} is not part of the {kind} table; ignored",
+                f"column {quote(column)} is not part of the {kind} table; ignored",
             )
     unit = "line" if first == 2 else "row"
     key = KEYS[kind]
@@ -257,7 +384,7 @@ def _check_games(
                     "unknown_player",
                     "error",
                     where[i],
-                    f"{side} player id {games[side].iloc[i]!r} is not in the players table; "
+                    f"{side} player id {quote(games[side].iloc[i])} is not in the players table; "
                     "kept as null",
                 )
             games[side] = games[side].where(~unknown, None)
@@ -273,14 +400,16 @@ def _check_games(
                 "unknown_tournament",
                 "error",
                 where[i],
-                f"tournament id {games['tournament_id'].iloc[i]!r} is not in the tournaments table",
+                f"tournament id {quote(games['tournament_id'].iloc[i])} is not in the tournaments table",
             )
         fallback = games["tournament_id"].map(lambda t: ends.get(t))
         games["date"] = games["date"].where(games["date"].notna(), fallback)
     return games
 
 
-def read_canonical(paths: list[Path]) -> SourceData:
+def read_canonical(
+    paths: list[Path], limits: ReadLimits = ReadLimits(), name: str | None = None
+) -> SourceData:
     """Read canonical table files (at most one each of players, tournaments and games).
 
     Parameters
@@ -288,6 +417,11 @@ def read_canonical(paths: list[Path]) -> SourceData:
     paths : list of Path
         Files named ``players``, ``tournaments`` or ``games`` with suffix ``.csv``, ``.csv.gz``
         or ``.parquet``.
+    limits : ReadLimits
+        ``max_unpacked_bytes`` and ``max_value_chars`` (one cell) are applied here.
+    name : str, optional
+        How a single file is named in ``source`` columns, problems and ``inputs`` (e.g. the URL
+        it was pulled from); default: each file's name.
 
     Returns
     -------
@@ -297,10 +431,14 @@ def read_canonical(paths: list[Path]) -> SourceData:
     Raises
     ------
     SourceError
-        If a file is unreadable, lacks a required column, or two files hold the same table.
+        If a file is unreadable, lacks a required column, is over a limit, or two files hold
+        the same table.
     ValueError
-        If a path is not named as a canonical table.
+        If a path is not named as a canonical table, or ``name`` is given for several files.
     """
+    limits = check_limits(limits)
+    if name is not None and len(paths) != 1:
+        raise ValueError(f"name applies to a single file; got {len(paths)} paths")
     by_kind: dict[str, Path] = {}
     for path in paths:
         path = Path(path)
@@ -320,9 +458,10 @@ def read_canonical(paths: list[Path]) -> SourceData:
         if kind not in by_kind:
             frames[kind] = None
             continue
-        log = ProblemLog(by_kind[kind].name)
+        label = name or by_kind[kind].name
+        log = ProblemLog(label)
         logs.append(log)
-        frame = _dedupe(_read_table(by_kind[kind], kind, log), kind, log)
+        frame = _dedupe(_read_table(by_kind[kind], kind, log, label, limits), kind, log)
         if kind == "games":
             frame = _check_games(frame, frames["players"], frames["tournaments"], log)
         frames[kind] = frame
@@ -340,7 +479,9 @@ def read_canonical(paths: list[Path]) -> SourceData:
         tournaments=_conform(frames["tournaments"], TOURNAMENTS),
         games=_conform(frames["games"], GAMES),
         problems=concat(parts).problems if parts else empty(PROBLEMS),
-        inputs=tuple((by_kind[k].name, sha256_file(by_kind[k])) for k in SCHEMAS if k in by_kind),
+        inputs=tuple(
+            (name or by_kind[k].name, sha256_file(by_kind[k])) for k in SCHEMAS if k in by_kind
+        ),
     )
     return tables
 

@@ -1,7 +1,7 @@
 """Tournament tables in the EGF format (``.h9``, ``.h2``, ...), as federations send them.
 
 The format is the plain-text results table of the European Go Federation, exported by pairing
-programs such as OpenGotha and MacMahon (``docs/egf.md``; ``shared/spec/formats.md`` section 3).
+programs such as OpenGotha and MacMahon (``docs/egf.md``; the EGF table format).
 Federations send renju results in it, so every table is read as a renju tournament.
 
 A table turns into the shared tables of :mod:`whr.tables`:
@@ -9,16 +9,22 @@ A table turns into the shared tables of :mod:`whr.tables`:
 - one ``tournaments`` row (header keys ``EV PC DT TM CL TC``, plus our own ``RU`` and ``MO``);
 - one ``games`` row per pairing found in a round (each game is written on both players' lines;
   the two entries must agree, else the row keeps a null result and a problem ``egf_mismatch``
-  names both lines), and one row per round without a game (a bye: ``white`` null, forfeit);
-- ``players`` rows only for players the maintainer-kept mapping (``data/egf_players.csv``) does
+  names both lines), and one row per round without a game (``0+``, ``0-``, ``0=``: a bye,
+  ``bye`` true, ``white`` null), which eligibility counts apart from games;
+- ``players`` rows only for players the maintainer-kept mapping (``whr/data/egf_players.csv``) does
   not know; each gets a stable new id and a warning ``unmatched_player``.
 
 Country codes: tables write 2 letters (``EE``, ``TW``), the RenjuNet database 3 (``EST``,
 ``TPE``). Every player's and tournament's country goes through the maintainer-kept
-``data/country_codes.csv`` so the list shows one style; a 2-letter code missing there is kept as
+``whr/data/country_codes.csv`` so the list shows one style; a 2-letter code missing there is kept as
 written with a warning ``unknown_country``; 3-letter codes are used as written.
 
 Tables carry no moves, so ``moves`` is null ("not applicable"), never 0.
+
+The mapping and country-code files are listed in ``inputs`` beside the tables (name and
+sha256): editing either changes what is read, so it is new data. Limits
+(``whr.sources.ReadLimits``): a table larger than ``max_unpacked_bytes`` or with a line longer
+than ``max_value_chars`` is refused.
 
 Opponents are referenced by *position*: the order of the player lines, 1 for the first. The
 printed place equals the position except on tied lines, where it is left blank. Game ids use
@@ -42,7 +48,22 @@ from typing import NamedTuple
 
 import pandas as pd
 
-from whr.sources._common import SourceError
+from whr.data import bundled
+from whr.sources._common import (
+    MINUTES_RANGE,
+    PLAIN_TEXT,
+    TEXT_NOT_UTF8,
+    ReadLimits,
+    SourceError,
+    check_limits,
+    describe,
+    limit_hint,
+    parse_number,
+    quote,
+    wide_codec,
+)
+from whr.sources.facts import COLUMNS as FACT_COLUMNS
+from whr.sources.facts import facts_line
 from whr.tables import GAMES, PLAYERS, PROBLEMS, TOURNAMENTS, SourceData, concat, conform, empty
 
 __all__ = [
@@ -57,10 +78,10 @@ __all__ = [
 PATTERNS: tuple[str, ...] = ("*.h[0-9]", "*.H[0-9]", "*.egf")
 """File-name globs of EGF tables (``.h9`` mirrors the handicap setting ``HA[h9]``)."""
 
-DEFAULT_MAPPING = Path(__file__).resolve().parents[2] / "data" / "egf_players.csv"
+DEFAULT_MAPPING = bundled("egf_players.csv")
 """The maintainer-kept mapping from table players to existing player ids."""
 
-DEFAULT_COUNTRIES = DEFAULT_MAPPING.with_name("country_codes.csv")
+DEFAULT_COUNTRIES = bundled("country_codes.csv")
 """The maintainer-kept mapping from the tables' 2-letter country codes to the list's codes."""
 
 CATEGORY = "renju"  # federations send renju tables; the format itself comes from Go
@@ -83,7 +104,7 @@ GAME_LONG = re.compile(  # 12+/w0, 3-/b9, 22+!w0, 7?/?0
 )
 GAME_SHORT = re.compile(r"(?P<opponent>[1-9]\d*)(?P<result>[-+=?])")  # 5+, 7?
 BYE = re.compile(r"0(?P<result>[-+=])0?")  # 0+ free win, 0- free round, 0= (0=0) half point
-NUMBER = re.compile(r"\d+(?:\.\d+)?")
+BASIC_TIME = re.compile(r"(?P<minutes>[^+]*)(?:\+.*)?")  # ;time=60+b: basic time, then byo-yomi
 
 SCORE = {"+": 1.0, "-": 0.0, "=": 0.5, "?": None}
 MIRROR = {"+": "-", "-": "+", "=": "=", "?": "?"}
@@ -155,7 +176,12 @@ class _Countries:
 
 
 def read_tables(
-    paths: Sequence[Path], mapping: Path | None = None, countries: Path | None = None
+    paths: Sequence[Path],
+    mapping: Path | None = None,
+    countries: Path | None = None,
+    *,
+    limits: ReadLimits = ReadLimits(),
+    name: str | None = None,
 ) -> SourceData:
     """Read EGF tournament tables into the shared tables.
 
@@ -166,34 +192,45 @@ def read_tables(
     mapping : pathlib.Path, optional
         CSV mapping table players to existing player ids (columns ``player_id, name, country,
         pin``; lines starting with ``#`` are comments). Default: the repository's
-        ``data/egf_players.csv``.
+        ``whr/data/egf_players.csv``.
     countries : pathlib.Path, optional
         CSV mapping the tables' 2-letter country codes to the codes the list uses (columns
         ``alpha2, code``; ``#`` lines are comments). Default: the repository's
-        ``data/country_codes.csv``.
+        ``whr/data/country_codes.csv``.
+    limits : ReadLimits
+        ``max_unpacked_bytes`` (a table's size) and ``max_value_chars`` (one line).
+    name : str, optional
+        How a single table is named in ``source`` columns, problems and ``inputs`` (e.g. the
+        URL it was pulled from); default: the file's name.
 
     Returns
     -------
     whr.tables.SourceData
         One tournament per table; games, byes and the unmatched players of all tables (each new
-        player id once); the problems found, including those of the mapping file.
+        player id once); the problems found, including those of the mapping file. ``inputs``
+        lists the tables, then the country-code file and the mapping file.
 
     Raises
     ------
     TypeError
         If ``paths`` is not a sequence of paths.
     ValueError
-        If ``mapping`` or ``countries`` names no file.
+        If ``mapping`` or ``countries`` names no file, or ``name`` is given for several tables.
     SourceError
         If a table cannot be read at all (unreadable player line, player lines with different
-        numbers of rounds, no player line) or two tables give the same tournament id; the
-        message names the file and the line.
+        numbers of rounds, no player line, not text, over a limit) or two tables give the same
+        tournament id; the message names the file and the line.
     """
     if isinstance(paths, str | Path) or not isinstance(paths, Sequence):
         raise TypeError(f"paths must be a sequence of paths, got {type(paths).__name__}")
+    limits = check_limits(limits)
     files = [Path(p) for p in paths]
-    codes = _load_countries(_file_path(countries, "countries", DEFAULT_COUNTRIES))
-    known = _load_mapping(_file_path(mapping, "mapping", DEFAULT_MAPPING), codes)
+    if name is not None and len(files) != 1:
+        raise ValueError(f"name applies to a single table; got {len(files)} paths")
+    country_file = _file_path(countries, "countries", DEFAULT_COUNTRIES)
+    mapping_file = _file_path(mapping, "mapping", DEFAULT_MAPPING)
+    codes = _load_countries(country_file)
+    known = _load_mapping(mapping_file, codes)
     problems = list(codes.problems) + list(known.problems)
     parts = [
         SourceData(
@@ -203,7 +240,7 @@ def read_tables(
             problems=conform(pd.DataFrame(problems, columns=PROBLEMS.names), PROBLEMS),
         )
     ]
-    parts += [_read(path, known, codes) for path in files]
+    parts += [_read(path, known, codes, limits, name or path.name) for path in files]
     merged = concat(parts)
     ids = merged.tournaments["tournament_id"]
     duplicated = ids[ids.duplicated()].tolist()
@@ -214,31 +251,61 @@ def read_tables(
             "rename one file or give each a distinct TC[] header"
         )
     players = merged.players.drop_duplicates("player_id", ignore_index=True)
+    maintained = tuple(
+        (path.name, hashlib.sha256(path.read_bytes()).hexdigest())
+        for path in (country_file, mapping_file)
+    )
     return SourceData(
         players=players,
         tournaments=merged.tournaments,
         games=merged.games,
         problems=merged.problems,
-        inputs=merged.inputs,
+        inputs=merged.inputs + maintained,
     )
 
 
 def read_table(
-    path: Path, mapping: Path | None = None, countries: Path | None = None
+    path: Path,
+    mapping: Path | None = None,
+    countries: Path | None = None,
+    *,
+    limits: ReadLimits = ReadLimits(),
+    name: str | None = None,
 ) -> SourceData:
     """Read one EGF tournament table; see :func:`read_tables`."""
-    return read_tables([Path(path)], mapping=mapping, countries=countries)
+    return read_tables([Path(path)], mapping=mapping, countries=countries, limits=limits, name=name)
 
 
 # -- one table --------------------------------------------------------------------------------
 
 
-def _read(path: Path, known: _Mapping, codes: _Countries) -> SourceData:
-    raw = path.read_bytes()
-    source = path.name  # as the other readers name their files
+def _load(path: Path, source: str, limits: ReadLimits) -> bytes:
+    """The table's bytes, refused when over ``max_unpacked_bytes`` or plainly not text."""
+    try:
+        size = path.stat().st_size
+        if size > limits.max_unpacked_bytes:
+            raise SourceError(
+                f"{source}: {size} bytes, more than the limit of {limits.max_unpacked_bytes} "
+                f"bytes ({limit_hint('max_unpacked_bytes')}); raise the limit if this table is "
+                "genuine"
+            )
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise SourceError(f"{source}: cannot read: {exc.strerror or exc}") from None
+    what = describe(raw[:512])
+    readable = (PLAIN_TEXT, TEXT_NOT_UTF8, "an empty file", "a file of blanks only")
+    if what not in readable and wide_codec(raw) is None:
+        raise SourceError(f"{source}: not an EGF table (plain text): this is {what}")
+    return raw
+
+
+def _read(
+    path: Path, known: _Mapping, codes: _Countries, limits: ReadLimits, source: str
+) -> SourceData:
+    raw = _load(path, source, limits)
     problems: list[dict] = []
     try:
-        text = raw.decode("utf-8-sig")
+        text = raw.decode(wide_codec(raw) or "utf-8-sig")
     except UnicodeDecodeError:
         text = raw.decode("iso8859_15")  # OpenGotha writes ISO-8859-15; Latin-1 names agree
         problems.append(
@@ -250,7 +317,7 @@ def _read(path: Path, known: _Mapping, codes: _Countries) -> SourceData:
                 "not UTF-8; read as ISO-8859-15 (Latin-9), as OpenGotha writes",
             )
         )
-    header, info, lines = _parse(text, source)
+    header, info, lines = _parse(text, source, limits.max_value_chars)
     misplaced = next((p for p in lines if p.place not in (None, p.position)), None)
     if misplaced is not None:
         problems.append(
@@ -278,12 +345,20 @@ def _read(path: Path, known: _Mapping, codes: _Countries) -> SourceData:
     )
 
 
-def _parse(text: str, source: str) -> tuple[dict[str, str], dict[str, str], list[PlayerLine]]:
+def _parse(
+    text: str, source: str, max_value_chars: int
+) -> tuple[dict[str, str], dict[str, str], list[PlayerLine]]:
     """Split a table into header keys, informational ``;key=`` lines and player lines."""
     header: dict[str, str] = {}
     info: dict[str, str] = {}
     rows: list[_Raw] = []
     for number, raw in enumerate(text.splitlines(), start=1):
+        if len(raw) > max_value_chars:
+            raise SourceError(
+                f"{source}, line {number}: a line of {len(raw):,} characters, over the limit "
+                f"{limit_hint('max_value_chars')} of {max_value_chars}; raise the limit if "
+                "this table is genuine"
+            )
         line = raw.strip()
         if line.startswith(";"):
             if match := HEADER_KEY.fullmatch(line):
@@ -297,7 +372,8 @@ def _parse(text: str, source: str) -> tuple[dict[str, str], dict[str, str], list
         pin = None
         if match := PIN.search(body):
             pin, body = match["pin"], body[: match.start()]
-        rows.append(_Raw(number, *_split_player(body.split(), number, source), pin))
+        looks_like_egf = bool(rows or header or info)
+        rows.append(_Raw(number, *_split_player(body.split(), number, source, looks_like_egf), pin))
     if not rows:
         raise SourceError(f"{source}: no player line found; is this an EGF table?")
     rounds = _round_count([(row.line, row.tail) for row in rows], source)
@@ -320,18 +396,28 @@ def _parse(text: str, source: str) -> tuple[dict[str, str], dict[str, str], list
 
 
 def _split_player(
-    tokens: list[str], number: int, source: str
+    tokens: list[str], number: int, source: str, quote_line: bool = True
 ) -> tuple[int | None, str, str | None, list[str]]:
-    """Place (or None), name, country and the columns after the club of a player line."""
+    """Place (or None), name, country and the columns after the club of a player line.
+
+    The line is quoted in the error only when ``quote_line`` (the file already looked like an
+    EGF table): the bytes of a file that is not a table are never echoed.
+    """
     first = 1 if PLACE.fullmatch(tokens[0]) else 0
     place = int(tokens[0]) if first else None
     grade = next(
         (i for i in range(first + 1, len(tokens)) if GRADE.fullmatch(tokens[i])), len(tokens)
     )
     if grade + 2 >= len(tokens):
+        if not quote_line:
+            raise SourceError(
+                f"{source}, line {number}: not an EGF table: the first line that is not a "
+                "comment is not a player line (place, name, grade like 5d/3k, country, club, "
+                "round entries), and no EGF header (; EV[...]) comes before it"
+            )
         raise SourceError(
             f"{source}, line {number}: not a player line (place, name, grade like 5d/3k, "
-            f"country, club, round entries): {' '.join(tokens)!r}"
+            f"country, club, round entries): {quote(' '.join(tokens))}"
         )
     country = tokens[grade + 1].upper()
     return (
@@ -446,25 +532,23 @@ def _tournament(
         country = list_country(country_text.strip().upper() or None, "header PC")
         city = city_text.strip() or None
     start = end = None
+    hint = (
+        "the games have no date, so none can be rated. Give the dates in tournament_facts.csv "
+        f"(beside the table or in the rules directory): the line {facts_line(tid)!r} under "
+        f"the header {','.join(FACT_COLUMNS)!r}, with the first and last day; or a header "
+        "line '; DT[YYYY-MM-DD,YYYY-MM-DD]' in the table"
+    )
     if "DT" in header:
         try:
             start, end = _dates(header["DT"])
         except ValueError:
+            message = f"cannot read the dates DT[{header['DT']}] (want YYYY-MM-DD,YYYY-MM-DD): "
             problems.append(
-                _problem(
-                    "egf_bad_date",
-                    "warning",
-                    source,
-                    "header DT",
-                    f"cannot read the dates DT[{header['DT']}] (want YYYY-MM-DD,YYYY-MM-DD); "
-                    "games have no date",
-                )
+                _problem("egf_bad_date", "warning", source, "header DT", message + hint)
             )
     else:
         problems.append(
-            _problem(
-                "egf_bad_date", "warning", source, "header DT", "no DT[] header; games have no date"
-            )
+            _problem("egf_bad_date", "warning", source, "header DT", "no DT[] header: " + hint)
         )
     minutes = _minutes(header, info, source, problems)
     return {
@@ -508,19 +592,25 @@ def _dates(value: str) -> tuple[dt.date, dt.date]:
 def _minutes(
     header: dict[str, str], info: dict[str, str], source: str, problems: list[dict]
 ) -> float | None:
-    """Adjusted time per player from ``TM[]``, else the basic time of ``;time=``."""
+    """Adjusted time per player from ``TM[]``, else the basic time of ``;time=`` (the number
+    before a ``+``). The number must be the whole value (``TM[1h30]`` is not 1 minute), finite
+    and in ``MINUTES_RANGE``; otherwise ``egf_bad_time`` and the next key is tried."""
+    low, high = MINUTES_RANGE
     for key, text in (("TM", header.get("TM")), (";time=", info.get("time"))):
         if text is None:
             continue
-        if match := NUMBER.match(text.strip()):
-            return float(match[0])
+        written = text if key == "TM" else BASIC_TIME.fullmatch(text)["minutes"]  # type: ignore[index]
+        value, ok = parse_number(written, low=low, high=high)
+        if ok and value is not None and value > low:
+            return float(value)
         problems.append(
             _problem(
                 "egf_bad_time",
                 "warning",
                 source,
                 f"header {key}",
-                f"cannot read minutes from {text!r}; time per player unknown",
+                f"cannot read minutes from {quote(text)}: want a number of minutes per player, "
+                f"more than {low:g} and at most {high:g}; time per player unknown",
             )
         )
     return None
@@ -564,7 +654,7 @@ def _players(
         pid = known.by_pin.get(player.pin or "") or known.by_name.get((name, country or ""))
         if pid is None:
             # the id keeps the country as the table writes it, so that editing
-            # data/country_codes.csv never changes an id
+            # whr/data/country_codes.csv never changes an id
             basis = f"{name}|{player.country or ''}" if name else f"{tid}|{player.position}"
             pid = "egf:" + hashlib.sha256(basis.encode()).hexdigest()[:10]
             rows.append(_player_row(pid, player, country, source))
@@ -576,7 +666,7 @@ def _players(
                     source,
                     f"line {player.line}",
                     f"{player.name} ({player.country or 'country unknown'}{pin}) is not in the "
-                    f"player mapping; given the new id {pid}. Map it in data/egf_players.csv.",
+                    f"player mapping; given the new id {pid}. Map it in whr/data/egf_players.csv.",
                 )
             )
         if pid in ids.values():
@@ -640,7 +730,7 @@ def _country_reporter(
                     "warning",
                     source,
                     locator,
-                    f"country code {code!r} is not in data/country_codes.csv; kept as "
+                    f"country code {code!r} is not in whr/data/country_codes.csv; kept as "
                     "written. Add a row mapping it to the list's 3-letter code.",
                 )
             )
@@ -768,6 +858,8 @@ def _games(
             "date": tournament["end"],
             "moves": None,  # tables carry no moves: not applicable
             "unrated": False,
+            "bye": False,
+            "note": None,
             "source": source,
             **facts,
         }
@@ -786,7 +878,8 @@ def _games(
                         ids[p],
                         None,
                         result=SCORE[entry.result],
-                        forfeit=True,
+                        forfeit=False,
+                        bye=True,  # a round without a game: no opponent, nothing played
                         colours_known=False,
                     )
                 )

@@ -1,28 +1,37 @@
-"""Fetching a source: an http(s) download with a timeout, a size cap and retries with backoff.
+"""Fetching a source: an http(s) download with a per-read timeout, an overall deadline, a size
+cap and retries with backoff.
 
-A download goes to a temporary file in the work directory and is renamed into place only once
-complete (never a half-written file under the final name). Local paths are returned unchanged.
-This is the only step of the pipeline that retries; parsing never touches the network.
+Every download lands in a directory of its own inside the work directory (``workdir/pull-*/``),
+under the file name of its URL, so two sources never share a file and nothing already pulled or
+read is ever overwritten, whatever their names. The body goes to a temporary file first and is
+renamed into place only once complete. Redirects are followed on http(s) only. Local paths are
+returned unchanged. This is the only step of the pipeline that retries; parsing never touches the
+network.
 """
 
 from __future__ import annotations
 
+import contextlib
 import http.client
+import math
 import os
+import shutil
 import socket
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.parse
 import urllib.request
 from pathlib import Path
 
-from whr.sources._common import CHUNK_BYTES, SourceError, coerce_as_of
+from whr.sources._common import CHUNK_BYTES, DEFAULT_MAX_BYTES, SourceError, coerce_as_of
 
 __all__ = ["is_url", "pull"]
 
 USER_AGENT = "rif-rating/0.1 (+https://github.com/; world rating list of Renju)"
 RETRY_STATUS = frozenset({408, 425, 429, 500, 502, 503, 504})
+SCHEMES = ("http", "https")
 
 
 class _Transient(Exception):
@@ -36,22 +45,124 @@ def is_url(source: object) -> bool:
 
 def _target_name(url: str) -> str:
     name = Path(urllib.parse.urlsplit(url).path).name
-    safe = "".join(c for c in name if c.isalnum() or c in "._-")
-    return safe.lstrip(".") or "download"
+    safe = "".join(c for c in name if c.isascii() and (c.isalnum() or c in "._-"))
+    return safe.lstrip(".")[:200] or "download"
 
 
-def _download_once(url: str, part: Path, timeout_s: float, max_bytes: int) -> int:
+class _Deadline:
+    """The end of the whole pull: shuts the sockets of the attempt in progress when it comes.
+
+    A blocking ``recv`` does not notice a deadline; ``shutdown`` from this timer thread wakes
+    it (it returns end of file), and the attempt then reports the deadline, not a broken
+    connection.
+    """
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.end = time.monotonic() + seconds
+        self.expired = False
+        self._sockets: list[socket.socket] = []
+        self._lock = threading.Lock()
+        self._timer = threading.Timer(seconds, self._expire)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def remaining(self) -> float:
+        return self.end - time.monotonic()
+
+    def watch(self, sock: socket.socket) -> None:
+        with self._lock:
+            self._sockets.append(sock)
+            expired = self.expired
+        if expired:
+            _shut(sock)
+
+    def _expire(self) -> None:
+        with self._lock:
+            self.expired = True
+            sockets = list(self._sockets)
+        for sock in sockets:
+            _shut(sock)
+
+    def cancel(self) -> None:
+        self._timer.cancel()
+
+    def error(self, url: str) -> SourceError:
+        return SourceError(
+            f"{url}: the download did not finish within the deadline of {self.seconds:g} s "
+            "(deadline_s, --deadline); the server is too slow or stalls. Raise the deadline "
+            "if the server is sound but slow"
+        )
+
+
+def _shut(sock: socket.socket) -> None:
+    # the plain socket's shutdown, also for TLS sockets: wake the reader, no TLS goodbye; an
+    # already closed socket raises OSError, which is fine
+    with contextlib.suppress(OSError):
+        socket.socket.shutdown(sock, socket.SHUT_RDWR)
+
+
+class _Redirects(urllib.request.HTTPRedirectHandler):
+    """Follow redirects on http(s) only (urllib also follows ``ftp://``)."""
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):  # type: ignore[no-untyped-def]
+        scheme = urllib.parse.urlsplit(newurl).scheme.lower()
+        if scheme not in SCHEMES:
+            raise SourceError(
+                f"{req.full_url}: the server redirects to {newurl!r}, which is not http(s); "
+                "only http and https are followed. Use the final address if it is trusted"
+            )
+        return super().redirect_request(req, fp, code, msg, headers, newurl)
+
+
+def _watched(base: type[http.client.HTTPConnection], deadline: _Deadline) -> type:
+    class Watched(base):  # type: ignore[misc, valid-type]
+        def connect(self) -> None:
+            super().connect()
+            deadline.watch(self.sock)
+
+    return Watched
+
+
+class _HTTP(urllib.request.HTTPHandler):
+    def __init__(self, deadline: _Deadline) -> None:
+        super().__init__()
+        self._connection = _watched(http.client.HTTPConnection, deadline)
+
+    def http_open(self, req):  # type: ignore[no-untyped-def]
+        return self.do_open(self._connection, req)
+
+
+class _HTTPS(urllib.request.HTTPSHandler):
+    def __init__(self, deadline: _Deadline) -> None:
+        super().__init__()
+        self._connection = _watched(http.client.HTTPSConnection, deadline)
+
+    def https_open(self, req):  # type: ignore[no-untyped-def]
+        return self.do_open(self._connection, req, context=self._context)
+
+
+def _opener(deadline: _Deadline) -> urllib.request.OpenerDirector:
+    return urllib.request.build_opener(_Redirects(), _HTTP(deadline), _HTTPS(deadline))
+
+
+def _download_once(
+    url: str, part: Path, timeout_s: float, max_bytes: int, deadline: _Deadline
+) -> int:
     request = urllib.request.Request(url, headers={"User-Agent": USER_AGENT})
+    wait = min(timeout_s, max(deadline.remaining(), 0.001))
     try:
-        response = urllib.request.urlopen(request, timeout=timeout_s)
+        response = _opener(deadline).open(request, timeout=wait)
     except urllib.error.HTTPError as exc:
         if exc.code in RETRY_STATUS:
             raise _Transient(f"HTTP {exc.code} {exc.reason}") from None
         raise SourceError(f"{url}: HTTP {exc.code} {exc.reason}; check the URL") from None
     except (urllib.error.URLError, OSError, http.client.HTTPException) as exc:
+        if deadline.expired:
+            raise deadline.error(url) from None
         reason = getattr(exc, "reason", exc)
         if isinstance(reason, (TimeoutError, socket.timeout)):
-            raise _Transient(f"no answer within {timeout_s} s (timeout_s)") from None
+            raise _Transient(f"no answer within {timeout_s:g} s (timeout_s, --timeout)") from None
         raise _Transient(f"cannot connect: {reason}") from None
     with response:
         length_text = response.headers.get("Content-Length")
@@ -59,23 +170,33 @@ def _download_once(url: str, part: Path, timeout_s: float, max_bytes: int) -> in
         if expected is not None and expected > max_bytes:
             raise SourceError(
                 f"{url}: the server announces {expected} bytes, more than the cap of "
-                f"{max_bytes} bytes (max_bytes); raise the cap if this size is genuine"
+                f"{max_bytes} bytes (max_bytes, --max-bytes); raise the cap if this size is "
+                "genuine"
             )
         received = 0
         try:
             with open(part, "wb") as out:
-                while chunk := response.read(CHUNK_BYTES):
+                # read1: return what one read brings, so the deadline is seen between reads
+                while chunk := response.read1(CHUNK_BYTES):
                     received += len(chunk)
                     if received > max_bytes:
                         raise SourceError(
                             f"{url}: the download exceeds the cap of {max_bytes} bytes "
-                            "(max_bytes); raise the cap if this size is genuine"
+                            "(max_bytes, --max-bytes); raise the cap if this size is genuine"
                         )
                     out.write(chunk)
+                    if deadline.expired:
+                        raise deadline.error(url)
         except (OSError, http.client.HTTPException) as exc:
+            if deadline.expired:
+                raise deadline.error(url) from None
             if isinstance(exc, (socket.timeout, TimeoutError)):
-                raise _Transient(f"no data for {timeout_s} s (timeout_s)") from None
+                raise _Transient(
+                    f"no data for {timeout_s:g} s (timeout_s, --timeout) after {received} bytes"
+                ) from None
             raise _Transient(f"connection broken after {received} bytes: {exc}") from None
+    if deadline.expired:
+        raise deadline.error(url)
     if expected is not None and received != expected:
         raise _Transient(f"truncated: received {received} of {expected} bytes")
     return received
@@ -87,7 +208,8 @@ def pull(
     as_of: object = None,
     *,
     timeout_s: float = 60.0,
-    max_bytes: int = 500_000_000,
+    deadline_s: float = 900.0,
+    max_bytes: int = DEFAULT_MAX_BYTES,
     retries: int = 3,
     backoff_s: float = 5.0,
 ) -> Path:
@@ -98,24 +220,31 @@ def pull(
     source : str or path-like
         An http(s) URL, or a local file or directory.
     workdir : str or path-like
-        Directory that receives downloads (created if missing).
+        Directory that receives downloads (created if missing). Each download gets a new
+        directory of its own in it, so nothing there is ever overwritten.
     as_of : datetime.date, str or None
         Accepted for symmetry with ``read_source``; a directory is returned whole and the dated
         file is chosen when it is read.
     timeout_s : float
-        Seconds to wait for the connection and for each read, > 0.
+        Seconds to wait for the connection and for each read, > 0 (flag ``--timeout``).
+    deadline_s : float
+        Seconds the whole pull may take, every attempt and wait between them included, > 0
+        (flag ``--deadline``). A server that sends a byte now and then never trips
+        ``timeout_s``; this stops it. Default 900 s (15 minutes). Not retried.
     max_bytes : int
-        Largest download accepted, in bytes (compressed size as served), > 0.
+        Largest download accepted, in bytes (compressed size as served), > 0 (flag
+        ``--max-bytes``). Default ``DEFAULT_MAX_BYTES`` (500 MB).
     retries : int
         Further attempts after a failed one (network error, timeout, truncated body, HTTP 408,
-        429 or 5xx), >= 0. A 4xx status or an exceeded cap is not retried.
+        425, 429 or 5xx), >= 0. A 4xx status, an exceeded cap, a redirect away from http(s)
+        and the deadline are not retried.
     backoff_s : float
         Wait before the first retry in seconds, doubled before each further retry, >= 0.
 
     Returns
     -------
     Path
-        The local path: ``workdir / <file name of the URL>`` for a download.
+        The local path: ``workdir/pull-<random>/<file name of the URL>`` for a download.
 
     Raises
     ------
@@ -127,14 +256,22 @@ def pull(
     coerce_as_of(as_of)
     if not isinstance(source, (str, os.PathLike)):
         raise TypeError(f"source must be a path or an http(s) URL; got {type(source).__name__}")
-    if not timeout_s > 0:
-        raise ValueError(f"timeout_s must be > 0 seconds; got {timeout_s!r}")
+    for argument, value, low in (
+        ("timeout_s", timeout_s, "> 0"),
+        ("deadline_s", deadline_s, "> 0"),
+        ("backoff_s", backoff_s, ">= 0"),
+    ):
+        number = isinstance(value, (int, float)) and not isinstance(value, bool)
+        if (
+            not number
+            or not math.isfinite(value)
+            or not (value > 0 or low == ">= 0" and value == 0)
+        ):
+            raise ValueError(f"{argument} must be a finite number {low} seconds; got {value!r}")
     if isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or max_bytes <= 0:
         raise ValueError(f"max_bytes must be a positive integer; got {max_bytes!r}")
     if isinstance(retries, bool) or not isinstance(retries, int) or retries < 0:
         raise ValueError(f"retries must be an integer >= 0; got {retries!r}")
-    if not backoff_s >= 0:
-        raise ValueError(f"backoff_s must be >= 0 seconds; got {backoff_s!r}")
     if not is_url(source):
         path = Path(source)
         if not path.exists():
@@ -144,26 +281,45 @@ def pull(
     url = str(source)
     folder = Path(workdir)
     folder.mkdir(parents=True, exist_ok=True)
-    target = folder / _target_name(url)
+    name = _target_name(url)
+    home = Path(tempfile.mkdtemp(dir=folder, prefix="pull-"))
+    target = home / name
     failures: list[str] = []
-    for attempt in range(retries + 1):
-        if attempt:
-            time.sleep(backoff_s * 2 ** (attempt - 1))
-        handle, part_name = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".part")
-        os.close(handle)
-        part = Path(part_name)
-        try:
-            _download_once(url, part, timeout_s, max_bytes)
-        except _Transient as exc:
-            part.unlink(missing_ok=True)
-            failures.append(f"attempt {attempt + 1}: {exc}")
-            continue
-        except BaseException:
-            part.unlink(missing_ok=True)
-            raise
-        os.replace(part, target)
-        return target
+    deadline = _Deadline(float(deadline_s))
+    attempts = 0
+    try:
+        for attempt in range(retries + 1):
+            if attempt:
+                wait = backoff_s * 2 ** (attempt - 1)
+                if wait >= deadline.remaining():
+                    failures.append(
+                        f"no time left for a further attempt within the deadline of "
+                        f"{deadline_s:g} s (deadline_s, --deadline)"
+                    )
+                    break
+                time.sleep(wait)
+            attempts += 1
+            handle, part_name = tempfile.mkstemp(dir=home, prefix=f".{name}.", suffix=".part")
+            os.close(handle)
+            part = Path(part_name)
+            try:
+                _download_once(url, part, timeout_s, max_bytes, deadline)
+            except _Transient as exc:
+                part.unlink(missing_ok=True)
+                failures.append(f"attempt {attempt + 1}: {exc}")
+                continue
+            except BaseException:
+                part.unlink(missing_ok=True)
+                raise
+            os.replace(part, target)
+            return target
+    except BaseException:
+        shutil.rmtree(home, ignore_errors=True)
+        raise
+    finally:
+        deadline.cancel()
+    shutil.rmtree(home, ignore_errors=True)
     raise SourceError(
-        f"{url}: download failed after {retries + 1} attempts ({'; '.join(failures)}); "
+        f"{url}: download failed after {attempts} attempts ({'; '.join(failures)}); "
         "check the URL and the network"
     )

@@ -4,13 +4,22 @@ The file is parsed in one streaming pass with expat: one Python callback per sta
 text and end of ``<move>``/``<info>``), raw attribute values kept per game in one tuple, nothing
 kept of the move text but its count. References
 (games to players and tournaments) are resolved after the pass, so the order of the sections does
-not matter. The format is described in ``docs/sources.md`` and in the project's formats spec,
-section 1.
+not matter. The format is described in ``docs/sources.md``.
 
 Safety (the policy of ``defusedxml``, applied directly on expat because its tree builders are
 slower): a document type declaration, and therefore any entity declaration, is refused, and so is
 any external entity; undefined entities are malformed XML. Bytes that are not UTF-8 are replaced
-by U+FFFD and reported (``bad_encoding``); the declared encoding is ignored (RenjuNet is UTF-8).
+by U+FFFD and reported (``bad_encoding``); the declared encoding is ignored (RenjuNet is UTF-8),
+except that a file starting with a UTF-16 or UTF-32 byte-order mark is decoded as such.
+
+Limits (``whr.sources.ReadLimits``): the payload stops at ``max_unpacked_bytes``; no run of more
+than ``max_value_chars`` characters without a ``<`` (an attribute value, a text node or a tag) is
+given to expat. Expat is only given input that ends just before a ``<``, so a tag split between
+two reads of the file is never parsed twice. (Python's binding still hands expat 1 MiB at a time,
+and expat 2.5 reparses an unfinished attribute from its start on each piece: the time for one
+attribute grows with the square of its length beyond 1 MiB. The default value limit keeps every
+attribute within a few pieces, so parse time stays linear in the input's size; text nodes are
+linear at any length.)
 
 Problem codes written here (severity in brackets):
 
@@ -24,7 +33,8 @@ Problem codes written here (severity in brackets):
 - ``unknown_date`` [warning]: a tournament with no usable date at all; its games are undated.
 - ``date_order`` [warning]: a tournament starting after it ends; start set to the end.
 - ``unknown_rule``, ``unknown_country``, ``unknown_city`` [warning]: dangling dictionary ids.
-- ``bad_value`` [warning]: a tournament ``type`` that is not an integer; kept null.
+- ``bad_value`` [warning]: a tournament ``type`` that is not a whole integer of 32 bits; kept
+  null.
 - ``bad_encoding`` [warning]: a line with bytes that are not UTF-8.
 - ``unknown_element`` [warning]: an element the format does not have (reported once per
   name); skipped.
@@ -41,30 +51,37 @@ from pathlib import Path
 from typing import BinaryIO
 from xml.parsers import expat
 
+import numpy as np
 import pyarrow as pa
 
 from whr.sources._common import (
     CHUNK_BYTES,
+    INT32_RANGE,
     ProblemLog,
+    ReadLimits,
     SourceError,
+    check_limits,
+    describe,
+    limit_hint,
     open_payload,
+    parse_number,
+    quote,
     sha256_file,
+    wide_codec,
 )
 from whr.tables import GAMES, PLAYERS, TOURNAMENTS, SourceData, to_frame
 
-__all__ = ["FORFEIT_PATTERN", "parse_date", "read_renjunet", "read_stream", "tournament_dates"]
+__all__ = ["parse_date", "read_renjunet", "read_stream", "tournament_dates"]
 
 SECTIONS = ("countries", "cities", "rules", "openings", "players", "tournaments", "games")
 CATEGORY = {"1": "renju", "2": "gomoku"}
 RESULTS = {1.0, 0.5, 0.0}
 MAX_ENCODING_PROBLEMS = 100
 
-#: An ``<info>`` note matching this (case-insensitive) marks the game as not played in reality.
-FORFEIT_PATTERN = re.compile(
-    r"\b(forfeit(?:ed|s)?|walk[- ]?over|w/o|bye|by default|default (?:win|loss))\b",
-    re.IGNORECASE,
-)
-_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
+_DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
+#: Move text longer than this is counted window by window (``str.split`` of the whole would
+#: hold one string object per move in memory at once).
+_WINDOW_CHARS = 1 << 20
 
 _BAD_BYTES: contextvars.ContextVar[list[int]] = contextvars.ContextVar("whr_sources_bad_bytes")
 
@@ -117,12 +134,23 @@ def parse_date(text: str | None) -> tuple[dt.date | None, bool]:
 
 
 def _int_or_none(text: str | None) -> int | None:
-    if text is None or not text.strip():
-        return None
-    try:
-        return int(text)
-    except ValueError:
-        return None
+    """A whole 32-bit integer written in ASCII digits, else None."""
+    value, _ = parse_number(text, integer=True, low=INT32_RANGE[0], high=INT32_RANGE[1])
+    return None if value is None else int(value)
+
+
+def count_words(text: str) -> int:
+    """Number of whitespace-separated words of ``text`` (as ``len(text.split())``), in memory
+    bounded by ``_WINDOW_CHARS`` however long the text."""
+    if len(text) <= _WINDOW_CHARS:
+        return len(text.split())
+    count = 0
+    inside = False  # the previous window ended inside a word
+    for start in range(0, len(text), _WINDOW_CHARS):
+        window = text[start : start + _WINDOW_CHARS]
+        count += len(window.split()) - (inside and not window[0].isspace())
+        inside = not window[-1].isspace()
+    return count
 
 
 def tournament_dates(
@@ -211,7 +239,7 @@ class _Pass:
         # games: one tuple of raw attribute values per record, plus counts filled from children
         self.games: list[tuple] = []
         self.moves: list[int] = []
-        self.forfeit: set[int] = set()
+        self.notes: dict[int, str] = {}  # game index -> its <info> text
 
     def start(self, name: str, attrs: dict[str, str]) -> None:
         if name == "game":  # wherever it is: every <game> read becomes a row
@@ -293,11 +321,15 @@ class _Pass:
         return "".join(self.text)
 
     def move_end(self, name: str) -> None:
-        self.moves[-1] += len(self._text_done().split())
+        self.moves[-1] += count_words(self._text_done())
 
     def info_end(self, name: str) -> None:
-        if FORFEIT_PATTERN.search(self._text_done()):
-            self.forfeit.add(len(self.games) - 1)
+        # kept as written; whether a note says the game was not played is eligibility's call
+        # (whr.rules, whr/data/rules/game_notes.toml), not the reader's
+        text = self._text_done().strip()
+        if text:
+            index = len(self.games) - 1
+            self.notes[index] = f"{self.notes[index]}; {text}" if index in self.notes else text
 
 
 def _refuse(what: str) -> object:
@@ -307,24 +339,79 @@ def _refuse(what: str) -> object:
     return handler
 
 
-def _sniff(head: bytes, name: str) -> None:
-    """Refuse, with a clear message, a payload that is plainly not an XML database."""
-    text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
-    if not text:
+def _sniff(head: bytes, name: str) -> str:
+    """The codec of the payload (``utf-8``, or ``utf-16``/``utf-32`` after a byte-order mark);
+    refuse, saying what the file is, a payload that is plainly not an XML database."""
+    codec = wide_codec(head)
+    if codec is not None:
+        start = head[:512].decode(codec, "ignore")
+        if start.lstrip("\ufeff \t\r\n").startswith("<"):
+            return codec
+    what = describe(head)
+    if what == "XML":
+        return "utf-8"
+    if what in ("an empty file", "a file of blanks only"):
         raise SourceError(f"{name}: the file is empty; expected a RenjuNet database (XML)")
-    lowered = text[:64].lower()
-    if lowered.startswith((b"<!doctype html", b"<html")):
+    if what == "an HTML page":
         raise SourceError(
             f"{name}: this is an HTML page, not a RenjuNet database; check the URL or the file"
         )
-    if not text.startswith(b"<"):
+    if what.startswith("UTF-16 text without"):
         raise SourceError(
-            f"{name}: not a RenjuNet database: expected XML, gzip or zip, but the data starts "
-            f"with {text[:16]!r}"
+            f"{name}: not a RenjuNet database as read: this is {what}; save it as UTF-8"
+        )
+    raise SourceError(
+        f"{name}: not a RenjuNet database: expected XML, gzip or zip, but this is {what}"
+    )
+
+
+class _ValueScan:
+    """Refuses a run of more than ``limit`` characters without a ``<`` in UTF-8 bytes fed in
+    order, before expat sees it; counts characters, not bytes (one per byte that is not a
+    UTF-8 continuation byte)."""
+
+    def __init__(self, limit: int, name: str) -> None:
+        self.limit = limit
+        self.name = name
+        self.run = 0  # characters since the last '<'
+        self.line = 1  # line where that run starts
+
+    def feed(self, data: bytes, lines_before: int) -> None:
+        array = np.frombuffer(data, np.uint8)
+        marks = np.flatnonzero(array == 0x3C)
+        if not marks.size:  # the run goes on through the whole chunk
+            self.run += _chars(array)
+            if self.run > self.limit:
+                self._refuse(self.line)
+            return
+        first = int(marks[0])  # bytes bound characters: count them only when bytes exceed
+        if self.run + first > self.limit and self.run + _chars(array[:first]) > self.limit:
+            self._refuse(self.line)
+        gaps = np.diff(marks) - 1
+        for i in np.flatnonzero(gaps > self.limit):
+            start = int(marks[i])
+            if _chars(array[start + 1 : int(marks[i + 1])]) > self.limit:
+                self._refuse(lines_before + data.count(b"\n", 0, start) + 1)
+        last = int(marks[-1])
+        self.run = _chars(array[last + 1 :])
+        self.line = lines_before + data.count(b"\n", 0, last) + 1
+        if self.run > self.limit:
+            self._refuse(self.line)
+
+    def _refuse(self, line: int) -> None:
+        raise SourceError(
+            f"{self.name}: line {line}: more than {self.limit} characters without markup (one "
+            f"attribute value, text node or tag), over the limit "
+            f"{limit_hint('max_value_chars')}; raise the limit if this file is genuine"
         )
 
 
-def _parse(stream: BinaryIO, name: str, log: ProblemLog) -> _Pass:
+def _chars(array: np.ndarray) -> int:
+    """Characters in valid UTF-8 bytes: the bytes that are not continuation bytes."""
+    return int(array.size - np.count_nonzero((array & 0xC0) == 0x80))
+
+
+def _parse(stream: BinaryIO, name: str, log: ProblemLog, limits: ReadLimits) -> _Pass:
     parser = expat.ParserCreate(encoding="UTF-8")
     parser.buffer_text = True
     parser.buffer_size = 1 << 16
@@ -336,7 +423,10 @@ def _parse(stream: BinaryIO, name: str, log: ProblemLog) -> _Pass:
     parser.ExternalEntityRefHandler = _refuse("an external entity reference")
     parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
 
-    decoder = codecs.getincrementaldecoder("utf-8")("whr.sources.replace")
+    chunk = stream.read(CHUNK_BYTES)
+    codec = _sniff(chunk, name)
+    decoder = codecs.getincrementaldecoder(codec)("whr.sources.replace")
+    scan = _ValueScan(limits.max_value_chars, name)
     bad_lines: list[int] = []
     token = _BAD_BYTES.set(bad_lines)
     lines_before = 0
@@ -362,24 +452,30 @@ def _parse(stream: BinaryIO, name: str, log: ProblemLog) -> _Pass:
                 )
         bad_lines.clear()
 
+    # expat is given input up to just before the last '<' seen; the rest waits for the next
+    # '<', so every tag reaches expat whole and none is parsed twice
+    pending: list[bytes] = []
     try:
-        first = True
         while True:
-            chunk = stream.read(CHUNK_BYTES)
-            if first:
-                _sniff(chunk, name)
-                first = False
-            if not chunk:
-                break
-            text = decoder.decode(chunk)
+            final = not chunk
+            text = decoder.decode(chunk, final)
             if bad_lines:
                 report_bad_bytes()
-            lines_before += chunk.count(b"\n")
-            parser.Parse(text.encode("utf-8"), False)
-        text = decoder.decode(b"", True)
-        if bad_lines:
-            report_bad_bytes()
-        parser.Parse(text.encode("utf-8"), True)
+            data = text.encode("utf-8")
+            scan.feed(data, lines_before)
+            lines_before += text.count("\n")
+            if final:
+                pending.append(data)
+                parser.Parse(b"".join(pending), True)
+                break
+            cut = data.rfind(b"<")
+            if cut < 0:
+                pending.append(data)
+            else:
+                pending.append(data[:cut])
+                parser.Parse(b"".join(pending), False)
+                pending = [data[cut:]]
+            chunk = stream.read(CHUNK_BYTES)
     except expat.ExpatError as exc:
         raise SourceError(
             f"{name}: malformed XML at line {exc.lineno}, column {exc.offset + 1}: "
@@ -539,7 +635,12 @@ def _tournaments(
         if type_text:
             kind = _int_or_none(type_text)
             if kind is None:
-                log.add("bad_value", "warning", where, f"type {type_text!r} is not an integer")
+                log.add(
+                    "bad_value",
+                    "warning",
+                    where,
+                    f"type {quote(type_text)} is not a whole integer of 32 bits; kept null",
+                )
         columns["tournament_id"].append(key)
         columns["name"].append(_none_if_empty(attrs.get("name")))
         columns["country"].append(country_code)
@@ -566,11 +667,8 @@ def _result(text: str | None) -> tuple[float | None, bool]:
     """Black's score from ``bresult``: (value, valid); anything outside 1, 0.5, 0, "" is invalid."""
     if text in _RESULT_TOKENS:
         return _RESULT_TOKENS[text], True
-    try:
-        value = float(text)  # e.g. "1.0": still one of the three scores
-    except ValueError:
-        return None, False
-    return (value, True) if value in RESULTS else (None, False)
+    value, ok = parse_number(text)  # e.g. "1.0": still one of the three scores
+    return (float(value), True) if ok and value in RESULTS else (None, False)
 
 
 def _games(
@@ -613,22 +711,22 @@ def _games(
             seen[game_id] = i
     for side, refs, mapped in (("black", blacks, black), ("white", whites, white)):
         for i in [i for i, v in enumerate(mapped) if v is None]:
-            message = f"{side} player id {refs[i]!r} is not in <players>; kept as null"
+            message = f"{side} player id {quote(refs[i] or '')} is not in <players>; kept as null"
             findings.append((i, "unknown_player", "error", message))
     for i in [i for i, v in enumerate(result) if v is _UNSET]:
         value, ok = _result(results[i])
         result[i] = value
         if not ok:
-            message = f"bresult {results[i]!r} is not 1, 0.5, 0 or empty; kept as null"
+            message = f"bresult {quote(results[i])} is not 1, 0.5, 0 or empty; kept as null"
             findings.append((i, "bad_result", "error", message))
     for i in [i for i, v in enumerate(date) if v is _UNSET]:
         date[i] = None
-        message = f"tournament id {tours[i]!r} is not in <tournaments>"
+        message = f"tournament id {quote(tours[i] or '')} is not in <tournaments>"
         findings.append((i, "unknown_tournament", "error", message))
     for i in [i for i, v in enumerate(dates) if v is not None]:
         own, ok = parse_date(dates[i])
         if not ok:
-            message = f"date {dates[i]!r} is not a date YYYY-MM-DD"
+            message = f"date {quote(dates[i])} is not a date YYYY-MM-DD"
             findings.append((i, "bad_date", "warning", message))
         if own is not None:
             date[i] = own
@@ -636,9 +734,7 @@ def _games(
     for i, code, severity, message in findings:
         log.add(code, severity, f"line {lines[i]}, game id={ids[i]}", message)
 
-    forfeit = [False] * n
-    for i in state.forfeit:
-        forfeit[i] = True
+    notes = [state.notes.get(i) for i in range(n)]
     columns = {
         "game_id": pa.array(ids, pa.string()),
         "tournament_id": pa.array([t or None for t in tours], pa.string()),
@@ -650,14 +746,16 @@ def _games(
         "date": pa.array(date, pa.date32()),
         "moves": pa.array(state.moves, pa.int32()),
         "unrated": pa.array(unrated, pa.bool_()),
-        "forfeit": pa.array(forfeit, pa.bool_()),
+        "forfeit": pa.array([False] * n, pa.bool_()),  # RenjuNet has no forfeit mark
+        "bye": pa.array([False] * n, pa.bool_()),
         "colours_known": pa.array([True] * n, pa.bool_()),
+        "note": pa.array(notes, pa.string()),
         "source": pa.array([name] * n, pa.string()),
     }
     return pa.table(columns, schema=GAMES)
 
 
-def read_stream(stream: BinaryIO, name: str) -> SourceData:
+def read_stream(stream: BinaryIO, name: str, limits: ReadLimits = ReadLimits()) -> SourceData:
     """Read a RenjuNet database from an uncompressed binary stream.
 
     Parameters
@@ -666,6 +764,9 @@ def read_stream(stream: BinaryIO, name: str) -> SourceData:
         The XML bytes.
     name : str
         The source's name (file name or URL), written in ``source`` columns and messages.
+    limits : ReadLimits
+        ``max_value_chars`` is applied here (``max_unpacked_bytes`` by whoever opens the
+        stream, ``max_name_chars`` by ``whr.read_source``).
 
     Returns
     -------
@@ -676,11 +777,12 @@ def read_stream(stream: BinaryIO, name: str) -> SourceData:
     Raises
     ------
     SourceError
-        On a DTD or entity declaration, malformed XML (with line and column), or a document
-        without any RenjuNet section.
+        On a DTD or entity declaration, malformed XML (with line and column), a document
+        without any RenjuNet section, a payload that is not XML (said what it is, never
+        quoted), or a value over ``limits.max_value_chars``.
     """
     log = ProblemLog(name)
-    state = _parse(stream, name, log)
+    state = _parse(stream, name, log, check_limits(limits))
     players, id_map = _players(state, log, name)
     tournaments, ends = _tournaments(state, log, name)
     games = _games(state, log, name, id_map, ends)
@@ -692,7 +794,9 @@ def read_stream(stream: BinaryIO, name: str) -> SourceData:
     )
 
 
-def read_renjunet(path: str | Path, name: str | None = None) -> SourceData:
+def read_renjunet(
+    path: str | Path, name: str | None = None, limits: ReadLimits = ReadLimits()
+) -> SourceData:
     """Read a RenjuNet database file (plain, gzip or zip).
 
     Parameters
@@ -701,6 +805,8 @@ def read_renjunet(path: str | Path, name: str | None = None) -> SourceData:
         The local file.
     name : str, optional
         How the source is named in the tables (default: the file name).
+    limits : ReadLimits
+        ``max_unpacked_bytes`` and ``max_value_chars`` are applied here.
 
     Returns
     -------
@@ -710,12 +816,13 @@ def read_renjunet(path: str | Path, name: str | None = None) -> SourceData:
     Raises
     ------
     SourceError
-        If the file cannot be read safely; see ``read_stream``.
+        If the file cannot be read safely, or is over a limit; see ``read_stream``.
     """
     path = Path(path)
     name = name or path.name
-    with open_payload(path, name) as stream:
-        data = read_stream(stream, name)
+    limits = check_limits(limits)
+    with open_payload(path, name, limits.max_unpacked_bytes) as stream:
+        data = read_stream(stream, name, limits)
     return SourceData(
         players=data.players,
         tournaments=data.tournaments,

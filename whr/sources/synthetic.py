@@ -173,7 +173,8 @@ class Database:
         ``kind`` (national, international, team, online, rapid).
     games : pandas.DataFrame
         ``GAMES`` columns plus what is written: ``tournament_ref``, ``black_ref``, ``white_ref``,
-        ``bresult``, ``move`` (text or None for no element), ``info`` (text or None).
+        ``bresult``, ``move`` (text or None for no element), ``info`` (text or None), and the
+        generator's ``not_played`` (the games given a forfeit note).
     facts : pandas.DataFrame
         ``tournament_id``, ``minutes``, ``mode``, ``note`` for the tournaments ending on or after
         ``WHR_START``.
@@ -529,9 +530,12 @@ def _games(h: History, rng, players, tournaments) -> pd.DataFrame:
             "date": date,
             "moves": moves.astype(np.int32),
             "unrated": unrated,
-            "forfeit": forfeit,
+            "forfeit": False,  # RenjuNet has no forfeit mark: the note says it
+            "bye": False,
             "colours_known": True,
+            "note": info,
             "source": "",
+            "not_played": forfeit,  # the generator's truth: the note is a forfeit note
             "tournament_ref": tour_ref,
             "black_ref": black_ref,
             "white_ref": white_ref,

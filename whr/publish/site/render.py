@@ -882,6 +882,7 @@ def write_about(r: Renderer) -> None:
     r.render(
         "about.html",
         "about.html",
+        links=info.get("links"),
         params=info.get("parameters", {}),
         fit_params=info.get("fit_params") or {},
         inputs=info.get("inputs", []),
@@ -899,7 +900,9 @@ def write_csv(r: Renderer) -> None:
 def write(site: Prepared, target: Path, processes: int | None = None) -> Renderer:
     """Write every page and data file of ``site`` into ``target`` (created; must not exist)."""
     target.mkdir(parents=True)
-    shutil.copytree(HERE / "static", target / "static")
+    (target / "static").mkdir()
+    for asset in (HERE / "static").iterdir():  # copyfile: modes from the umask, not the package
+        shutil.copyfile(asset, target / "static" / asset.name)
     r = Renderer(target, site)
     write_lists(r)
     write_tournaments_index(r)  # before the pages: player pages name its data file

@@ -1,14 +1,10 @@
-"""Hand-written snapshots for the summary and look-up tests: a RATINGS table from a few fields,
-written with a manifest under ``root/snapshots/<day>/``."""
+"""Hand-written lists for the summary tests: a RATINGS table from a few fields."""
 
 from __future__ import annotations
 
 import datetime as dt
-import json
-from pathlib import Path
 
 import pandas as pd
-import pyarrow.parquet as pq
 
 from whr import tables
 
@@ -43,11 +39,3 @@ def ratings(rows: list[dict]) -> pd.DataFrame:
         return tables.empty(tables.RATINGS)
     frame = pd.DataFrame([{**base, "best_rating": r["rating"], **r} for r in rows])
     return tables.conform(frame, tables.RATINGS)
-
-
-def write_snapshot(root: Path, day: str, frame: pd.DataFrame, manifest: dict) -> Path:
-    path = root / "snapshots" / day
-    path.mkdir(parents=True)
-    pq.write_table(tables.to_table(frame, tables.RATINGS), path / "ratings.parquet")
-    (path / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
-    return path

@@ -1,0 +1,379 @@
+"""The daily rating job as a Prefect 3 flow: repair, pull, parse, then per list validate, rate, publish.
+
+The flow only wires library calls; each task is one. The run is one value
+(:class:`whr.run.Run`), built from the flow's parameters and validated once; the command line
+(:mod:`flows.daily`) and the deployment (``prefect.yaml``) pass the same parameters.
+
+- ``repair``: :func:`whr.publish.recover` puts right what a killed run left, and says what.
+- ``pull``: the only task that retries, and the library retries, not Prefect: it knows which
+  failures are transient (timeouts, broken connections, HTTP 408/429/5xx) and which are final
+  (404, a size cap), so the two never stack.
+- ``parse``: :func:`whr.read_source` over every pulled source.
+- per category (renju, gomoku), concurrently: ``validate`` (:func:`whr.select`), ``rate``
+  (:func:`whr.fit`), ``publish`` (:func:`whr.publish.publish`). A list whose input and
+  parameters equal those of its published day ends as "No new data" before any work. A list
+  that fails is reported and publishes nothing; the others still publish.
+
+Nothing is persisted or cached by Prefect: a daily job must never reuse yesterday's result.
+With no Prefect server configured, Prefect starts a temporary local API for the run.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+# Quiet, offline defaults, set before Prefect reads its settings; the environment still wins.
+os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
+os.environ.setdefault("DO_NOT_TRACK", "1")
+# A loaded 2-core CI machine can need more than Prefect's default 20 s to start the temporary API.
+os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "120")
+
+from prefect import flow, get_run_logger, task
+from prefect.artifacts import create_markdown_artifact
+from prefect.cache_policies import NO_CACHE
+from prefect.states import Completed, Failed, State
+
+import whr
+import whr.publish
+import whr.tables
+from whr.params import CATEGORIES, FitParams, PullSettings
+from whr.publish.summary import markdown_text, summarize, value_counts
+from whr.run import Run
+
+FLOW_TIMEOUT_S = 4 * 3600
+"""A run that takes longer than this is stopped (a healthy one takes minutes)."""
+STEP_TIMEOUT_S = 3600
+"""Repairing or parsing for longer than this is a failure. The tasks of each list (validate,
+rate, publish) run in worker threads, which Prefect cannot interrupt: the flow's timeout bounds
+them."""
+
+_TASK = {"persist_result": False, "cache_policy": NO_CACHE}
+
+
+# ----------------------------------------------------------------------------------------------
+# Tasks: one library call each.
+
+
+@task(name="repair", timeout_seconds=STEP_TIMEOUT_S, **_TASK)
+def repair(run: Run) -> list[str]:
+    """Repair what a killed run left in the published tree; return what was repaired."""
+    said = whr.publish.recover(run.out)
+    for line in said:
+        get_run_logger().warning("repaired: %s", line)
+    return said
+
+
+@task(name="pull", **_TASK)
+def pull(run: Run, source: str, workdir: Path) -> Path:
+    """Fetch one source into ``workdir`` (a local path is used in place)."""
+    from whr.sources import pull as pull_source
+
+    logger = get_run_logger()
+    settings = run.pull
+    logger.info(
+        "pulling %s (timeout %s s, %d retries)", source, settings.timeout_s, settings.retries
+    )
+    path = pull_source(
+        source,
+        workdir,
+        run.as_of,
+        timeout_s=settings.timeout_s,
+        max_bytes=settings.max_bytes,
+        retries=settings.retries,
+        backoff_s=settings.backoff_s,
+    )
+    logger.info("pulled %s -> %s", source, path)
+    return Path(path)
+
+
+@task(name="parse", timeout_seconds=STEP_TIMEOUT_S, **_TASK)
+def parse(run: Run, paths: list[Path]) -> whr.SourceData:
+    """Read every pulled file into the shared tables (several sources are concatenated)."""
+    parts = [whr.read_source(p, as_of=run.as_of) for p in paths]
+    data = parts[0] if len(parts) == 1 else whr.tables.concat(parts)
+    logger = get_run_logger()
+    logger.info(
+        "read %d games, %d players, %d tournaments; %d problems; sha256 %s",
+        len(data.games),
+        len(data.players),
+        len(data.tournaments),
+        len(data.problems),
+        data.sha256,
+    )
+    for (severity, code), n in value_counts(data.problems, ["severity", "code"]).items():
+        logger.warning("%d problems %s/%s", n, severity, code)
+    return data
+
+
+@task(name="validate", **_TASK)
+def validate(run: Run, category: str, data: whr.SourceData) -> Any:
+    """Decide which games of ``category`` are rated; every other game gets a reason."""
+    from whr.rules import load_config
+
+    config = load_config(run.rules_directory)
+    selection = whr.select(data, run.as_of, category=category, strict=run.strict, config=config)
+    logger = get_run_logger()
+    logger.info(
+        "%s: %d games rated, %d excluded", category, len(selection.rated), len(selection.exclusions)
+    )
+    for code, n in value_counts(selection.warnings, ["code"]).items():
+        logger.warning("%s: %d eligibility warnings %s", category, n, code)
+    return selection
+
+
+@task(name="rate", **_TASK)
+def rate(run: Run, selection: Any) -> Any:
+    """Fit Whole-History Rating over every rated game of one list."""
+    fit = whr.fit(selection.rated, run.fit)
+    get_run_logger().info(
+        "fit: %d games, %d iterations, %d player-days",
+        fit.n_games,
+        fit.iterations,
+        fit.n_player_days,
+    )
+    return fit
+
+
+@task(name="publish", **_TASK)
+def publish(
+    run: Run, category: str, data: whr.SourceData, selection: Any, fit: Any, rules_sha256: str
+) -> whr.publish.Published:
+    """Publish one list: the day's archive entry, and the current site when it is the newest."""
+    published = whr.publish.publish(run, category, data, selection, fit, rules_sha256=rules_sha256)
+    logger = get_run_logger()
+    for line in published.warnings:
+        logger.warning("%s: %s", category, line)
+    logger.info("published %s", published.entry)
+    return published
+
+
+# ----------------------------------------------------------------------------------------------
+# Reporting: the summary text is the library's (whr.publish.summary); this only delivers it.
+
+
+def _report(markdown: str) -> None:
+    """Publish markdown as a Prefect artifact and, on GitHub Actions, as the step summary."""
+    create_markdown_artifact(markdown, key="rating-run-summary", description="Daily rating run")
+    _step_summary(markdown)
+
+
+def _step_summary(markdown: str) -> None:
+    summary = os.environ.get("GITHUB_STEP_SUMMARY")
+    if summary:
+        with open(summary, "a", encoding="utf-8") as handle:
+            handle.write(markdown + "\n")
+
+
+def _on_end(title: str) -> Any:
+    def hook(flow: Any, flow_run: Any, state: State) -> None:
+        _step_summary(
+            f"# Rating run {title}\n\n{markdown_text(state.message)}\n\n"
+            "Every list is either published whole or left as it was; the next run repairs "
+            "what this one left.\n"
+        )
+
+    return hook
+
+
+# ----------------------------------------------------------------------------------------------
+# The flow.
+
+
+@dataclass
+class Outcome:
+    """What a run did, list by list."""
+
+    lists: dict[str, dict[str, Any]] = field(default_factory=dict)
+    repaired: list[str] = field(default_factory=list)
+
+    @property
+    def outcome(self) -> str:
+        kinds = {x["outcome"] for x in self.lists.values()}
+        if "failed" in kinds:
+            return "partial" if "published" in kinds else "failed"
+        return "published" if "published" in kinds else "no-new-data"
+
+    @property
+    def published(self) -> list[str]:
+        return [k for k, x in self.lists.items() if x["outcome"] == "published"]
+
+    @property
+    def lines(self) -> list[str]:
+        return [f"repaired: {x}" for x in self.repaired] + [
+            f"{k}: {x['message']}"
+            if x["outcome"] != "published"
+            else f"{k}: published {x['message']}"
+            for k, x in self.lists.items()
+        ]
+
+
+_DEFAULT_FIT, _DEFAULT_PULL = FitParams(), PullSettings()
+
+
+@flow(
+    name="rif-rating-daily",
+    persist_result=False,
+    log_prints=True,
+    timeout_seconds=FLOW_TIMEOUT_S,
+    on_failure=[_on_end("failed")],
+    on_crashed=[_on_end("crashed")],
+    on_cancellation=[_on_end("cancelled")],
+)
+def daily(
+    source: str | list[str],
+    out: Path = Path("out"),
+    as_of: dt.date | None = None,
+    categories: list[str] = list(CATEGORIES),  # noqa: B006 (Prefect copies parameters)
+    variant: str | None = None,
+    w2_elo2_per_day: float = _DEFAULT_FIT.w2_elo2_per_day,
+    virtual_games: float = _DEFAULT_FIT.virtual_games,
+    strict: bool = False,
+    rules: Path | None = None,
+    force: str | None = None,
+    max_shrink: float = Run.max_shrink,
+    wait: bool = False,
+    pull_timeout_s: float = _DEFAULT_PULL.timeout_s,
+    pull_deadline_s: float = _DEFAULT_PULL.deadline_s,
+    pull_max_bytes: int = _DEFAULT_PULL.max_bytes,
+    pull_retries: int = _DEFAULT_PULL.retries,
+    pull_backoff_s: float = _DEFAULT_PULL.backoff_s,
+) -> State:
+    """Compute and publish the Renju rating lists as of a date.
+
+    Args:
+        source: Where the games are: database files, directories of dated database files
+            (the newest not after the list date is read) or http(s) URLs, read together.
+        out: The published tree (current sites, archive of every day, published.json).
+        as_of: The list date; later games are ignored. Default: today in UTC.
+        categories: Rule categories to rate and publish, each as its own list.
+        variant: Name under which a run with non-official parameters is published
+            (variants/NAME/); required when w2, virtual games, strict or rules differ.
+        w2_elo2_per_day: Variance of a rating's Wiener process, Elo^2 per day (RIF: 12.9).
+        virtual_games: Virtual draws against a 1900 player on each player's first day (RIF: 2).
+        strict: Exclude games whose tournament lacks a fact the 2021 rules need.
+        rules: Eligibility rules directory; empty for the bundled rules.
+        force: Reason to publish although nothing changed or a gate refuses the list.
+        max_shrink: Refuse a list whose rated games or established players fall by more than
+            this fraction since the previous list.
+        wait: Wait for another run publishing to the same tree instead of failing.
+        pull_timeout_s: Seconds for a download's connection and each read.
+        pull_deadline_s: Seconds for one download attempt in all.
+        pull_max_bytes: Largest download accepted, in bytes.
+        pull_retries: Further download attempts after a transient failure.
+        pull_backoff_s: Seconds before the first retry, doubled for each further one.
+
+    Returns:
+        A Completed state (named "No new data" when nothing changed), or a Failed state when
+        a list failed; its data is the outcome of each list.
+    """
+    run = Run.from_flat(dict(locals()))
+    rules_sha256 = run.check_local()
+    logger = get_run_logger()
+    logger.info("rating lists %s as of %s from %s", list(run.categories), run.as_of, run.sources)
+    result = Outcome()
+    with whr.publish.hold(run.out, wait=run.wait):
+        result.repaired = repair(run)
+        with tempfile.TemporaryDirectory(prefix="rif-rating-pull-") as workdir:
+            timeout = (run.pull.deadline_s + run.pull.backoff_s) * (run.pull.retries + 1) * 2
+            puller = pull.with_options(timeout_seconds=timeout)
+            data = parse(run, [puller(run, s, Path(workdir)) for s in run.sources])
+        futures = {}
+        skipped = whr.publish.absent(run, data)
+        for category in run.categories:
+            if category in skipped:
+                result.lists[category] = {"outcome": "no-new-data", "message": skipped[category]}
+                continue
+            same = whr.publish.unchanged(run, category, data.sha256, rules_sha256)
+            if same is not None and run.force is None:
+                message = (
+                    f"no new data: the input (sha256 {data.sha256[:12]}...) and the parameters "
+                    f"equal those of the published list of {run.as_of}; give --force REASON "
+                    "to publish it again"
+                )
+                result.lists[category] = {"outcome": "no-new-data", "message": message}
+                continue
+            selection = validate.submit(run, category, data)
+            fitted = rate.submit(run, selection)
+            futures[category] = (
+                selection,
+                publish.submit(run, category, data, selection, fitted, rules_sha256),
+            )
+        for category, (selection, future) in futures.items():
+            future.wait()
+            if future.state.is_completed():
+                published = future.result()
+                result.lists[category] = {
+                    "outcome": "published",
+                    "message": f"{published.entry}"
+                    + (f", shown at {published.site}" if published.site else " (a past day)"),
+                    "entry": str(published.entry),
+                }
+                _report(summarize(data, selection.result(), published))
+            else:
+                error = _cause(future)
+                result.lists[category] = {"outcome": "failed", "message": error}
+                _step_summary(f"# {category}: failed\n\n{markdown_text(error)}\n")
+                logger.error("%s failed: %s", category, error)
+    outcome = result.outcome
+    data_out = {"lists": result.lists, "repaired": result.repaired, "outcome": outcome}
+    message = "; ".join(f"{k}: {x['outcome']}" for k, x in result.lists.items())
+    if outcome in ("failed", "partial"):
+        return Failed(message=message, data=data_out)
+    return Completed(
+        name="No new data" if outcome == "no-new-data" else "Completed",
+        message=message,
+        data=data_out,
+    )
+
+
+def _cause(future: Any) -> str:
+    """The one-line cause of a failed list (the first failure up its chain)."""
+    try:
+        value = future.result(raise_on_failure=True)
+    except BaseException as exc:  # the task's own exception, or an upstream failure
+        return f"{type(exc).__name__}: {exc}" if not str(exc) else str(exc)
+    return f"did not complete: {value!r}"
+
+
+# ----------------------------------------------------------------------------------------------
+# From the command line.
+
+
+class _NoTraceback(logging.Formatter):
+    """A formatter that shows a record's message without its traceback."""
+
+    def __init__(self, inner: logging.Formatter | None) -> None:
+        super().__init__()
+        self.inner = inner or logging.Formatter()
+
+    def format(self, record: logging.LogRecord) -> str:
+        quiet = logging.makeLogRecord({**record.__dict__, "exc_info": None, "exc_text": None})
+        return self.inner.format(quiet)
+
+
+def _hide_tracebacks() -> None:
+    """Console log lines without tracebacks (``--verbose`` keeps them)."""
+    for logger in (logging.getLogger(), logging.getLogger("prefect")):
+        for handler in logger.handlers:
+            if isinstance(handler, logging.StreamHandler) and not isinstance(
+                handler, logging.FileHandler
+            ):
+                handler.setFormatter(_NoTraceback(handler.formatter))
+
+
+def execute(run: Run, *, verbose: bool = False) -> Outcome:
+    """Run the flow for ``run`` and return what it did (the command line's entry)."""
+    if not verbose:
+        _hide_tracebacks()
+    state = daily(**run.flat(), return_state=True)
+    value = state.result(raise_on_failure=False)
+    if isinstance(value, dict) and "lists" in value:
+        return Outcome(lists=value["lists"], repaired=value["repaired"])
+    cause = value if isinstance(value, BaseException) else state.message
+    return Outcome(lists={"run": {"outcome": "failed", "message": str(cause)}})

@@ -1,0 +1,64 @@
+"""Gates a list must pass before it goes live: nothing absurd is published without a reason.
+
+A list is refused when it has no rated games or no listed player, or when its rated games or
+its established players are fewer, by more than a set fraction, than on the previous list of
+the same kind (a database that lost half its games is a broken download, not news). Each gate
+can be overridden with ``--force REASON``; the manifest records the reason and what it overrode.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from typing import Any
+
+SHRINKING = {"rated_games": "rated games", "established": "established players"}
+
+
+class GateError(RuntimeError):
+    """A list was refused by a gate; nothing was published. The message says which and why."""
+
+
+def check(
+    counts: Mapping[str, Any],
+    previous: Mapping[str, Any] | None,
+    previous_day: dt.date | None,
+    max_shrink: float,
+) -> list[str]:
+    """The gates the list fails, one sentence each (empty when it passes).
+
+    Parameters
+    ----------
+    counts : mapping
+        The new list's counts (``rated_games``, ``listed``, ``established``).
+    previous : mapping or None
+        The previous list's counts, from its manifest (None when there is none).
+    previous_day : datetime.date or None
+        The previous list's day, for the messages.
+    max_shrink : float
+        Largest accepted fall, as a fraction of the previous count.
+    """
+    failed = []
+    if not counts.get("rated_games"):
+        failed.append("the list has no rated games")
+    if not counts.get("listed"):
+        failed.append("the list has no listed player")
+    for key, label in SHRINKING.items():
+        before = (previous or {}).get(key)
+        after = counts.get(key, 0)
+        if isinstance(before, int) and before > 0 and after < before * (1 - max_shrink):
+            failed.append(
+                f"{label} fell from {before} on {previous_day} to {after} "
+                f"({(after - before) / before:+.1%}), more than the {max_shrink:.0%} allowed "
+                "(max_shrink)"
+            )
+    return failed
+
+
+def refusal(failed: list[str]) -> str:
+    """The message of a refused list."""
+    return (
+        "refused to publish: "
+        + "; ".join(failed)
+        + ". Check the input; if the list is right, publish it with --force REASON"
+    )

@@ -1,0 +1,102 @@
+"""Pages of the archive: a published day's page, the archive index and the root redirect.
+
+Small on purpose: a day's page is kept for years, one per day, so it shows the top of the
+day's list and links the whole list (Parquet) and the manifest; ``archive.html`` lists every
+published day of every list. Text comes from outside (names), so the templates autoescape.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from typing import Any
+
+import jinja2
+import pandas as pd
+
+from whr.publish.site import HERE, slug
+
+TOP = 100
+"""Ranked players shown on a day's page (the whole list is in its Parquet file)."""
+
+_env = jinja2.Environment(
+    loader=jinja2.FileSystemLoader(HERE / "templates"),
+    autoescape=True,
+    trim_blocks=True,
+    lstrip_blocks=True,
+    undefined=jinja2.StrictUndefined,
+    keep_trailing_newline=True,
+)
+
+
+def _title(category: str, variant: str | None) -> str:
+    base = f"{category.capitalize()} world rating list"
+    return base if variant is None else f"{base}, variant {variant}"
+
+
+def _long_date(day: dt.date) -> str:
+    return f"{day.day} {day:%B %Y}"
+
+
+def day_page(
+    manifest: Mapping[str, Any],
+    ratings: pd.DataFrame,
+    *,
+    list_href: str,
+    site_href: str,
+    archive_href: str,
+) -> str:
+    """The HTML page of one published day (the entry's ``index.html``).
+
+    Parameters
+    ----------
+    manifest : mapping
+        The day's manifest (list, counts, parameters, inputs, forced).
+    ratings : pandas.DataFrame
+        The day's list (RATINGS), in list order.
+    list_href, site_href, archive_href : str
+        Relative addresses of the day's list file, of the current site (ending in ``/``) and
+        of ``archive.html``.
+    """
+    listed = manifest["list"]
+    day = dt.date.fromisoformat(manifest["as_of"])
+    ranked = ratings.loc[ratings["rank"].notna()].head(TOP)
+    rows = [
+        {
+            "rank": int(r.rank),
+            "name": r.name if isinstance(r.name, str) and r.name else r.player,
+            "href": f"{site_href}p/{slug(r.player)}.html",
+            "country": r.country if isinstance(r.country, str) else "",
+            "rating": f"{r.rating:.0f}",
+            "uncertainty": "" if pd.isna(r.uncertainty) else f"{r.uncertainty:.0f}",
+            "games": int(r.games),
+        }
+        for r in ranked.itertuples(index=False)
+    ]
+    counts = manifest.get("counts", {})
+    return _env.get_template("archive_day.html").render(
+        heading=f"{_title(listed['category'], listed.get('variant'))} — {_long_date(day)}",
+        day=day.isoformat(),
+        variant=listed.get("variant"),
+        rows=rows,
+        more=int(counts.get("active", 0)) > len(rows),
+        counts={k: counts.get(k, 0) for k in ("active", "inactive", "provisional", "listed")}
+        | {"rated_games": counts.get("rated_games", 0)},
+        forced=manifest.get("forced"),
+        parameters={k: v for k, v in manifest.get("parameters", {}).items() if k != "fit"},
+        inputs_sha256=manifest.get("inputs_sha256"),
+        list_href=list_href,
+        site_href=site_href,
+        archive_href=archive_href,
+    )
+
+
+def archive_page(index: Mapping[str, Any]) -> str:
+    """``archive.html``: every published day of every list, from ``published.json``'s value."""
+    lists = [{**x, "title": _title(x["category"], x["variant"])} for x in index["lists"]]
+    return _env.get_template("archive_index.html").render(lists=lists)
+
+
+def redirect_page(target: str) -> str:
+    """The root ``index.html``: a relative redirect to ``target``."""
+    return _env.get_template("archive_redirect.html").render(target=target)
