@@ -12,16 +12,16 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent / "publish"))
 
-import snapshot_support  # RATINGS tables from a few hand-written fields
+import list_support  # RATINGS tables from a few hand-written fields
 
 from whr import changes, tables
 
-D = snapshot_support.D
+D = list_support.D
 EARLIER = D - dt.timedelta(days=1)
 
 
 def lst(rows: list[dict], day: dt.date = D) -> pd.DataFrame:
-    return snapshot_support.ratings([{"list_date": day, "country": "EST", **r} for r in rows])
+    return list_support.ratings([{"list_date": day, "country": "EST", **r} for r in rows])
 
 
 TODAY = lst(
