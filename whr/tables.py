@@ -258,7 +258,7 @@ def concat(parts: list[SourceData]) -> SourceData:
 
 # --- Published tables (whr.lists builds the rows, whr.publish writes them) -------------------
 
-STATUSES = ("active", "inactive", "provisional")  # spec section 3, as of the list date
+STATUSES = ("active", "inactive", "provisional")  # RIF rating rules 2021, rule 10; as of the list date
 
 RATINGS = pa.schema(
     [
