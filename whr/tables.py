@@ -17,12 +17,12 @@ Conventions
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 from dataclasses import dataclass, field
 
 import pandas as pd
 import pyarrow as pa
 
+from whr.digest import text_sha256
 from whr.params import CATEGORIES as CATEGORIES  # re-exported for the readers
 
 SCHEMA_VERSION = "2"  # 2: games.note, games.bye; tournament facts; facts needed
@@ -235,7 +235,7 @@ class SourceData:
         if len(self.inputs) == 1:
             return self.inputs[0][1]
         lines = "".join(f"{name}\t{digest}\n" for name, digest in sorted(self.inputs))
-        return hashlib.sha256(lines.encode()).hexdigest()
+        return text_sha256(lines)
 
 
 def concat(parts: list[SourceData]) -> SourceData:
@@ -258,7 +258,11 @@ def concat(parts: list[SourceData]) -> SourceData:
 
 # --- Published tables (whr.lists builds the rows, whr.publish writes them) -------------------
 
-STATUSES = ("active", "inactive", "provisional")  # RIF rating rules 2021, rule 10; as of the list date
+STATUSES = (
+    "active",
+    "inactive",
+    "provisional",
+)  # RIF rating rules 2021, rule 10; as of the list date
 
 RATINGS = pa.schema(
     [

@@ -11,7 +11,6 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import gzip
-import hashlib
 import io
 import math
 import re
@@ -25,6 +24,7 @@ from typing import BinaryIO
 import pandas as pd
 import pyarrow as pa
 
+from whr.digest import file_sha256 as sha256_file  # one implementation, named for the readers
 from whr.params import DEFAULT_MAX_BYTES, ReadLimits
 from whr.tables import PLAYERS, PROBLEMS, TOURNAMENTS, SourceData, as_date, conform, to_frame
 
@@ -326,15 +326,6 @@ def cut_names(data: SourceData, max_name_chars: int) -> SourceData:
         tournaments=conform(changed.get("tournaments", data.tournaments), TOURNAMENTS),
         problems=conform(pd.concat([data.problems, found], ignore_index=True), PROBLEMS),
     )
-
-
-def sha256_file(path: Path) -> str:
-    """The hex sha256 digest of the bytes of ``path``."""
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        while chunk := handle.read(CHUNK_BYTES):
-            digest.update(chunk)
-    return digest.hexdigest()
 
 
 def _zip_member(archive: zipfile.ZipFile, name: str) -> zipfile.ZipInfo:

@@ -24,7 +24,6 @@ name derived from its sha256, so no id can reach outside the site directory.
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import json
 import re
 import shutil
@@ -40,6 +39,7 @@ import pandas as pd
 from markupsafe import Markup, escape
 
 from whr import lists
+from whr.digest import text_sha256
 
 HERE = Path(__file__).parent
 _PLAIN = re.compile(r"[A-Za-z0-9-]{1,64}")
@@ -61,7 +61,7 @@ def slug(value: object) -> str:
     text = "" if value is None or (isinstance(value, float) and value != value) else str(value)
     if _PLAIN.fullmatch(text):
         return text
-    return "_" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:20]
+    return "_" + text_sha256(text)[:20]
 
 
 def _script_json(value: Any) -> str:
