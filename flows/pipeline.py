@@ -114,7 +114,7 @@ def parse(run: Run, paths: list[Path]) -> whr.SourceData:
 
 
 @task(name="validate", **_TASK)
-def validate(run: Run, category: str, data: whr.SourceData) -> Any:
+def validate(run: Run, category: str, data: whr.SourceData) -> whr.Selection:
     """Decide which games of ``category`` are rated; every other game gets a reason."""
     from whr.rules import load_config
 
@@ -130,7 +130,7 @@ def validate(run: Run, category: str, data: whr.SourceData) -> Any:
 
 
 @task(name="rate", **_TASK)
-def rate(run: Run, selection: Any) -> Any:
+def rate(run: Run, selection: whr.Selection) -> whr.Fit:
     """Fit Whole-History Rating over every rated game of one list."""
     fit = whr.fit(selection.rated, run.fit)
     get_run_logger().info(
@@ -144,7 +144,12 @@ def rate(run: Run, selection: Any) -> Any:
 
 @task(name="publish", **_TASK)
 def publish(
-    run: Run, category: str, data: whr.SourceData, selection: Any, fit: Any, rules_sha256: str
+    run: Run,
+    category: str,
+    data: whr.SourceData,
+    selection: whr.Selection,
+    fit: whr.Fit,
+    rules_sha256: str,
 ) -> whr.publish.Published:
     """Publish one list: the day's archive entry, and the current site when it is the newest."""
     published = whr.publish.publish(run, category, data, selection, fit, rules_sha256=rules_sha256)
