@@ -19,8 +19,10 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from whr.digest import text_sha256
 from whr.params import CATEGORIES as CATEGORIES  # re-exported for the readers
@@ -208,6 +210,38 @@ def as_date(value: object, name: str, *, iso_text: bool = False) -> dt.date:
     if isinstance(value, dt.datetime):
         raise TypeError(f"{name} must be {expected} (a day, no time), got a datetime {value!r}")
     raise TypeError(f"{name} must be {expected}, got {type(value).__name__}: {value!r}")
+
+
+def days_of(values: object) -> np.ndarray:
+    """A column of dates as ``datetime64[D]``, NaT where null: the one date converter.
+
+    Parameters
+    ----------
+    values : Series, array or sequence
+        ``datetime.date`` objects, ISO date strings (``YYYY-MM-DD``), ``datetime64``, Arrow
+        ``date32`` or timestamps (their day), with nulls.
+    """
+    if isinstance(values, pa.ChunkedArray):
+        array = values.combine_chunks()
+    elif isinstance(values, pa.Array):
+        array = values
+    else:
+        series = values if isinstance(values, pd.Series) else pd.Series(np.asarray(values))
+        if len(series) == 0:
+            return np.empty(0, dtype="datetime64[D]")
+        if series.dtype.kind == "M":  # datetime64 already
+            return series.to_numpy().astype("datetime64[D]")
+        array = pa.Array.from_pandas(series)
+    if pa.types.is_string(array.type) or pa.types.is_large_string(array.type):
+        array = pc.strptime(array, format="%Y-%m-%d", unit="s")
+    return pc.cast(array, pa.date32()).to_numpy(zero_copy_only=False).astype("datetime64[D]")
+
+
+def dates_of(days: object) -> pd.Series:
+    """``datetime64[D]`` values (or day numbers since 1970-01-01) as a Series of
+    ``datetime.date`` objects, None where NaT: the inverse of :func:`days_of`."""
+    array = pa.array(np.asarray(days).astype("datetime64[D]"), type=pa.date32())
+    return pd.Series(array.to_pandas(date_as_object=True), dtype=object)
 
 
 @dataclass(frozen=True)
