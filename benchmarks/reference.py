@@ -1,8 +1,9 @@
 """Run the reference WHR implementation (PyPI ``whr``, C++) in its own virtual environment.
 
 The reference also imports as ``whr``, so it never runs in the project's interpreter: it runs in
-a subprocess of a separate venv (default ``/work/refwhr``; ``--python`` or ``$WHR_REFERENCE_PYTHON``
-to change), from an empty directory with ``-I`` so that the project's ``whr`` cannot shadow it.
+a subprocess of a separate venv whose interpreter is given by ``--python`` or
+``$WHR_REFERENCE_PYTHON`` (for example ``python3 -m venv /tmp/refwhr && /tmp/refwhr/bin/pip install
+whr``), from an empty directory with ``-I`` so that the project's ``whr`` cannot shadow it.
 Nothing of its code is copied here; games go in and ratings come out as JSON files.
 
 Run as a script, it (re)makes the test data of ``tests/test_engine.py``::
@@ -35,7 +36,8 @@ import pyarrow.parquet as pq
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "tests" / "data" / "reference"
-DEFAULT_PYTHON = os.environ.get("WHR_REFERENCE_PYTHON", "/work/refwhr/bin/python")
+DEFAULT_PYTHON = os.environ.get("WHR_REFERENCE_PYTHON")
+"""The reference venv's interpreter: ``$WHR_REFERENCE_PYTHON`` unless ``--python`` names one."""
 
 # Runs inside the reference venv. argv: input json, output json.
 _RUNNER = r"""
@@ -111,9 +113,9 @@ class ReferenceRun:
     last_sweep_change_elo: float | None
 
 
-def available(python: str = DEFAULT_PYTHON) -> bool:
-    """Whether the reference venv's interpreter exists."""
-    return Path(python).is_file()
+def available(python: str | None = DEFAULT_PYTHON) -> bool:
+    """Whether the reference venv's interpreter is given and exists."""
+    return python is not None and Path(python).is_file()
 
 
 def run(
@@ -261,6 +263,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--python", default=DEFAULT_PYTHON, help="the reference venv's python")
     parser.add_argument("--extra-sweeps", type=int, default=2000)
     args = parser.parse_args(argv)
+    if not available(args.python):
+        parser.error(
+            "give the reference venv's python with --python or $WHR_REFERENCE_PYTHON "
+            f"(got {args.python!r})"
+        )
     t = time.perf_counter()
     make_test_data(args.python, args.extra_sweeps)
     print(f"done in {time.perf_counter() - t:.1f} s")

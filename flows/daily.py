@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from whr.params import CATEGORIES, FitParams, PullSettings
+from whr.params import CATEGORIES, FitParams, PullSettings, ReadLimits
 from whr.run import Run, RunError, today_utc
 
 PROG = "rif-rating"
@@ -48,7 +48,7 @@ def _date(text: str) -> Any:
 
 def parser() -> argparse.ArgumentParser:
     """The command line; every option maps to one parameter of the run description."""
-    fit, pull = FitParams(), PullSettings()
+    fit, pull, limits = FitParams(), PullSettings(), ReadLimits()
     p = _Parser(
         prog=PROG,
         description=(
@@ -186,6 +186,29 @@ def parser() -> argparse.ArgumentParser:
         help="refuse a download larger than this (default: %(default)s)",
     )
     p.add_argument(
+        "--max-unpacked-bytes",
+        type=int,
+        default=None,
+        metavar="BYTES",
+        help="refuse a file larger than this once unpacked from gzip or zip (default: the "
+        "--max-bytes value)",
+    )
+    p.add_argument(
+        "--max-value-chars",
+        type=int,
+        default=limits.max_value_chars,
+        metavar="N",
+        help="refuse a source with a value (an attribute, a text, a cell, a line) longer than "
+        "this (default: %(default)s)",
+    )
+    p.add_argument(
+        "--max-name-chars",
+        type=int,
+        default=limits.max_name_chars,
+        metavar="N",
+        help="cut a name longer than this, and report it (default: %(default)s)",
+    )
+    p.add_argument(
         "--verbose",
         action="store_true",
         help="show tracebacks of failures (otherwise one line says what failed)",
@@ -214,6 +237,9 @@ def run_of(args: argparse.Namespace) -> Run:
             "pull_max_bytes": args.max_bytes,
             "pull_retries": args.retries,
             "pull_backoff_s": args.backoff,
+            "max_unpacked_bytes": args.max_unpacked_bytes,
+            "max_value_chars": args.max_value_chars,
+            "max_name_chars": args.max_name_chars,
         }
     )
 
@@ -235,12 +261,15 @@ OPTIONS = {  # the run's parameter names (as error messages give them) -> the op
     "force": "--force",
     "out": "--out",
     "categories": "--category",
+    "max_unpacked_bytes": "--max-unpacked-bytes",
+    "max_value_chars": "--max-value-chars",
+    "max_name_chars": "--max-name-chars",
 }
 
 
 def _with_option(message: str) -> str:
     """``message`` prefixed by the option that sets the parameter it names first."""
-    name = message.split(":", 1)[0].split(" ", 1)[0]
+    name = message.split(":", 1)[0].split(" ", 1)[0].rsplit(".", 1)[-1]  # ReadLimits.x -> x
     return f"{OPTIONS[name]}: {message}" if name in OPTIONS else message
 
 

@@ -41,8 +41,7 @@ from prefect.states import Completed, Failed, State
 
 import whr
 import whr.publish
-import whr.tables
-from whr.params import CATEGORIES, FitParams, PullSettings
+from whr.params import CATEGORIES, FitParams, PullSettings, ReadLimits
 from whr.publish.summary import markdown_text, summarize, value_counts
 from whr.run import Run
 
@@ -84,6 +83,7 @@ def pull(run: Run, source: str, workdir: Path) -> Path:
         workdir,
         run.as_of,
         timeout_s=settings.timeout_s,
+        deadline_s=settings.deadline_s,
         max_bytes=settings.max_bytes,
         retries=settings.retries,
         backoff_s=settings.backoff_s,
@@ -94,9 +94,11 @@ def pull(run: Run, source: str, workdir: Path) -> Path:
 
 @task(name="parse", timeout_seconds=STEP_TIMEOUT_S, **_TASK)
 def parse(run: Run, paths: list[Path]) -> whr.SourceData:
-    """Read every pulled file into the shared tables (several sources are concatenated)."""
-    parts = [whr.read_source(p, as_of=run.as_of) for p in paths]
-    data = parts[0] if len(parts) == 1 else whr.tables.concat(parts)
+    """Read every pulled file into the shared tables (several sources are read together)."""
+    from whr.run import is_url
+
+    names = [source if is_url(source) else None for source in run.sources]
+    data = whr.read_source(paths, as_of=run.as_of, limits=run.limits, name=names)
     logger = get_run_logger()
     logger.info(
         "read %d games, %d players, %d tournaments; %d problems; sha256 %s",
@@ -112,7 +114,7 @@ def parse(run: Run, paths: list[Path]) -> whr.SourceData:
 
 
 @task(name="validate", **_TASK)
-def validate(run: Run, category: str, data: whr.SourceData) -> Any:
+def validate(run: Run, category: str, data: whr.SourceData) -> whr.Selection:
     """Decide which games of ``category`` are rated; every other game gets a reason."""
     from whr.rules import load_config
 
@@ -128,7 +130,7 @@ def validate(run: Run, category: str, data: whr.SourceData) -> Any:
 
 
 @task(name="rate", **_TASK)
-def rate(run: Run, selection: Any) -> Any:
+def rate(run: Run, selection: whr.Selection) -> whr.Fit:
     """Fit Whole-History Rating over every rated game of one list."""
     fit = whr.fit(selection.rated, run.fit)
     get_run_logger().info(
@@ -142,7 +144,12 @@ def rate(run: Run, selection: Any) -> Any:
 
 @task(name="publish", **_TASK)
 def publish(
-    run: Run, category: str, data: whr.SourceData, selection: Any, fit: Any, rules_sha256: str
+    run: Run,
+    category: str,
+    data: whr.SourceData,
+    selection: whr.Selection,
+    fit: whr.Fit,
+    rules_sha256: str,
 ) -> whr.publish.Published:
     """Publish one list: the day's archive entry, and the current site when it is the newest."""
     published = whr.publish.publish(run, category, data, selection, fit, rules_sha256=rules_sha256)
@@ -213,7 +220,7 @@ class Outcome:
         ]
 
 
-_DEFAULT_FIT, _DEFAULT_PULL = FitParams(), PullSettings()
+_DEFAULT_FIT, _DEFAULT_PULL, _DEFAULT_LIMITS = FitParams(), PullSettings(), ReadLimits()
 
 
 @flow(
@@ -243,6 +250,9 @@ def daily(
     pull_max_bytes: int = _DEFAULT_PULL.max_bytes,
     pull_retries: int = _DEFAULT_PULL.retries,
     pull_backoff_s: float = _DEFAULT_PULL.backoff_s,
+    max_unpacked_bytes: int | None = None,
+    max_value_chars: int = _DEFAULT_LIMITS.max_value_chars,
+    max_name_chars: int = _DEFAULT_LIMITS.max_name_chars,
 ) -> State:
     """Compute and publish the Renju rating lists as of a date.
 
@@ -267,6 +277,11 @@ def daily(
         pull_max_bytes: Largest download accepted, in bytes.
         pull_retries: Further download attempts after a transient failure.
         pull_backoff_s: Seconds before the first retry, doubled for each further one.
+        max_unpacked_bytes: Refuse a file larger than this once unpacked from gzip or zip
+            (empty: the download cap).
+        max_value_chars: Refuse a source with a value (an attribute, a text, a cell, a line)
+            longer than this.
+        max_name_chars: Cut a name longer than this, and report it.
 
     Returns:
         A Completed state (named "No new data" when nothing changed), or a Failed state when

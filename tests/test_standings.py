@@ -96,7 +96,13 @@ def tables() -> tuple[pd.DataFrame, pd.DataFrame]:
     g["black_uncertainty"] = g["white_uncertainty"] = 50.0
     for column in ("rule_id", "source"):
         g[column] = "x"
-    g["moves"], g["unrated"], g["forfeit"], g["colours_known"] = 40, False, False, True
+    g["moves"], g["unrated"], g["forfeit"], g["bye"], g["colours_known"] = (
+        40,
+        False,
+        False,
+        False,
+        True,
+    )
     history = pd.DataFrame(
         [
             {"player": p, "date": d, "rating": r, "uncertainty": 50.0, "games": 1}

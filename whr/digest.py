@@ -22,9 +22,14 @@ def file_sha256(path: str | os.PathLike[str]) -> str:
     return digest.hexdigest()
 
 
+def bytes_sha256(data: bytes) -> str:
+    """Hex sha256 of ``data``."""
+    return hashlib.sha256(data).hexdigest()
+
+
 def text_sha256(text: str) -> str:
     """Hex sha256 of ``text`` encoded as UTF-8."""
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return bytes_sha256(text.encode("utf-8"))
 
 
 def directory_sha256(directory: str | os.PathLike[str]) -> str:

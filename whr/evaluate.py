@@ -208,7 +208,7 @@ def _as_dates(days: np.ndarray) -> list[dt.date]:
 
 
 def _p_whr(black: np.ndarray, white: np.ndarray) -> np.ndarray:
-    """WHR's probability that Black wins (Bradley-Terry, base 10 over 400; spec section 1)."""
+    """WHR's probability that Black wins (Bradley-Terry, base 10 over 400; Coulom 2008)."""
     return 1.0 / (1.0 + 10.0 ** ((white - black) / 400.0))
 
 

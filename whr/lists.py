@@ -28,7 +28,16 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from whr.tables import CHANGE_COLUMNS, RATED_GAMES, RATINGS, STATUSES, as_date, conform, empty
+from whr.tables import (
+    CHANGE_COLUMNS,
+    RATED_GAMES,
+    RATINGS,
+    STATUSES,
+    as_date,
+    conform,
+    days_of,
+    empty,
+)
 
 ESTABLISHED_GAMES = 10  # rated games needed to be established (rule 10)
 ACTIVE_YEARS = 5  # active: the last rated game on or after D - 5 years (rule 10)
@@ -36,11 +45,6 @@ RANK_DECIMALS = 2  # ratings equal to 0.01 Elo are ties for the ranks (then game
 WINDOWS_YEARS = (1, 2, 5)  # the Gy1, Gy2, Gy5 activity counts
 
 RatingOn = Callable[[dt.date], pd.DataFrame]
-
-
-def _days(values: object) -> np.ndarray:
-    """Dates (``datetime.date`` objects, strings or datetime64) as ``datetime64[D]``."""
-    return pd.to_datetime(pd.Series(values), errors="raise").to_numpy().astype("datetime64[D]")
 
 
 def years_before(day: dt.date, years: int) -> dt.date:
@@ -96,7 +100,7 @@ def status(
     """
     as_date(on, "on")
     games = np.asarray(games, dtype=np.int64)
-    last = _days(last_game)
+    last = days_of(last_game)
     if len(games) != len(last):
         raise ValueError(
             f"games and last_game must have the same length, got {len(games)} and {len(last)}"
@@ -183,7 +187,7 @@ def player_games(rated: pd.DataFrame) -> pd.DataFrame:
     missing = [c for c in ("game_id", "black", "white", "result", "date") if c not in rated]
     if missing:
         raise ValueError(f"rated games are missing columns {missing}")
-    day = _days(rated["date"])
+    day = days_of(rated["date"])
     result = rated["result"].to_numpy(dtype=float)
     if np.isnan(result).any() or np.isnat(day).any():
         raise ValueError("rated games must all have a result and a date")
@@ -243,13 +247,13 @@ def rated_games(rated: pd.DataFrame, history: pd.DataFrame) -> pd.DataFrame:
     h = pd.DataFrame(
         {
             "player": history["player"].astype("str").to_numpy(),
-            "day": _days(history["date"]),
+            "day": days_of(history["date"]),
             "rating": history["rating"].to_numpy(float),
             "uncertainty": history["uncertainty"].to_numpy(float),
         }
     )
     games = rated.copy()
-    games["_day"] = _days(rated["date"])
+    games["_day"] = days_of(rated["date"])
     games["_order"] = np.arange(len(games))
     for side in ("black", "white"):
         side_h = h.rename(
@@ -316,7 +320,7 @@ def _prepare_history(history: pd.DataFrame) -> dict[str, np.ndarray]:
     h = pd.DataFrame(
         {
             "player": history["player"].astype("str").to_numpy(),
-            "day": _days(history["date"]),
+            "day": days_of(history["date"]),
             "rating": history["rating"].to_numpy(float),
         }
     )
@@ -478,7 +482,7 @@ def year_ends(game_days: object, on: dt.date) -> list[dt.date]:
     list of datetime.date
     """
     as_date(on, "on")
-    days = _days(game_days) if len(game_days) else np.array([], "datetime64[D]")
+    days = days_of(game_days) if len(game_days) else np.array([], "datetime64[D]")
     days = days[~np.isnat(days)]
     years = np.unique(days.astype("datetime64[Y]").astype(np.int64) + 1970)
     return [dt.date(int(y), 12, 31) for y in years[::-1] if dt.date(int(y), 12, 31) <= on]

@@ -9,9 +9,12 @@ anything heavy (pandas, Prefect) is imported. Defaults are declared here and now
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from whr.fit_params import FitParams as FitParams
+
+#: The largest download, and the largest file once unpacked, accepted by default, in bytes.
+DEFAULT_MAX_BYTES = 500_000_000
 
 #: The rule categories the database knows (its rules' ``category`` 1 and 2).
 CATEGORIES = ("renju", "gomoku")
@@ -52,8 +55,8 @@ class PullSettings:
     """
 
     timeout_s: float = 60.0
-    deadline_s: float = 1800.0
-    max_bytes: int = 500_000_000
+    deadline_s: float = 900.0
+    max_bytes: int = DEFAULT_MAX_BYTES
     retries: int = 3
     backoff_s: float = 10.0
 
@@ -68,3 +71,46 @@ class PullSettings:
             },
             self,
         )
+
+
+@dataclass(frozen=True)
+class ReadLimits:
+    """How much a reader accepts before it refuses a source; each limit has a command-line flag.
+
+    A source over ``max_unpacked_bytes`` or ``max_value_chars`` is refused with a
+    ``SourceError`` that names the limit and its flag; a name over ``max_name_chars`` is cut
+    and reported (problem ``long_name``), never refused.
+
+    Attributes
+    ----------
+    max_unpacked_bytes : int
+        Bytes of one file's payload once unpacked from gzip or zip (the file's own size when
+        it is not compressed), > 0. Default ``DEFAULT_MAX_BYTES`` (500 MB), the same cap as
+        ``pull``'s ``max_bytes`` on downloads unless set apart (flag
+        ``--max-unpacked-bytes``). Stops compression bombs before they are parsed.
+    max_value_chars : int
+        Characters of one value, > 0: an attribute value or a text node of XML (checked as
+        the characters between two ``<``, so a whole tag is bounded too), a cell of a
+        canonical table, a line of an EGF table. Default 1,000,000, about a thousand times
+        the longest value of the RenjuNet database (a game's move list); flag
+        ``--max-value-chars``. Keeps parse time and memory linear in the input's size.
+    max_name_chars : int
+        Characters of a player's or tournament's name (and of a city or country name), > 0;
+        a longer one is cut to this length and reported as a ``long_name`` warning. Default
+        200; flag ``--max-name-chars``.
+    """
+
+    max_unpacked_bytes: int = DEFAULT_MAX_BYTES
+    max_value_chars: int = 1_000_000
+    max_name_chars: int = 200
+
+    def __post_init__(self) -> None:
+        for spec in fields(self):
+            value = getattr(self, spec.name)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise TypeError(
+                    f"ReadLimits.{spec.name} must be a positive int; got "
+                    f"{type(value).__name__} {value!r}"
+                )
+            if value <= 0:
+                raise ValueError(f"ReadLimits.{spec.name} must be a positive int; got {value!r}")

@@ -26,7 +26,7 @@ from typing import Any
 
 from whr.data import bundled
 from whr.digest import directory_sha256
-from whr.params import CATEGORIES, FitParams, PullSettings
+from whr.params import CATEGORIES, FitParams, PullSettings, ReadLimits
 
 __all__ = ["CATEGORIES", "Run", "RunError", "bundled_rules", "is_url", "today_utc"]
 
@@ -92,6 +92,8 @@ class Run:
         Wait for another run that is publishing to ``out`` instead of failing at once.
     pull : whr.params.PullSettings
         Download timeouts, deadline, size cap, retries and backoff.
+    limits : whr.params.ReadLimits
+        What the readers accept: unpacked bytes of a file, characters of one value, of a name.
     """
 
     sources: tuple[str, ...]
@@ -106,6 +108,7 @@ class Run:
     max_shrink: float = 0.05
     wait: bool = False
     pull: PullSettings = field(default_factory=PullSettings)
+    limits: ReadLimits = field(default_factory=ReadLimits)
 
     def __post_init__(self) -> None:
         if isinstance(self.sources, str) or not isinstance(self.sources, (tuple, list)):
@@ -143,6 +146,8 @@ class Run:
             raise RunError(f"fit: expected a whr.params.FitParams, got {self.fit!r}")
         if not isinstance(self.pull, PullSettings):
             raise RunError(f"pull: expected a whr.params.PullSettings, got {self.pull!r}")
+        if not isinstance(self.limits, ReadLimits):
+            raise RunError(f"limits: expected a whr.params.ReadLimits, got {self.limits!r}")
         for name in ("strict", "wait"):
             if not isinstance(getattr(self, name), bool):
                 raise RunError(f"{name}: expected true or false, got {getattr(self, name)!r}")
@@ -233,7 +238,7 @@ class Run:
         """Build a run from the flow's flat parameters (names as in :meth:`flat`).
 
         ``as_of`` None means today (UTC); ``as_of`` may be an ISO date string (a deployment's
-        parameters are JSON).
+        parameters are JSON); ``max_unpacked_bytes`` None means the download cap.
         """
         as_of = p.get("as_of")
         if isinstance(as_of, str):
@@ -251,6 +256,12 @@ class Run:
                 retries=p["pull_retries"],
                 backoff_s=p["pull_backoff_s"],
             )
+            unpacked = p["max_unpacked_bytes"]
+            limits = ReadLimits(
+                max_unpacked_bytes=pull.max_bytes if unpacked is None else unpacked,
+                max_value_chars=p["max_value_chars"],
+                max_name_chars=p["max_name_chars"],
+            )
         except (TypeError, ValueError) as exc:
             raise RunError(str(exc)) from None
         return cls(
@@ -266,6 +277,7 @@ class Run:
             max_shrink=p["max_shrink"],
             wait=p["wait"],
             pull=pull,
+            limits=limits,
         )
 
     def flat(self) -> dict[str, Any]:
@@ -288,6 +300,9 @@ class Run:
             "pull_max_bytes": self.pull.max_bytes,
             "pull_retries": self.pull.retries,
             "pull_backoff_s": self.pull.backoff_s,
+            "max_unpacked_bytes": self.limits.max_unpacked_bytes,
+            "max_value_chars": self.limits.max_value_chars,
+            "max_name_chars": self.limits.max_name_chars,
         }
 
     # -- records ---------------------------------------------------------------------------

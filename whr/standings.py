@@ -39,6 +39,8 @@ import math
 import numpy as np
 import pandas as pd
 
+from whr.tables import days_of
+
 __all__ = [
     "PERFORMANCE_ITERATIONS",
     "PERFORMANCE_TOLERANCE_ELO",
@@ -63,7 +65,8 @@ class PerformanceError(ArithmeticError):
 
 
 def _days(values: pd.Series) -> np.ndarray:
-    return pd.to_datetime(values).to_numpy().astype("datetime64[D]").astype(np.int64)
+    """Dates as day numbers since 1970-01-01 (int64), through the one date converter."""
+    return days_of(values).astype(np.int64)
 
 
 def performance(

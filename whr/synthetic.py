@@ -38,6 +38,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from whr.tables import dates_of
+
 __all__ = ["COUNTRIES", "History", "history"]
 
 #: Country codes of the synthetic communities, largest first.
@@ -89,12 +91,6 @@ class History:
 
 def _days(d: date) -> int:
     return (d - _EPOCH).days
-
-
-def _dates(days: np.ndarray) -> pd.Series:
-    """Days since 1970-01-01 -> a Series of ``datetime.date`` objects."""
-    arr = pa.array(np.asarray(days, dtype=np.int32), type=pa.int32()).cast(pa.date32())
-    return pd.Series(arr.to_pandas(), dtype=object)
 
 
 def _ids(numbers: np.ndarray, width: int) -> pd.Series:
@@ -318,8 +314,8 @@ def history(
         {
             "player_id": pid,
             "country": pd.Series(np.array(COUNTRIES)[country], dtype="str"),
-            "first_day": _dates(first_day),
-            "last_day": _dates(last_day),
+            "first_day": dates_of(first_day),
+            "last_day": dates_of(last_day),
         }
     )
     n_t = used_t.size
@@ -334,8 +330,8 @@ def history(
         {
             "tournament_id": _ids(np.arange(1, n_t + 1), 5),
             "country": pd.Series(np.array(COUNTRIES)[host], dtype="str"),
-            "start": _dates(t_start),
-            "end": _dates(t_end),
+            "start": dates_of(t_start),
+            "end": dates_of(t_end),
             "international": intl,
         }
     )
@@ -347,13 +343,13 @@ def history(
             "black": _take(pid, black),
             "white": _take(pid, white),
             "result": result,
-            "date": _dates(gday),
+            "date": dates_of(gday),
         }
     )
     truth = pd.DataFrame(
         {
             "player": _take(pid, pd_player),
-            "date": _dates(pd_day),
+            "date": dates_of(pd_day),
             "rating": truth_r + 1900.0,
         }
     )

@@ -17,12 +17,14 @@ Conventions
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 from dataclasses import dataclass, field
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 
+from whr.digest import text_sha256
 from whr.params import CATEGORIES as CATEGORIES  # re-exported for the readers
 
 # 2: games.note, games.bye; tournament facts; facts needed. 3: RATINGS' change columns
@@ -211,6 +213,38 @@ def as_date(value: object, name: str, *, iso_text: bool = False) -> dt.date:
     raise TypeError(f"{name} must be {expected}, got {type(value).__name__}: {value!r}")
 
 
+def days_of(values: object) -> np.ndarray:
+    """A column of dates as ``datetime64[D]``, NaT where null: the one date converter.
+
+    Parameters
+    ----------
+    values : Series, array or sequence
+        ``datetime.date`` objects, ISO date strings (``YYYY-MM-DD``), ``datetime64``, Arrow
+        ``date32`` or timestamps (their day), with nulls.
+    """
+    if isinstance(values, pa.ChunkedArray):
+        array = values.combine_chunks()
+    elif isinstance(values, pa.Array):
+        array = values
+    else:
+        series = values if isinstance(values, pd.Series) else pd.Series(np.asarray(values))
+        if len(series) == 0:
+            return np.empty(0, dtype="datetime64[D]")
+        if series.dtype.kind == "M":  # datetime64 already
+            return series.to_numpy().astype("datetime64[D]")
+        array = pa.Array.from_pandas(series)
+    if pa.types.is_string(array.type) or pa.types.is_large_string(array.type):
+        array = pc.strptime(array, format="%Y-%m-%d", unit="s")
+    return pc.cast(array, pa.date32()).to_numpy(zero_copy_only=False).astype("datetime64[D]")
+
+
+def dates_of(days: object) -> pd.Series:
+    """``datetime64[D]`` values (or day numbers since 1970-01-01) as a Series of
+    ``datetime.date`` objects, None where NaT: the inverse of :func:`days_of`."""
+    array = pa.array(np.asarray(days).astype("datetime64[D]"), type=pa.date32())
+    return pd.Series(array.to_pandas(date_as_object=True), dtype=object)
+
+
 @dataclass(frozen=True)
 class SourceData:
     """Everything read from one or more sources, in the shared schemas.
@@ -236,7 +270,7 @@ class SourceData:
         if len(self.inputs) == 1:
             return self.inputs[0][1]
         lines = "".join(f"{name}\t{digest}\n" for name, digest in sorted(self.inputs))
-        return hashlib.sha256(lines.encode()).hexdigest()
+        return text_sha256(lines)
 
 
 def concat(parts: list[SourceData]) -> SourceData:
@@ -259,7 +293,11 @@ def concat(parts: list[SourceData]) -> SourceData:
 
 # --- Published tables (whr.lists builds the rows, whr.publish writes them) -------------------
 
-STATUSES = ("active", "inactive", "provisional")  # spec section 3, as of the list date
+STATUSES = (
+    "active",
+    "inactive",
+    "provisional",
+)  # RIF rating rules 2021, rule 10; as of the list date
 
 RATINGS = pa.schema(
     [

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from flows import daily
-from whr.params import FitParams, PullSettings
+from whr.params import FitParams, PullSettings, ReadLimits
 from whr.run import Run
 
 REPO = Path(__file__).resolve().parents[2]
@@ -79,6 +79,11 @@ def test_help_answers_without_importing_prefect() -> None:
         (["--source", str(SAMPLE), "--strict"], "--variant NAME"),
         (["--source", str(SAMPLE), "--variant", "Bad Name"], "variant: expected a name"),
         (["--source", str(SAMPLE), "--max-shrink", "2"], "max_shrink: expected a fraction"),
+        (
+            ["--source", str(SAMPLE), "--max-value-chars", "0"],
+            "--max-value-chars: ReadLimits.max_value_chars",
+        ),
+        (["--source", str(SAMPLE), "--deadline", "0"], "--deadline: deadline_s must be > 0"),
         (["--source", str(SAMPLE), "--rules", "/tmp"], "eligibility.toml"),
         (["--source", str(SAMPLE), "--bogus"], "unrecognized arguments: --bogus"),
         ([], "the following arguments are required: --source"),
@@ -119,10 +124,15 @@ def test_one_value_one_set_of_defaults() -> None:
     defaults = {k: p.default for k, p in flow.items() if p.default is not inspect.Parameter.empty}
     flat = parsed.flat()
     for name, value in defaults.items():
-        if name not in ("out", "as_of", "rules"):
+        if name not in ("out", "as_of", "rules", "max_unpacked_bytes"):
             assert flat[name] == value, name
     assert str(defaults["out"]) == flat["out"] and defaults["rules"] is None
+    assert (
+        defaults["max_unpacked_bytes"] is None
+        and flat["max_unpacked_bytes"] == flat["pull_max_bytes"]
+    )
     assert parsed.fit == FitParams() and parsed.pull == PullSettings()
+    assert parsed.limits == ReadLimits()  # the unpacked cap is the download cap by default
     assert parsed.max_shrink == Run.max_shrink and parsed.categories == ("renju", "gomoku")
     assert Run.from_flat(flat) == parsed
     for action in daily.parser()._actions:
@@ -135,6 +145,7 @@ def test_one_value_one_set_of_defaults() -> None:
         "--virtual-games": ["3"], "--rules": [str(REPO / "tests")], "--force": ["why"],
         "--max-shrink": ["0.2"], "--timeout": ["5"], "--deadline": ["50"], "--retries": ["1"],
         "--backoff": ["2"], "--max-bytes": ["99"], "--strict": [], "--wait": [],
+        "--max-unpacked-bytes": ["7"], "--max-value-chars": ["8"], "--max-name-chars": ["9"],
     }  # fmt: skip
     for option, value in changed.items():
         other = daily.run_of(daily.parser().parse_args([*base, option, *value]))

@@ -15,7 +15,10 @@ import json
 import os
 import re
 import shutil
+import signal
 import socket
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -411,3 +414,50 @@ def test_one_list_failing_does_not_stop_the_other(prefect_server: None, tmp_path
     assert (out / "variants" / "no-gomoku" / "renju" / "index.html").is_file()
     assert not (out / "variants" / "no-gomoku" / "gomoku").exists()
     assert not (out / "archive" / "variants" / "no-gomoku" / "gomoku").exists()
+
+
+KILLED_FLOW = """
+import os, signal, sys
+from flows import pipeline
+from whr.publish import commit
+from whr.run import Run
+
+def die(*args, **kwargs):
+    os.kill(os.getpid(), signal.SIGKILL)
+
+commit.swap = die  # between the commit of the day and the switch of the site
+run = Run(sources=(sys.argv[1],), out=sys.argv[2], as_of=__import__("datetime").date.fromisoformat(sys.argv[3]), categories=("renju",))
+pipeline.execute(run)
+"""
+
+
+def test_a_flow_killed_mid_publish_is_repaired_by_the_next_run(
+    prefect_server: None, tmp_path: Path
+) -> None:
+    """A real flow run, killed with SIGKILL after the day's entry is committed and before the
+    site switched; the next ordinary run repairs the site, says so, and has no new data."""
+    from prefect.settings import PREFECT_API_URL
+
+    from flows import pipeline
+
+    out, day = tmp_path / "out", sample_date()
+    env = {**os.environ, "PREFECT_API_URL": str(PREFECT_API_URL.value())}
+    child = subprocess.run(
+        [sys.executable, "-c", KILLED_FLOW, str(SAMPLE), str(out), day.isoformat()],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert child.returncode == -signal.SIGKILL, child.stderr[-2000:]
+    assert (entry(out, day) / "manifest.json").is_file() and not (out / "renju").exists()
+    state = pipeline.daily(
+        source=[str(SAMPLE)], out=out, as_of=day, categories=["renju"], return_state=True
+    )
+    assert state.is_completed() and state.name == "No new data", state.message
+    repaired = state.result()["repaired"]
+    assert any("now shows" in line and day.isoformat() in line for line in repaired), repaired
+    assert any(".work-" in line for line in repaired), repaired
+    assert pointer(out)["date"] == day.isoformat()
+    assert pointer(out)["manifest_sha256"] == sha256(entry(out, day) / "manifest.json")
+    assert not [p for p in out.rglob("*") if ".work-" in p.name or p.name.endswith(".tmp")]

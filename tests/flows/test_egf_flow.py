@@ -25,6 +25,7 @@ import pandas as pd
 import pytest
 
 import whr
+from whr.data import bundled
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "data" / "sample"
@@ -141,7 +142,7 @@ def test_a_directory_of_tables_alone_is_a_source(tables_only: dict, table_dir: P
     manifest = check_published(tables_only)
     # the inputs are exactly the tables and the maintainers' country codes and player mapping
     # (editing those is new data too), each with its sha256
-    maintained = [ROOT / "data" / "country_codes.csv", ROOT / "data" / "egf_players.csv"]
+    maintained = [bundled("country_codes.csv"), bundled("egf_players.csv")]
     assert manifest["inputs"] == [
         {"name": name, "sha256": sha256(table_dir / name)} for name in sorted(TABLES)
     ] + [{"name": path.name, "sha256": sha256(path)} for path in maintained]

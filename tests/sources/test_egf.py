@@ -351,9 +351,9 @@ def test_bad_arguments_name_the_argument(tmp_path):
 
 
 def test_patterns_recognise_table_files():
-    names = ["a.h9", "b.h2", "c.egf", "d.txt", "e.rif"]
-    matched = [n for n in names if any(Path(n).match(p) for p in egf.PATTERNS)]
-    assert matched == ["a.h9", "b.h2", "c.egf"]
+    names = ["a.h9", "b.h2", "c.egf", "D.H3", "d.txt", "e.rif", "f.h10", ".h9"]
+    matched = [n for n in names if egf.NAME.match(n)]
+    assert matched == ["a.h9", "b.h2", "c.egf", "D.H3"]
 
 
 def test_a_directory_of_tables_through_read_source_and_select(tmp_path):

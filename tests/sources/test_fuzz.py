@@ -31,7 +31,7 @@ from hypothesis import strategies as st
 from sources_support import FIXTURES
 
 import whr
-from whr.rules import load_config
+from whr.rules import default_directory, load_config
 from whr.sources import ReadLimits
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -42,7 +42,7 @@ AS_OF = dt.date(2026, 11, 30)
 CASE_BOUND_S = 30
 #: Small limits, so that mutations reach them: a value of 2,000 characters, 4 MB unpacked.
 LIMITS = ReadLimits(max_unpacked_bytes=4_000_000, max_value_chars=2_000, max_name_chars=40)
-RULES = load_config()
+RULES = load_config(default_directory())
 COMMON = {
     "suppress_health_check": [HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 }

@@ -22,7 +22,7 @@ import pytest
 from sources_support import FIXTURES, send
 
 import whr
-from whr.rules import load_config
+from whr.rules import default_directory, load_config
 from whr.sources import ReadLimits, combine, pull
 from whr.sources import egf as egf_reader
 
@@ -34,7 +34,7 @@ EGF = Path(__file__).parent / "egf"
 
 @pytest.fixture(scope="module")
 def rules():
-    return load_config()
+    return load_config(default_directory())
 
 
 def nothing_lost(data, rules) -> None:

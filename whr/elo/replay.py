@@ -46,7 +46,7 @@ from whr.elo.formulas import (
     round_half_away,
     start_rating,
 )
-from whr.tables import as_date
+from whr.tables import as_date, dates_of
 
 __all__ = [
     "LIST_COLUMNS",
@@ -362,7 +362,7 @@ class _Track:
         return pd.DataFrame(
             {
                 "player": pd.Series(self.players[codes[last]], dtype="str"),
-                "date": _dates(days[last]),
+                "date": dates_of(days[last]),
                 "rating": ratings[last],
             }
         )
@@ -609,10 +609,6 @@ def _counts(prep: Prepared) -> dict[str, np.ndarray]:
     }
 
 
-def _dates(days: np.ndarray) -> list[dt.date]:
-    return [d.item() for d in (_EPOCH + days.astype("timedelta64[D]"))]
-
-
 def replay(
     games: pd.DataFrame,
     rules: str = "1997",
@@ -706,8 +702,8 @@ def _replay(
             "wins": counts["wins"][rated],
             "draws": counts["draws"][rated],
             "losses": counts["losses"][rated],
-            "first_game": _dates(counts["first"][rated]),
-            "last_game": _dates(counts["last"][rated]),
+            "first_game": dates_of(counts["first"][rated]),
+            "last_game": dates_of(counts["last"][rated]),
             "counted_games": st.counted_games[rated],
             "counted_points": st.counted_points[rated],
             **{k: v[rated] for k, v in extra.items()},

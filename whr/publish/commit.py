@@ -30,7 +30,7 @@ import os
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
@@ -63,6 +63,10 @@ from whr.publish.parquet import (
 from whr.rules import facts_needed
 from whr.run import Run
 from whr.tables import SCHEMA_VERSION, SourceData
+
+if TYPE_CHECKING:
+    from whr.engine import Fit
+    from whr.rules import Selection
 
 __all__ = ["Published", "absent", "publish", "recover", "render_site", "unchanged"]
 
@@ -366,7 +370,9 @@ def absent(run: Run, data: SourceData) -> dict[str, str]:
 # Publishing
 
 
-def _previous(layout: Layout, channel: Channel, day: dt.date) -> tuple[Entry | None, Any, list]:
+def _previous(
+    layout: Layout, channel: Channel, day: dt.date
+) -> tuple[Entry | None, pd.DataFrame | None, list[str]]:
     """The previous list of the same kind and its rows; a damaged one is a warning."""
     warnings: list[str] = []
     try:
@@ -387,8 +393,8 @@ def publish(
     run: Run,
     category: str,
     data: SourceData,
-    selection: Any,
-    fit: Any,
+    selection: Selection,
+    fit: Fit,
     *,
     rules_sha256: str,
     base_url: str | None = None,

@@ -16,7 +16,7 @@ import platform
 from collections.abc import Mapping
 from dataclasses import asdict, is_dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 import pyarrow.parquet as pq
@@ -34,6 +34,10 @@ from whr.tables import (
     SourceData,
     conform,
 )
+
+if TYPE_CHECKING:
+    from whr.engine import Fit
+    from whr.rules import Selection
 
 TABLES = {  # file stem -> schema
     "ratings": RATINGS,
@@ -102,8 +106,8 @@ def versions() -> dict[str, str | None]:
 def build_tables(
     as_of: dt.date,
     data: SourceData,
-    selection: Any,
-    fit: Any,
+    selection: Selection,
+    fit: Fit,
     *,
     previous: pd.DataFrame | None = None,
 ) -> tuple[dict[str, pd.DataFrame], dict[dt.date, pd.DataFrame]]:

@@ -11,11 +11,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
 from whr.tables import SourceData
+
+if TYPE_CHECKING:
+    from whr.publish.commit import Published
+    from whr.rules import Selection
 
 TOP = 10
 """Rows of the top list, and most new players listed."""
@@ -69,7 +73,7 @@ def _table(header: Sequence[str], rows: list[Sequence[object]]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def summarize(data: SourceData, selection: Any, published: Any) -> str:
+def summarize(data: SourceData, selection: Selection, published: Published) -> str:
     """The run summary of one published list, in markdown.
 
     Parameters

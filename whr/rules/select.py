@@ -33,6 +33,7 @@ from whr.tables import (
     SourceData,
     as_date,
     conform,
+    days_of,
 )
 
 _FACTS = ("rule", "minutes", "mode", "moves")
@@ -252,16 +253,6 @@ def _require(frame: pd.DataFrame, schema: pa.Schema, name: str) -> None:
         raise ValueError(f"data.{name} lacks columns {missing} of the shared schema {schema.names}")
 
 
-def _days(values: pd.Series) -> np.ndarray:
-    """A column of dates as ``datetime64[D]`` (NaT where null)."""
-    if len(values) == 0:
-        return np.empty(0, dtype="datetime64[D]")
-    array = pa.Array.from_pandas(values)
-    if pa.types.is_string(array.type) or pa.types.is_large_string(array.type):
-        array = pc.strptime(array, format="%Y-%m-%d", unit="s")
-    return pc.cast(array, pa.date32()).to_numpy(zero_copy_only=False).astype("datetime64[D]")
-
-
 def _bools(values: pd.Series, default: bool) -> np.ndarray:
     return values.astype("boolean").fillna(default).to_numpy(dtype=bool)
 
@@ -347,7 +338,7 @@ def _judge(
     tid = games["tournament_id"]
     black, white = games["black"], games["white"]
     result = _floats(games["result"])
-    date = _days(games["date"])
+    date = days_of(games["date"])
     moves = _floats(games["moves"])
     as_of64 = np.datetime64(as_of, "D")
     cutover64 = np.datetime64(config.cutover, "D")
@@ -367,8 +358,8 @@ def _judge(
     in_category = per_game((tours["category"] == category).fillna(False).to_numpy(bool), False)
     flagged = per_game(_bools(tours["rated"], False), False)
     ordinary = per_game(np.nan_to_num(_floats(tours["type"]), nan=0.0) == 0, True)
-    start = per_game(_days(tours["start"]), np.datetime64("NaT"))
-    end = per_game(_days(tours["end"]), np.datetime64("NaT"))
+    start = per_game(days_of(tours["start"]), np.datetime64("NaT"))
+    end = per_game(days_of(tours["end"]), np.datetime64("NaT"))
     # Rule 9 certifies renju rules; a category without a certified list skips the rule check.
     rules = [rule for rule in config.certified_rules if rule.category == category]
     if rules:
@@ -633,7 +624,7 @@ def _date_warnings(
     if not (early.any() or late.any()):
         return []
     ids, sources = _objects(tours["tournament_id"]), _objects(tours["source"])
-    dates = _days(games["date"])
+    dates = days_of(games["date"])
     out = []
     for which, why in (
         (early, f"before rated play began ({config.first_rated_day})"),

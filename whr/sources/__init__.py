@@ -66,7 +66,6 @@ __all__ = [
 DATABASE_PATTERN = re.compile(
     r"^renjunet_v(\d+)_(\d{8})(?:\.(?:rif|xml))?(?:\.(?:gz|zip))?$", re.IGNORECASE
 )
-EGF_PATTERN = re.compile(r"^.+\.(?:h\d|egf)$", re.IGNORECASE)
 
 
 def pick_database(directory: Path, as_of: dt.date | None) -> Path | None:
@@ -121,7 +120,7 @@ def _read_directory(directory: Path, as_of: dt.date | None, limits: ReadLimits) 
     canonical = [p for p in entries if table_kind(p) is not None]
     if canonical:
         parts.append(read_canonical(canonical, limits))
-    egf_files = [p for p in entries if EGF_PATTERN.match(p.name)]
+    egf_files = [p for p in entries if egf.NAME.match(p.name)]
     if egf_files:
         parts.append(egf.read_tables(egf_files, limits=limits))
     if not parts:
@@ -137,7 +136,7 @@ def _read_directory(directory: Path, as_of: dt.date | None, limits: ReadLimits) 
 def _read_file(path: Path, name: str | None, limits: ReadLimits) -> SourceData:
     if table_kind(path) is not None:
         return read_canonical([path], limits, name)
-    if EGF_PATTERN.match(path.name):
+    if egf.NAME.match(path.name):
         return egf.read_tables([path], limits=limits, name=name)
     return read_renjunet(path, name, limits)
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import gzip
-import hashlib
 import io
 import math
 import re
@@ -19,13 +18,14 @@ import zipfile
 import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
 import pandas as pd
 import pyarrow as pa
 
+from whr.digest import file_sha256 as sha256_file  # one implementation, named for the readers
+from whr.params import DEFAULT_MAX_BYTES, ReadLimits
 from whr.tables import PLAYERS, PROBLEMS, TOURNAMENTS, SourceData, as_date, conform, to_frame
 
 __all__ = [
@@ -48,7 +48,6 @@ EMPTY_ZIP_MAGIC = b"PK\x05\x06"  # an archive with no member starts with its end
 CHUNK_BYTES = 1 << 20
 
 #: The default cap on a download (bytes as served) and on a payload once unpacked (bytes).
-DEFAULT_MAX_BYTES = 500_000_000
 
 PLAIN_TEXT = "plain text that is not XML"
 TEXT_NOT_UTF8 = "text that is not UTF-8 (an 8-bit encoding such as Latin-1)"
@@ -67,49 +66,6 @@ DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?
 _INTEGER = re.compile(r"[+-]?[0-9]+")
 #: Inclusive bounds of a 32-bit integer column (``type``, ``moves``).
 INT32_RANGE = (-(2**31), 2**31 - 1)
-
-
-@dataclass(frozen=True)
-class ReadLimits:
-    """How much a reader accepts before it refuses a source; each limit has a command-line flag.
-
-    A source over ``max_unpacked_bytes`` or ``max_value_chars`` is refused with a
-    ``SourceError`` that names the limit and its flag; a name over ``max_name_chars`` is cut
-    and reported (problem ``long_name``), never refused.
-
-    Attributes
-    ----------
-    max_unpacked_bytes : int
-        Bytes of one file's payload once unpacked from gzip or zip (the file's own size when
-        it is not compressed), > 0. Default ``DEFAULT_MAX_BYTES`` (500 MB), the same cap as
-        ``pull``'s ``max_bytes`` on downloads unless set apart (flag
-        ``--max-unpacked-bytes``). Stops compression bombs before they are parsed.
-    max_value_chars : int
-        Characters of one value, > 0: an attribute value or a text node of XML (checked as
-        the characters between two ``<``, so a whole tag is bounded too), a cell of a
-        canonical table, a line of an EGF table. Default 1,000,000, about a thousand times
-        the longest value of the RenjuNet database (a game's move list); flag
-        ``--max-value-chars``. Keeps parse time and memory linear in the input's size.
-    max_name_chars : int
-        Characters of a player's or tournament's name (and of a city or country name), > 0;
-        a longer one is cut to this length and reported as a ``long_name`` warning. Default
-        200; flag ``--max-name-chars``.
-    """
-
-    max_unpacked_bytes: int = DEFAULT_MAX_BYTES
-    max_value_chars: int = 1_000_000
-    max_name_chars: int = 200
-
-    def __post_init__(self) -> None:
-        for spec in dataclasses.fields(self):
-            value = getattr(self, spec.name)
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise TypeError(
-                    f"ReadLimits.{spec.name} must be a positive int; got "
-                    f"{type(value).__name__} {value!r}"
-                )
-            if value <= 0:
-                raise ValueError(f"ReadLimits.{spec.name} must be a positive int; got {value!r}")
 
 
 def check_limits(limits: object) -> ReadLimits:
@@ -370,15 +326,6 @@ def cut_names(data: SourceData, max_name_chars: int) -> SourceData:
         tournaments=conform(changed.get("tournaments", data.tournaments), TOURNAMENTS),
         problems=conform(pd.concat([data.problems, found], ignore_index=True), PROBLEMS),
     )
-
-
-def sha256_file(path: Path) -> str:
-    """The hex sha256 digest of the bytes of ``path``."""
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        while chunk := handle.read(CHUNK_BYTES):
-            digest.update(chunk)
-    return digest.hexdigest()
 
 
 def _zip_member(archive: zipfile.ZipFile, name: str) -> zipfile.ZipInfo:

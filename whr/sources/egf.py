@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
-import hashlib
 import io
 import re
 import unicodedata
@@ -49,6 +48,7 @@ from typing import NamedTuple
 import pandas as pd
 
 from whr.data import bundled
+from whr.digest import bytes_sha256, file_sha256, text_sha256
 from whr.sources._common import (
     MINUTES_RANGE,
     PLAIN_TEXT,
@@ -64,19 +64,30 @@ from whr.sources._common import (
 )
 from whr.sources.facts import COLUMNS as FACT_COLUMNS
 from whr.sources.facts import facts_line
-from whr.tables import GAMES, PLAYERS, PROBLEMS, TOURNAMENTS, SourceData, concat, conform, empty
+from whr.tables import (
+    GAMES,
+    MODES,
+    PLAYERS,
+    PROBLEMS,
+    TOURNAMENTS,
+    SourceData,
+    concat,
+    conform,
+    empty,
+)
 
 __all__ = [
     "DEFAULT_COUNTRIES",
     "DEFAULT_MAPPING",
-    "PATTERNS",
+    "NAME",
     "SourceError",
     "read_table",
     "read_tables",
 ]
 
-PATTERNS: tuple[str, ...] = ("*.h[0-9]", "*.H[0-9]", "*.egf")
-"""File-name globs of EGF tables (``.h9`` mirrors the handicap setting ``HA[h9]``)."""
+NAME = re.compile(r"^.+\.(?:h[0-9]|egf)$", re.IGNORECASE)
+"""File names of EGF tables: ``*.h0`` ... ``*.h9`` (``.h9`` mirrors the handicap setting
+``HA[h9]``) and ``*.egf``, in any case."""
 
 DEFAULT_MAPPING = bundled("egf_players.csv")
 """The maintainer-kept mapping from table players to existing player ids."""
@@ -86,7 +97,6 @@ DEFAULT_COUNTRIES = bundled("country_codes.csv")
 
 CATEGORY = "renju"  # federations send renju tables; the format itself comes from Go
 MODE_BY_CLASS = {"A": "face_to_face", "B": "face_to_face", "C": "face_to_face", "D": "online"}
-MODES = ("face_to_face", "online_supervised", "online")
 UNKNOWN_COUNTRY = "XX"  # OpenGotha's placeholder
 LIST_CODE = re.compile(
     r"[A-Z]{3}"
@@ -251,10 +261,7 @@ def read_tables(
             "rename one file or give each a distinct TC[] header"
         )
     players = merged.players.drop_duplicates("player_id", ignore_index=True)
-    maintained = tuple(
-        (path.name, hashlib.sha256(path.read_bytes()).hexdigest())
-        for path in (country_file, mapping_file)
-    )
+    maintained = tuple((path.name, file_sha256(path)) for path in (country_file, mapping_file))
     return SourceData(
         players=players,
         tournaments=merged.tournaments,
@@ -341,7 +348,7 @@ def _read(
         tournaments=conform(pd.DataFrame([tournament], columns=TOURNAMENTS.names), TOURNAMENTS),
         games=conform(pd.DataFrame(games, columns=GAMES.names), GAMES),
         problems=conform(pd.DataFrame(problems, columns=PROBLEMS.names), PROBLEMS),
-        inputs=((source, hashlib.sha256(raw).hexdigest()),),
+        inputs=((source, bytes_sha256(raw)),),
     )
 
 
@@ -656,7 +663,7 @@ def _players(
             # the id keeps the country as the table writes it, so that editing
             # whr/data/country_codes.csv never changes an id
             basis = f"{name}|{player.country or ''}" if name else f"{tid}|{player.position}"
-            pid = "egf:" + hashlib.sha256(basis.encode()).hexdigest()[:10]
+            pid = "egf:" + text_sha256(basis)[:10]
             rows.append(_player_row(pid, player, country, source))
             pin = f", PIN {player.pin}" if player.pin else ""
             problems.append(

@@ -25,7 +25,8 @@ import urllib.parse
 import urllib.request
 from pathlib import Path
 
-from whr.sources._common import CHUNK_BYTES, DEFAULT_MAX_BYTES, SourceError, coerce_as_of
+from whr.params import PullSettings
+from whr.sources._common import CHUNK_BYTES, SourceError, coerce_as_of
 
 __all__ = ["is_url", "pull"]
 
@@ -207,11 +208,11 @@ def pull(
     workdir: str | os.PathLike[str],
     as_of: object = None,
     *,
-    timeout_s: float = 60.0,
-    deadline_s: float = 900.0,
-    max_bytes: int = DEFAULT_MAX_BYTES,
-    retries: int = 3,
-    backoff_s: float = 5.0,
+    timeout_s: float = PullSettings.timeout_s,
+    deadline_s: float = PullSettings.deadline_s,
+    max_bytes: int = PullSettings.max_bytes,
+    retries: int = PullSettings.retries,
+    backoff_s: float = PullSettings.backoff_s,
 ) -> Path:
     """Make ``source`` available as a local path: download a URL, return a local path as is.
 

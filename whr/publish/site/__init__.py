@@ -58,6 +58,7 @@ __all__ = [
 ]
 
 HERE = Path(__file__).parent
+_environment = render.environment  # the one Jinja environment (the archive pages use it too)
 
 
 def players_json(index: pd.DataFrame) -> list[dict[str, Any]]:

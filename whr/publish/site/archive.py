@@ -11,22 +11,14 @@ import datetime as dt
 from collections.abc import Mapping
 from typing import Any
 
-import jinja2
 import pandas as pd
 
-from whr.publish.site import HERE, slug
+from whr.publish.site import _environment, slug
 
 TOP = 100
 """Ranked players shown on a day's page (the whole list is in its Parquet file)."""
 
-_env = jinja2.Environment(
-    loader=jinja2.FileSystemLoader(HERE / "templates"),
-    autoescape=True,
-    trim_blocks=True,
-    lstrip_blocks=True,
-    undefined=jinja2.StrictUndefined,
-    keep_trailing_newline=True,
-)
+_env = _environment()
 
 
 def _title(category: str, variant: str | None) -> str:

@@ -10,12 +10,13 @@ and never equal to a plain name (which has no ``_``).
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
 import pandas as pd
+
+from whr.digest import text_sha256
 
 __all__ = ["RESERVED", "namesake_labels", "page_names", "slug"]
 
@@ -33,7 +34,7 @@ def _text(value: object) -> str:
 
 
 def _hashed(text: str) -> str:
-    return "_" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:20]
+    return "_" + text_sha256(text)[:20]
 
 
 def slug(value: object) -> str:

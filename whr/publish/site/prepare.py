@@ -24,6 +24,7 @@ from markupsafe import escape
 
 from whr import lists, standings
 from whr.publish.site.names import namesake_labels, page_names, slug
+from whr.tables import days_of
 
 STATUS_CODES = {s: i for i, s in enumerate(lists.STATUSES)}  # in the list data: 0, 1, 2
 UNKNOWN_CITIES = frozenset(["", "?", "-", "--", "—", "–"])
@@ -76,8 +77,9 @@ def floats(values: object) -> np.ndarray:
 
 
 def days(values: object) -> np.ndarray:
-    """Dates as days since 1970-01-01 (int64; a missing date is ``NAT``)."""
-    return pd.to_datetime(pd.Series(values)).to_numpy().astype("datetime64[D]").astype(np.int64)
+    """Dates as days since 1970-01-01 (int64; a missing date is ``NAT``), through the one date
+    converter (:func:`whr.tables.days_of`)."""
+    return days_of(values).astype(np.int64)
 
 
 def iso(day_numbers: np.ndarray) -> list[str]:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
-import hashlib
 import io
 import json
 import multiprocessing
@@ -30,6 +29,7 @@ import pandas as pd
 from markupsafe import Markup, escape
 
 from whr import lists
+from whr.digest import text_sha256
 from whr.publish.site.prepare import (
     ListData,
     Prepared,
@@ -185,7 +185,7 @@ class Renderer:
                 f"var W=self.WHR=self.WHR||{{}};(W[{group}]=W[{group}]||{{}})[{member}]"
                 f"={payload};\n"
             )
-        digest = hashlib.sha256(body.encode("utf-8")).hexdigest()[:10]
+        digest = text_sha256(body)[:10]
         path = f"data/{stem}.{digest}.js"
         self.write(path, body)
         self.data_files[key] = path
