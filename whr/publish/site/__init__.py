@@ -6,8 +6,8 @@ player and tournament, one standings table, the list columns), then writes the p
 from :mod:`whr.lists`, standings and performances from :mod:`whr.standings`, changes from
 :mod:`whr.changes`, all through the tables it is given.
 
-The site is self-contained and works from ``file://``: one stylesheet, one page script, one
-chart script, JSON data files loaded with ``<script>`` (no network request, no fetch), relative
+The site is self-contained and works from ``file://``: one stylesheet, one page script (the
+charts included), data files loaded with ``<script>`` (no network request, no fetch), relative
 links only. Pages are phone first: nothing is wider than the screen; wide tables scroll in their
 own box with the player column kept in view.
 
@@ -27,7 +27,8 @@ Pages (paths relative to the site directory)::
 
 The lists, the players index and the tournaments index are drawn by ``static/site.js`` from
 the data files (only the rows on screen are in the document), so a list page's size does not
-grow with the list, nor with the years of history. File names of pages come from ids through
+grow with the list, nor with the years of history; a player's tournaments and games are JSON in
+the page, drawn the same way. File names of pages come from ids through
 :func:`page_names` (portable: no reserved device names, no two names equal but for case).
 """
 
