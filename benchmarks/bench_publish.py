@@ -1,15 +1,29 @@
-"""Benchmark: publishing a RIF-sized history (~8,000 players, ~120,000 games).
+"""Benchmark: publishing stages at RIF size (~8,000 players, 120,000 games) or larger.
 
-Builds a synthetic history (whr.synthetic), selects (whr.select) and fits (whr.fit) it, then
-times ``whr.publish.publish`` — the part this benchmark is about (target: under 30 s) — and its
-main steps, and prints the figures: time, files written, snapshot and home page sizes.
+Builds a synthetic history (whr.synthetic), selects (whr.select) and fits (whr.fit) it, then times
+the publishing stages one by one and prints the figures:
 
-Usage: python3 benchmarks/bench_publish.py [--games 120000] [--seed 0] [--out DIR] [--keep]
+- build tables: ``whr.publish.parquet.build_tables`` (lists, year-end lists, rated games);
+- render: ``whr.publish.site.write_site``, in its two parts: prepare every page's data in bulk
+  (``whr.publish.site.prepare.prepare``), then write (``write_prepared``);
+
+then the site's size, files, page sizes (``index.html``, the biggest list and player pages) and
+the process's peak memory so far. Targets (issue 13, a quiet 2-core machine): at RIF size
+build + render <= 3 s; at 1M games <= 60 s, site <= 250 MB, index.html <= 1 MB, peak memory
+<= 2 GB (measure the peak with ``/usr/bin/time -v``; the figure printed here is the same
+``ru_maxrss``).
+
+With ``--browser``, also opens the players index and the home page in Debian's Chromium
+(Playwright) with the CPU slowed down 4 times (a phone-class CPU) and prints the time until
+the table is drawn and the time per search keystroke.
+
+Usage: python3 benchmarks/bench_publish.py [--games 120000] [--seed 0] [--out DIR] [--browser]
 """
 
 from __future__ import annotations
 
 import argparse
+import resource
 import sys
 import tempfile
 import time
@@ -21,7 +35,51 @@ import support  # test helper: a synthetic history as SourceData
 
 import whr
 from whr.publish import parquet
+from whr.publish.site import prepare, write_prepared
 from whr.rules import default_directory, load_config
+
+CHROMIUM = "/usr/bin/chromium"
+
+
+def peak_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def browser_figures(site: Path) -> None:
+    """Time to a drawn table and per keystroke, with the CPU slowed 4x (phone class)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox"])
+        page = b.new_page(viewport={"width": 390, "height": 844})
+        cdp = page.context.new_cdp_session(page)
+        cdp.send("Emulation.setCPUThrottlingRate", {"rate": 4})
+        for name, query in (("players.html", "surname12"), ("index.html", "surname3")):
+            t = time.perf_counter()
+            page.goto((site / name).as_uri())
+            page.wait_for_selector("#list tbody tr[aria-rowindex]")
+            load = time.perf_counter() - t
+            # each keystroke timed in the page: the input event until the second frame after it
+            times = page.evaluate(
+                """async (query) => {
+                  const q = document.getElementById("q"), out = [];
+                  for (let k = 1; k <= query.length; k++) {
+                    const t0 = performance.now();
+                    q.value = query.slice(0, k);
+                    q.dispatchEvent(new Event("input"));
+                    await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+                    out.push(performance.now() - t0);
+                  }
+                  return out;
+                }""",
+                query,
+            )
+            print(
+                f"  browser, CPU / 4: {name} drawn in {load:.2f} s; search {len(times)} "
+                f"keystrokes, {sum(times) / len(times):.0f} ms each on average (two frames "
+                f"included), {max(times):.0f} ms at most"
+            )
+        b.close()
 
 
 def main() -> None:
@@ -29,7 +87,11 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=120_000)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument(
-        "--out", type=Path, default=None, help="output directory (default: a temporary one)"
+        "--out", type=Path, default=None, help="output directory (default: temporary)"
+    )
+    parser.add_argument("--browser", action="store_true", help="time the pages in Chromium too")
+    parser.add_argument(
+        "--processes", type=int, default=None, help="worker processes for the pages (default: auto)"
     )
     args = parser.parse_args()
 
@@ -41,42 +103,57 @@ def main() -> None:
     t = time.perf_counter()
     fit = whr.fit(selection.rated, whr.FitParams(w2_elo2_per_day=12.9, virtual_games=2))
     t_fit = time.perf_counter() - t
-    params = {
-        "as_of": as_of.isoformat(),
-        "category": "renju",
-        "w2": 12.9,
-        "virtual_games": 2,
-        "strict": False,
-    }
     print(
-        f"input: {len(data.games)} games, {len(data.players)} players, {len(data.tournaments)} tournaments"
+        f"input: {len(data.games):,} games, {len(data.players):,} players, "
+        f"{len(data.tournaments):,} tournaments; synthetic + select {t_select:.1f} s, "
+        f"fit {t_fit:.1f} s (not publishing); peak memory so far {peak_mb():.0f} MB"
     )
-    print(f"  synthetic + select: {t_select:.1f} s, fit: {t_fit:.1f} s (not part of publishing)")
+    info = {"parameters": {"category": "renju", "w2": 12.9, "virtual_games": 2}}
 
     with tempfile.TemporaryDirectory(prefix="bench-publish-") as tmp:
         out = args.out or Path(tmp)
         t = time.perf_counter()
         tables, year_end = parquet.build_tables(as_of, data, selection, fit)
         t_tables = time.perf_counter() - t
+        print(f"build tables: {t_tables:.2f} s; peak memory so far {peak_mb():.0f} MB")
+
+        # render = write_site: prepare every page's data in bulk, then write the pages
         t = time.perf_counter()
-        snap = whr.publish.publish(out, as_of, data, selection, fit, params)
-        t_publish = time.perf_counter() - t
-        files = [p for p in snap.rglob("*") if p.is_file()]
+        prepared = prepare.prepare(as_of, tables, year_end, info)
+        t_prepare = time.perf_counter() - t
+        print(f"render, prepare: {t_prepare:.2f} s; peak memory so far {peak_mb():.0f} MB")
+        site = out / "site"
+        t = time.perf_counter()
+        files = write_prepared(prepared, site, processes=args.processes)
+        t_write = time.perf_counter() - t
+        t_render = t_prepare + t_write
+        print(f"render, write: {t_write:.2f} s; peak memory so far {peak_mb():.0f} MB")
+        print(
+            f"build tables + render: {t_tables:.2f} + {t_render:.2f} = {t_tables + t_render:.2f} s "
+            "(targets: RIF size <= 3 s, 1M games <= 60 s)"
+        )
         size = sum(p.stat().st_size for p in files)
-        index = (snap / "site" / "index.html").stat().st_size
-        players = sum(1 for _ in (snap / "site" / "p").iterdir())
-        print(f"publish: {t_publish:.1f} s (target < 30 s); of which list tables ~{t_tables:.1f} s")
+        by_dir: dict[str, list[int]] = {}
+        for p in files:
+            rel = p.relative_to(site).parts
+            key = rel[0] if len(rel) > 1 else "(top)"
+            by_dir.setdefault(key, []).append(p.stat().st_size)
         print(
-            f"  {len(year_end)} year-end lists, {len(tables['ratings'])} players listed, "
-            f"{int((tables['ratings']['status'] == 'active').sum())} active"
+            f"site: {len(files):,} files, {size / 1e6:.1f} MB (target at 1M games <= 250 MB); "
+            f"index.html {(site / 'index.html').stat().st_size / 1e3:.1f} kB (target <= 1000 kB)"
         )
+        for key, sizes in sorted(by_dir.items(), key=lambda kv: -sum(kv[1])):
+            print(
+                f"  {key}: {len(sizes):,} files, {sum(sizes) / 1e6:.1f} MB, "
+                f"largest {max(sizes) / 1e3:.0f} kB"
+            )
         print(
-            f"  {len(files)} files, {size / 1e6:.1f} MB; {players} player pages; "
-            f"index.html {index / 1e3:.0f} kB (target < 1000 kB)"
+            f"  {len(year_end)} year-end lists, {len(tables['ratings']):,} players listed, "
+            f"{int((tables['ratings']['status'] == 'active').sum()):,} active"
         )
-        for name in parquet.TABLES:
-            path = snap / f"{name}.parquet"
-            print(f"  {name}.parquet: {path.stat().st_size / 1e6:.2f} MB")
+        print(f"peak memory (ru_maxrss): {peak_mb():.0f} MB (target at 1M games <= 2 GB)")
+        if args.browser:
+            browser_figures(site)
 
 
 if __name__ == "__main__":

@@ -28,7 +28,16 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from whr.tables import RATED_GAMES, RATINGS, STATUSES, as_date, conform, days_of, empty
+from whr.tables import (
+    CHANGE_COLUMNS,
+    RATED_GAMES,
+    RATINGS,
+    STATUSES,
+    as_date,
+    conform,
+    days_of,
+    empty,
+)
 
 ESTABLISHED_GAMES = 10  # rated games needed to be established (rule 10)
 ACTIVE_YEARS = 5  # active: the last rated game on or after D - 5 years (rule 10)
@@ -450,6 +459,8 @@ def _list_on(
         rows, active & rows["country"].notna().to_numpy(bool), "country"
     )
     rows["list_date"] = on
+    for column in CHANGE_COLUMNS:  # filled later from the previous list (whr.changes.since)
+        rows[column] = None
     return conform(rows, RATINGS)  # datetime64 columns become date32 here
 
 

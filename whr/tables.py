@@ -27,7 +27,8 @@ import pyarrow.compute as pc
 from whr.digest import text_sha256
 from whr.params import CATEGORIES as CATEGORIES  # re-exported for the readers
 
-SCHEMA_VERSION = "2"  # 2: games.note, games.bye; tournament facts; facts needed
+# 2: games.note, games.bye; tournament facts; facts needed. 3: RATINGS' change columns
+SCHEMA_VERSION = "3"
 
 MODES = ("face_to_face", "online_supervised", "online")
 
@@ -324,8 +325,20 @@ RATINGS = pa.schema(
         pa.field("best_rating", pa.float64(), nullable=False),  # max over rating days up to D
         pa.field("best_date", pa.date32(), nullable=False),  # its first rating day
         pa.field("status", pa.string(), nullable=False),  # one of STATUSES
+        # What changed since the previous published list of the category (whr.changes.since);
+        # null for a player not on it, and for every player when there is no previous list
+        pa.field("rating_change", pa.float64()),  # Elo: rating - rating on the previous list
+        pa.field("previous_rank", pa.int32()),  # rank on the previous list; null if unranked
+        # rating_change split into the part due to the player's own new games and the part due
+        # to WHR re-estimating the past from other players' new results (Elo; both null when
+        # not computed); change_own_games + change_others = rating_change
+        pa.field("change_own_games", pa.float64()),
+        pa.field("change_others", pa.float64()),
     ]
 )
+
+CHANGE_COLUMNS = ("rating_change", "previous_rank", "change_own_games", "change_others")
+"""The columns of ``RATINGS`` that a list gets after it is built (null until then)."""
 
 RATED_GAMES = pa.schema(
     [f for f in GAMES if f.name != "note"]  # notes are the database's text: never published

@@ -1,8 +1,10 @@
 """Fixtures for the publishing tests: one small synthetic history, selected, fitted and published
-once per session (names and ids chosen to be hostile)."""
+once per session (names and ids chosen to be hostile, two namesakes who met), and the same
+history rendered with the list of an earlier day as the previous list."""
 
 from __future__ import annotations
 
+import datetime as dt
 import sys
 from pathlib import Path
 
@@ -11,6 +13,13 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 import support
+
+import whr
+from whr.publish.parquet import build_tables
+from whr.publish.site import write_site
+from whr.rules import default_directory, load_config
+
+PREVIOUS = dt.date(2026, 5, 31)  # the previous list of the "changed" site
 
 
 @pytest.fixture(scope="session")
@@ -22,7 +31,7 @@ def small() -> support.Inputs:
     )
     # the tests' list date is the last game day (see test_list_after_the_last_game_day)
     assert max(inputs.data.games["date"]) == support.AS_OF
-    return inputs
+    return support.with_namesakes(inputs)
 
 
 @pytest.fixture(scope="session")
@@ -31,6 +40,21 @@ def published(small, tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("published")
     support.publish_inputs(out, small)
     return out
+
+
+@pytest.fixture(scope="session")
+def changed(small, tmp_path_factory) -> tuple[Path, dict]:
+    """A site of support.AS_OF whose previous list is the list of PREVIOUS (same history):
+    the site directory and the built tables (do not modify)."""
+    selection = whr.select(small.data, PREVIOUS, config=load_config(default_directory()))
+    fit = whr.fit(selection.rated, whr.FitParams())
+    before, _ = build_tables(PREVIOUS, small.data, selection, fit)
+    tables, year_end = build_tables(
+        support.AS_OF, small.data, small.selection, small.fit, previous=before["ratings"]
+    )
+    site = tmp_path_factory.mktemp("changed") / "site"
+    write_site(site, support.AS_OF, tables, year_end, {"parameters": small.params})
+    return site, tables
 
 
 @pytest.fixture(scope="session")

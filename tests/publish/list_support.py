@@ -33,6 +33,7 @@ def ratings(rows: list[dict]) -> pd.DataFrame:
         "last_game": dt.date(2026, 1, 1),
         "best_date": dt.date(2026, 1, 1),
         "status": "active",
+        **dict.fromkeys(tables.CHANGE_COLUMNS),
     }
     if not rows:
         return tables.empty(tables.RATINGS)

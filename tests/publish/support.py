@@ -3,7 +3,10 @@ with the real library (whr.synthetic, whr.select, whr.fit)."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
+import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -62,7 +65,8 @@ def source_data(
             "native_name": [("名前" if i % 7 == 0 else None) for i in range(n)],
             "country": p["country"].astype("str"),
             "country_name": p["country"].astype("str").map(lambda c: f"Country {c}"),
-            "city": "City",
+            # a few cities, and RenjuNet's placeholder "?" for a city not known
+            "city": [("?" if i % 11 == 3 else f"City{i % 6}") for i in range(n)],
             "female": np.arange(n) % 5 == 0,
             "birth": [f"{1950 + i % 50}-00-00" for i in range(n)],
             "source": "synthetic",
@@ -83,7 +87,8 @@ def source_data(
             "category": "renju",
             "rated": True,
             "type": 0,
-            "minutes": 60.0,
+            # every 13th tournament too short for the rules since 2021-08-08 (not rated then)
+            "minutes": np.where(np.arange(len(t)) % 13 == 4, 20.0, 60.0),
             "mode": "face_to_face",
             "source": "synthetic",
         }
@@ -101,7 +106,7 @@ def source_data(
             "date": g["date"],
             "moves": np.int32(40),
             "unrated": False,
-            "forfeit": False,
+            "forfeit": np.arange(len(g)) % 97 == 5,  # a few walk-overs, never rated
             "bye": False,
             "colours_known": True,
             "note": None,
@@ -173,3 +178,29 @@ def site_of(out: Path) -> Path:
 def entry_of(out: Path, day: dt.date = AS_OF) -> Path:
     """The archive entry of the official renju list of ``day`` under ``out``."""
     return out / "archive" / "renju" / day.isoformat()
+
+
+NAMESAKE = "Zhang Wei"  # given to two players who met in a rated game
+
+
+def with_namesakes(inp: Inputs) -> Inputs:
+    """``inp`` with the two players of the first rated game named ``NAMESAKE`` (same country
+    and birth year, so that only the id tells them apart)."""
+    first = inp.selection.rated.iloc[0]
+    pair = [first["black"], first["white"]]
+    players = inp.data.players.copy()
+    chosen = players["player_id"].isin(pair)
+    players.loc[chosen, ["name", "surname", "given_name"]] = [NAMESAKE, "Zhang", "Wei"]
+    players.loc[chosen, "country"] = players.loc[chosen, "country"].iloc[0]
+    players.loc[chosen, "country_name"] = players.loc[chosen, "country_name"].iloc[0]
+    players.loc[chosen, "birth"] = "1990-00-00"
+    data = dataclasses.replace(inp.data, players=conform(players, PLAYERS))
+    return dataclasses.replace(inp, data=data)
+
+
+def read_data(site: Path, stem: str) -> dict:
+    """The value a data file ``site/data/<stem>.<digest>.js`` sets (as the page script reads it)."""
+    (path,) = sorted((site / "data").glob(f"{stem}.*.js"))
+    text = path.read_text(encoding="utf-8")
+    payload = text.split("JSON.parse('", 1)[1].rsplit("');", 1)[0]
+    return json.loads(re.sub(r"\\(.)", lambda m: m.group(1), payload))

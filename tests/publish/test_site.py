@@ -1,4 +1,5 @@
-"""The static site as files: escaping, safe file names, links that resolve, no network, size."""
+"""The static site as files: escaping, portable file names, links that resolve, no network, the
+data the page script draws, standings, changes, namesakes, games not rated, CSV, size."""
 
 from __future__ import annotations
 
@@ -17,10 +18,11 @@ import numpy as np
 import pandas as pd
 import pytest
 import support
-from support import ODD_ID
+from support import ODD_ID, read_data
 
 import whr.publish.site as site_module
-from whr.tables import RATINGS, conform
+from whr.publish.parquet import build_tables
+from whr.publish.site import page_names, render, write_site
 
 D = support.AS_OF
 
@@ -40,6 +42,11 @@ def site_of(published: Path) -> Path:
     return support.site_of(published)
 
 
+def snapshot(published: Path) -> Path:
+    """The archive entry of the day: every table of the list."""
+    return support.entry_of(published)
+
+
 def test_every_link_resolves_and_nothing_is_external(published):
     site = site_of(published)
     pages = sorted(site.rglob("*.html"))
@@ -50,42 +57,43 @@ def test_every_link_resolves_and_nothing_is_external(published):
         for url in parser.urls:
             parts = urlsplit(url)
             assert not parts.scheme and not parts.netloc, f"{page.name}: external {url}"
+            if not parts.path:  # "#t=gy1": the same page
+                continue
             target = (page.parent / unquote(parts.path)).resolve()
             assert target.exists(), f"{page.relative_to(site)} links to missing {url}"
-            assert target.is_relative_to(site.parent.resolve()), (
-                f"{page.name}: {url} leaves the snapshot"
-            )
-    for script in (site / "static").glob("*.js"):
+            # the about page links the archive of published lists beside the site
+            assert target.is_relative_to(site.parent.resolve()), f"{page.name}: {url} leaves"
+    for script in [*(site / "static").glob("*.js"), *(site / "data").glob("*.js")]:
         text = script.read_text()
         assert not re.search(r"\b(fetch|XMLHttpRequest|import\s*\()", text), script.name
 
 
 def test_pages_for_every_list_player_country_and_tournament(published):
-    snap = support.entry_of(published)
-    site = support.site_of(published)
+    snap = snapshot(published)
+    site = site_of(published)
     ratings = pd.read_parquet(snap / "ratings.parquet")
+    players = page_names(ratings["player"])
     for player in ratings["player"]:
-        assert (site / "p" / f"{site_module.slug(player)}.html").is_file(), player
+        assert (site / "p" / f"{players[player]}.html").is_file(), player
+    countries = page_names(ratings["country"].dropna())
     for country in ratings["country"].dropna().unique():
-        assert (site / "countries" / f"{site_module.slug(country)}.html").is_file(), country
+        assert (site / "countries" / f"{countries[country]}.html").is_file(), country
     games = pd.read_parquet(snap / "games.parquet")
+    tournaments = pd.read_parquet(snap / "tournaments.parquet")
+    names = page_names([*tournaments["tournament_id"], *games["tournament_id"]])
     for tid in games["tournament_id"].unique():
-        assert (site / "tournaments" / f"{site_module.slug(tid)}.html").is_file(), tid
+        assert (site / "tournaments" / f"{names[tid]}.html").is_file(), tid
+    assert len(list((site / "tournaments").iterdir())) == games["tournament_id"].nunique()
     year_end = pd.read_parquet(snap / "year_end.parquet")
     for day in year_end["list_date"].unique():
-        for suffix in ("", "-inactive", "-provisional"):
-            assert (site / "years" / f"{day.year}{suffix}.html").is_file()
-    for name in (
-        "index",
-        "inactive",
-        "provisional",
-        "countries",
-        "years",
-        "tournaments",
-        "top",
-        "about",
-    ):
+        assert (site / "years" / f"{day.year}.html").is_file()
+    assert len(list((site / "years").iterdir())) == year_end["list_date"].nunique()  # one each
+    for name in ("index", "gy1", "inactive", "provisional", "countries", "years", "players"):
         assert (site / f"{name}.html").is_file(), name
+    for name in ("tournaments", "excluded", "top", "top_women", "about"):
+        assert (site / f"{name}.html").is_file(), name
+    for name in ("ratings.csv", "exclusions.csv", "players.json"):
+        assert (site / name).is_file(), name
 
 
 def test_names_are_escaped_everywhere(published):
@@ -97,7 +105,10 @@ def test_names_are_escaped_everywhere(published):
         for needle in raw:
             assert needle not in text, f"{needle!r} unescaped in {page.relative_to(site)}"
         hits += "&lt;script&gt;alert(1)&lt;/script&gt;" in text
-    assert hits >= 2  # at least the list and the player's own page show the name, as text
+    assert hits >= 2  # at least the player's own page and a crosstable show the name, as text
+    # the data the page script draws from holds the names exactly
+    names = read_data(site, "players")["name"]
+    assert support.HOSTILE_NAME in names and support.QUOTED_NAME in names
 
 
 def test_an_id_with_path_characters_gets_a_safe_file_name(published):
@@ -106,14 +117,30 @@ def test_an_id_with_path_characters_gets_a_safe_file_name(published):
     assert re.fullmatch(r"_[0-9a-f]{20}", name)
     assert (site / "p" / f"{name}.html").is_file()
     assert not (site / "x y").exists() and not (site.parent / "x y").exists()
-    assert (
-        f"href=p/{name}.html>"
-        in (site / "index.html").read_text()
-        + (site / "inactive.html").read_text()
-        + (site / "provisional.html").read_text()
-    )
+    data = read_data(site, "players")
+    assert data["pg"][str(data["id"].index(ODD_ID))] == name  # the page script links there
     assert site_module.slug("000123") == "000123"
     assert site_module.slug("..") != ".." and site_module.slug("a/b") != site_module.slug("a_b")
+
+
+def test_page_names_are_portable():
+    names = page_names(["CON", "nul", "Aux", "COM1", "lpt9", "ABC", "abc", "Abd", "000123", "RUS"])
+    for reserved in ("CON", "nul", "Aux", "COM1", "lpt9"):
+        assert re.fullmatch(r"_[0-9a-f]{20}", names[reserved]), reserved
+    assert re.fullmatch(r"_[0-9a-f]{20}", names["ABC"]) and names["ABC"] != names["abc"]
+    assert re.fullmatch(r"_[0-9a-f]{20}", names["abc"])  # both of a pair differing by case
+    assert names["Abd"] == "Abd" and names["000123"] == "000123" and names["RUS"] == "RUS"
+    assert len({n.lower() for n in names.values()}) == len(names)  # case-insensitive file systems
+    assert page_names(["ABC", "abc", "CON"]) == {k: names[k] for k in ("ABC", "abc", "CON")}
+
+
+def test_reserved_and_case_twin_ids_publish_as_distinct_files(tmp_path):
+    inp = support.inputs(300, ids={0: "CON", 1: "abc", 2: "ABC"})
+    support.publish_inputs(tmp_path, inp)
+    site = support.site_of(tmp_path)
+    files = [p.name.lower() for p in (site / "p").iterdir()]
+    assert len(files) == len(set(files)) == len(read_data(site, "players")["id"])
+    assert not {"con.html", "abc.html"} & set(files)
 
 
 def test_about_page_states_the_parameters(published, small):
@@ -121,72 +148,31 @@ def test_about_page_states_the_parameters(published, small):
     assert "w² = 12.9 Elo² per day" in text
     assert small.data.inputs[0][1] in text
     assert "2 virtual draws" in text
+    assert "href=facts_needed.csv" in text and "href=ratings.csv" in text
 
 
 def test_pages_name_the_game_of_the_list(published, small, tmp_path):
     renju = (site_of(published) / "index.html").read_text()
-    assert "Renju rating" in renju and "Gomoku" not in renju
+    assert "Renju world rating list — 25 November 2026" in renju and "Gomoku" not in renju
     support.publish_inputs(tmp_path, small, category="gomoku")
     for page in ("index.html", "about.html"):
         text = (tmp_path / "gomoku" / page).read_text()
         assert "Gomoku rating" in text and "Renju rating" not in text, page
 
 
-def big_list(n: int) -> pd.DataFrame:
-    """A list of ``n`` active players with long names (for the page-size budget)."""
-    rng = np.random.default_rng(0)
-    day = D
-    return conform(
-        pd.DataFrame(
-            {
-                "list_date": day,
-                "rank": np.arange(1, n + 1, dtype=np.int32),
-                "country_rank": np.arange(1, n + 1, dtype=np.int32),
-                "player": [f"{i:06d}" for i in range(n)],
-                "name": [f"Konstantinova{i:04d} Anastasia" for i in range(n)],  # 27 characters
-                "native_name": None,
-                "country": rng.choice(["RUS", "CHN", "EST", "JPN", "CZE"], n),
-                "country_name": "Somewhere",
-                "female": rng.random(n) < 0.2,
-                "birth_year": np.int32(1990),
-                "rating": np.linspace(2700, 1200, n),
-                "uncertainty": 123.4,
-                "games": np.int32(1234),
-                "wins": 600,
-                "draws": 34,
-                "losses": 600,
-                "gy1": np.int32(100),
-                "gy2": np.int32(200),
-                "gy5": np.int32(500),
-                "first_game": dt.date(1990, 1, 1),
-                "last_game": day,
-                "best_rating": 2800.0,
-                "best_date": day,
-                "status": "active",
-            }
-        ),
-        RATINGS,
-    )
-
-
-def test_home_page_stays_under_1_mb_for_8000_players(tmp_path):
-    frame = big_list(8000)
-    tables = {
-        "ratings": frame,
-        "players": pd.DataFrame({"player_id": [], "name": [], "female": [], "city": []}),
-        "tournaments": pd.DataFrame({"tournament_id": [], "name": []}),
-    }
-    site = site_module._Site(tmp_path, D, tables, {})
-    site_module._write_lists(site, frame, D, "index", None)
-    html = (tmp_path / "index.html").read_text()
-    assert html.count("<tr>") == 8000 + 1  # header and every player
-    assert (tmp_path / "index.html").stat().st_size < 1_000_000
-
-
-def listed_players(html: str) -> list[str]:
-    """Player file stems linked from the rows of the page's ``#list`` table, in order."""
-    body = html.split('id="list"', 1)[1].split("<tbody>", 1)[1].split("</tbody>", 1)[0]
-    return re.findall(r"<tr><td>[^<]*(?:<td>[^<]*)?<td><a href=(?:\.\./)?p/([^ >]+)\.html", body)
+def test_list_pages_do_not_grow_with_the_list_or_the_years(small, tmp_path):
+    tables, year_end = build_tables(D, small.data, small.selection, small.fit)
+    assert len(year_end) > 5
+    info = {"parameters": small.params}
+    few = dict(list(year_end.items())[:2])
+    write_site(tmp_path / "all", D, tables, year_end, info)
+    write_site(tmp_path / "few", D, tables, few, info)
+    for page in ("index.html", "gy1.html", "inactive.html", "players.html"):
+        a = (tmp_path / "all" / page).read_bytes()
+        assert a == (tmp_path / "few" / page).read_bytes(), page
+        assert len(a) < 10_000, page  # the rows are in a data file, drawn by the page script
+    # one page per year, whatever the tab
+    assert len(list((tmp_path / "all" / "years").iterdir())) == len(year_end)
 
 
 def gy1_by_hand(rated: pd.DataFrame, day: dt.date) -> set[str]:
@@ -203,40 +189,43 @@ def gy1_by_hand(rated: pd.DataFrame, day: dt.date) -> set[str]:
 
 
 def test_gy1_list_holds_exactly_the_players_the_rule_selects(published, small):
-    snap = support.entry_of(published)
-    site = support.site_of(published)
-    ratings = pd.read_parquet(snap / "ratings.parquet").set_index("player")
+    site = site_of(published)
+    ids = read_data(site, "players")["id"]
     rated = small.selection.rated
-    for day, page in (
-        (D, site / "gy1.html"),
-        (dt.date(2022, 12, 31), site / "years/2022-gy1.html"),
-    ):
+    ratings = pd.read_parquet(snapshot(published) / "ratings.parquet").set_index("player")
+    for day, stem in ((D, f"list-{D.isoformat()}"), (dt.date(2022, 12, 31), "list-2022-12-31")):
+        data = read_data(site, stem)
         expected = gy1_by_hand(rated, day)
-        html = page.read_text(encoding="utf-8")
-        shown = listed_players(html)
-        assert sorted(shown) == sorted(site_module.slug(p) for p in expected), day
-        # a real subset of the established players, so the rule is exercised both ways
+        shown = {ids[p] for p, y in zip(data["p"], data["y"], strict=True) if y}
+        assert shown == expected, day
         upto = rated.loc[rated["date"] <= day]
         counts = Counter([*upto["black"], *upto["white"]])
         n_established = sum(n >= 10 for n in counts.values())
-        assert 0 < len(expected) < n_established, day
-    # the current list is in rating order and shows each player's world rank
-    home = (site / "gy1.html").read_text(encoding="utf-8")
-    by_slug = {site_module.slug(p): p for p in ratings.index}
-    shown = [by_slug[s] for s in listed_players(home)]
-    assert ratings.loc[shown, "rating"].is_monotonic_decreasing
-    world = re.findall(r"<tr><td>(\d+)<td>(\d+)<td><a href=p/", home)
-    assert [int(w) for _, w in world] == ratings.loc[shown, "rank"].tolist()
-    assert [int(r) for r, _ in world] == list(range(1, len(shown) + 1))  # no ties here
-    for page in ("index.html", "inactive.html", "provisional.html"):
-        assert 'href="gy1.html"' in (site / page).read_text(encoding="utf-8")
-    assert 'href="2022-gy1.html"' in (site / "years/2022.html").read_text(encoding="utf-8")
+        assert 0 < len(expected) < n_established, day  # the rule is exercised both ways
+    # ranks among them follow the ratings, and the world rank is the list's
+    data = read_data(site, f"list-{D.isoformat()}")
+    chosen = sorted((y, ids[p]) for p, y in zip(data["p"], data["y"], strict=True) if y)
+    assert [y for y, _ in chosen] == list(range(1, len(chosen) + 1))  # no ties here
+    assert ratings.loc[[p for _, p in chosen], "rating"].is_monotonic_decreasing
+
+
+def test_list_data_match_the_published_list(published):
+    site = site_of(published)
+    ratings = pd.read_parquet(snapshot(published) / "ratings.parquet")
+    ids = read_data(site, "players")["id"]
+    data = read_data(site, f"list-{D.isoformat()}")
+    assert [ids[p] for p in data["p"]] == ratings["player"].tolist()  # the list's order
+    assert data["r"] == [int(f"{x:.0f}") for x in ratings["rating"]]
+    assert data["k"] == [0 if pd.isna(x) else int(x) for x in ratings["rank"]]
+    assert data["s"] == [("active", "inactive", "provisional").index(s) for s in ratings["status"]]
+    assert data["g1"] == ratings["gy1"].tolist() and data["n"] == ratings["games"].tolist()
+    assert "d" not in data  # no previous list: no change column
 
 
 def test_players_index_and_json_keep_ids_as_strings(published):
-    snap = support.entry_of(published)
+    snap = snapshot(published)
     ratings = pd.read_parquet(snap / "ratings.parquet").set_index("player")
-    data = json.loads((support.site_of(published) / "players.json").read_text(encoding="utf-8"))
+    data = json.loads((site_of(published) / "players.json").read_text(encoding="utf-8"))
     assert all(set(o) == {"id", "rank", "rating", "status"} for o in data)
     assert all(isinstance(o["id"], str) for o in data)
     ids = [o["id"] for o in data]
@@ -249,12 +238,172 @@ def test_players_index_and_json_keep_ids_as_strings(published):
         assert o["status"] == row["status"]
         assert o["rank"] == (None if pd.isna(row["rank"]) else int(row["rank"]))
         assert abs(o["rating"] - row["rating"]) <= 0.005
-    html = (support.site_of(published) / "players.html").read_text(encoding="utf-8")
-    firsts = re.findall(r"<tr><td>([^<]*)<td><a href=p/", html)
-    assert [unescape(f) for f in firsts] == ids
-    assert 'href="players.html"' in (support.site_of(published) / "index.html").read_text(
-        encoding="utf-8"
+    assert read_data(site_of(published), "players")["id"] == ids  # the index page's order
+    cities = set(read_data(site_of(published), "players")["ci"])
+    assert "?" not in cities and "" in cities and "City1" in cities  # "?" means not known
+
+
+def test_ratings_csv_is_the_current_list(published):
+    snap = snapshot(published)
+    parquet = pd.read_parquet(snap / "ratings.parquet")
+    csv = pd.read_csv(
+        site_of(published) / "ratings.csv", dtype={"player": str}, keep_default_na=False
     )
+    assert list(csv.columns) == list(parquet.columns)
+    assert csv["player"].tolist() == parquet["player"].tolist()
+    assert np.allclose(csv["rating"], parquet["rating"])
+    assert csv["status"].tolist() == parquet["status"].tolist()
+    names = dict(zip(csv["player"], csv["name"], strict=True))
+    assert support.HOSTILE_NAME in names.values()
+
+
+def test_csv_cells_that_a_spreadsheet_would_run_are_quoted():
+    from whr.publish.site.render import csv_text
+
+    frame = pd.DataFrame({"name": ["=HYPERLINK(1)", "+1", "@x", "plain", None], "x": [-1.5] * 5})
+    lines = csv_text(frame).splitlines()
+    assert lines[1:] == ["'=HYPERLINK(1),-1.5", "'+1,-1.5", "'@x,-1.5", "plain,-1.5", ",-1.5"]
+
+
+class Table(HTMLParser):
+    """The cell texts of the body rows of the table with a given id."""
+
+    def __init__(self, table_id: str) -> None:
+        super().__init__()
+        self.id, self.inside, self.body = table_id, False, False
+        self.rows: list[list[str]] = []
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "table":
+            self.inside = dict(attrs).get("id") == self.id
+        elif self.inside and tag == "tbody":
+            self.body = True
+        elif self.inside and self.body and tag == "tr":
+            self.rows.append([])
+        elif self.inside and self.body and tag == "td":
+            self.rows[-1].append("")
+
+    def handle_endtag(self, tag):
+        if tag in ("table", "tbody"):
+            self.body = False
+
+    def handle_data(self, data):
+        if self.inside and self.body and self.rows and self.rows[-1]:
+            self.rows[-1][-1] += data
+
+
+def table_rows(html: str, table_id: str) -> list[list[str]]:
+    parser = Table(table_id)
+    parser.feed(html)
+    return parser.rows
+
+
+def score(text: str) -> float:
+    return float(text.replace("½", ".5")) if text != "½" else 0.5
+
+
+def test_crosstables_add_up(published, small):
+    snap = snapshot(published)
+    site = site_of(published)
+    games = pd.read_parquet(snap / "games.parquet")
+    tournaments = pd.read_parquet(snap / "tournaments.parquet")
+    names = page_names([*tournaments["tournament_id"], *games["tournament_id"]])
+    for tid, part in games.groupby("tournament_id"):
+        html = (site / "tournaments" / f"{names[tid]}.html").read_text(encoding="utf-8")
+        rows = table_rows(html, "cross")
+        players = set(part["black"]) | set(part["white"])
+        assert len(rows) == len(players), tid
+        assert [int(r[0]) for r in rows] == list(range(1, len(rows) + 1)), tid
+        assert sum(score(r[-5]) for r in rows) == len(part), tid  # a game gives one point
+        entries = [e for r in rows for cell in r[3:-5] for e in cell.split()]
+        assert all(re.fullmatch(r"\d+[+=\u2212]/[bw]", e) for e in entries), tid
+        assert len(entries) == 2 * len(part), tid  # each game in both players' rows
+        # a row's points are its cells' points
+        for r in rows:
+            won = sum(
+                1.0 if "+" in e else 0.5 if "=" in e else 0.0 for c in r[3:-5] for e in c.split()
+            )
+            assert won == score(r[-5]), tid
+
+
+def test_changes_since_the_previous_list(changed):
+    site, tables = changed
+    ratings = tables["ratings"]
+    data = read_data(site, f"list-{D.isoformat()}")
+    ids = read_data(site, "players")["id"]
+    change = dict(zip([ids[p] for p in data["p"]], data["d"], strict=True))
+    new = ratings.loc[ratings["rating_change"].isna(), "player"].tolist()
+    assert new and all(change[p] == "n" for p in new)  # new players are marked
+    moved = ratings.loc[ratings["rating_change"].notna()]
+    assert len(moved) and all(
+        change[p] == int(f"{c:.0f}")
+        for p, c in zip(moved["player"], moved["rating_change"], strict=True)
+    )
+    previous = dict(zip([ids[p] for p in data["p"]], data["q"], strict=True))
+    ranked = ratings.loc[ratings["previous_rank"].notna()]
+    assert len(ranked) and all(
+        previous[p] == r for p, r in zip(ranked["player"], ranked["previous_rank"], strict=True)
+    )
+    index = (site / "index.html").read_text(encoding="utf-8")
+    assert '"change":true' in index and "not on it" in index  # the legend explains the mark
+    # a player page says it in one sentence
+    pages = page_names(ratings["player"])
+    p = moved.iloc[0]
+    html = (site / "p" / f"{pages[p['player']]}.html").read_text(encoding="utf-8")
+    assert "Since the previous list the rating" in html
+    html = (site / "p" / f"{pages[new[0]]}.html").read_text(encoding="utf-8")
+    assert "New on this list" in html
+
+
+def test_the_split_of_a_change_is_said_in_plain_words(changed, tmp_path):
+    _, tables = changed
+    ratings = tables["ratings"]
+    moved = ratings["rating_change"].notna()
+    own = ratings["rating_change"].where(moved) * 0.75  # any split that adds up
+    split = ratings.assign(change_own_games=own, change_others=ratings["rating_change"] - own)
+    one = split.loc[moved].iloc[0]
+    write_site(tmp_path / "s", D, {**tables, "ratings": split}, {}, {"parameters": {}})
+    page = page_names(split["player"])[one["player"]]
+    html = unescape((tmp_path / "s" / "p" / f"{page}.html").read_text(encoding="utf-8"))
+    own_text = f"{round(one['change_own_games']):+d}".replace("-", "\u2212").replace("+0", "0")
+    assert f"{own_text} from the player's own new games" in html
+    assert "because other players' new results changed the estimate of the past" in html
+
+
+def test_namesakes_are_told_apart(published, small):
+    site = site_of(published)
+    data = read_data(site, "players")
+    twins = [i for i, n in enumerate(data["name"]) if n == support.NAMESAKE]
+    assert len(twins) == 2
+    labels = [data["lb"][i] for i in twins]
+    assert labels[0] != labels[1] and all(
+        data["id"][i] in lb for i, lb in zip(twins, labels, strict=True)
+    )
+    # the tournament where they met shows both, each with their own label
+    first = small.selection.rated.iloc[0]
+    tournaments = pd.read_parquet(snapshot(published) / "tournaments.parquet")
+    games = pd.read_parquet(snapshot(published) / "games.parquet")
+    names = page_names([*tournaments["tournament_id"], *games["tournament_id"]])
+    html = (site / "tournaments" / f"{names[first['tournament_id']]}.html").read_text()
+    for label in labels:
+        assert f"{support.NAMESAKE}</a> <small>{label}</small>" in html
+
+
+def test_games_not_rated_page_and_csv(published, small):
+    site = site_of(published)
+    exclusions = small.selection.exclusions
+    assert len(exclusions) > 0
+    html = (site / "excluded.html").read_text(encoding="utf-8")
+    for reason, n in exclusions["reason"].value_counts().items():
+        assert f"<code>{reason}</code><td>{n}<td>" in html
+    for tid, part in exclusions.groupby("tournament_id"):
+        groups = part.groupby(["reason", "message"])
+        assert len(groups) >= 1
+        anchor = f'<section class=group id="t-{page_names([tid])[tid]}">'
+        assert anchor in html, tid
+    csv = pd.read_csv(site / "exclusions.csv", dtype=str, keep_default_na=False)
+    assert sorted(csv["game_id"]) == sorted(exclusions["game_id"])
+    assert list(csv.columns)[:2] == ["game_id", "tournament_id"]
 
 
 def test_no_sitemap_without_a_base_url(published):
@@ -297,6 +446,30 @@ def test_a_bad_base_url_is_refused_before_anything_is_written(small, tmp_path):
     assert not (tmp_path / "archive").exists()
 
 
+def test_bad_arguments_are_named(small, tmp_path):
+    tables, year_end = build_tables(D, small.data, small.selection, small.fit)
+    with pytest.raises(ValueError, match="processes must be an int >= 1"):
+        write_site(tmp_path / "s", D, tables, year_end, {}, processes=0)
+    with pytest.raises(TypeError, match="game_links must be a bool"):
+        write_site(tmp_path / "s", D, tables, year_end, {}, game_links="yes")
+    assert not (tmp_path / "s").exists()
+
+
+def test_chunks_and_worker_processes_write_the_same_site(small, tmp_path, monkeypatch):
+    tables, year_end = build_tables(D, small.data, small.selection, small.fit)
+    info = {"parameters": small.params}
+    one = write_site(tmp_path / "one", D, tables, year_end, info, processes=1)
+    monkeypatch.setattr(render, "CHUNK", 7)  # many chunks of players and tournaments
+    two = write_site(tmp_path / "two", D, tables, year_end, info, processes=2)
+    rel = sorted(p.relative_to(tmp_path / "one") for p in one)
+    assert rel == sorted(p.relative_to(tmp_path / "two") for p in two)
+    for path in rel:
+        assert (tmp_path / "one" / path).read_bytes() == (tmp_path / "two" / path).read_bytes()
+    assert {
+        p.relative_to(tmp_path / "one") for p in (tmp_path / "one").rglob("*") if p.is_file()
+    } == set(rel)
+
+
 def test_renju_net_links_only_for_renjunet_games_and_only_when_asked(small, tmp_path):
     rated = small.selection.rated
     ids = rated["game_id"].astype(str)
@@ -307,14 +480,42 @@ def test_renju_net_links_only_for_renjunet_games_and_only_when_asked(small, tmp_
     site = support.site_of(tmp_path)
     expected = set(ids[from_renjunet])
     assert 0 < len(expected) < len(ids)
-    pattern = re.compile(r'<a href="https://www\.renju\.net/game/([0-9]+)/" rel="nofollow">')
-    for folder in ("p", "tournaments"):
-        found: Counter[str] = Counter()
-        for page in (site / folder).glob("*.html"):
-            text = page.read_text(encoding="utf-8")
-            found.update(pattern.findall(text))
-            external = re.findall(r'href="?(https?:[^" >]+)', text)
-            assert len(external) == len(pattern.findall(text)), page.name  # no other link
-        assert set(found) == expected, folder
-        # a tournament page shows each game once, player pages once per player
-        assert set(found.values()) == {1 if folder == "tournaments" else 2}
+    pattern = re.compile(r'<a href="https://www\.renju\.net/game/([0-9]+)/" rel=nofollow>')
+    found: Counter[str] = Counter()
+    for page in (site / "tournaments").glob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        found.update(pattern.findall(text))
+        external = re.findall(r'href="?(https?:[^" >]+)', text)
+        assert len(external) == len(pattern.findall(text)), page.name  # no other link
+    assert set(found) == expected
+    assert set(found.values()) == {2}  # a crosstable shows each game in both players' rows
+    # player pages give the page script the ids of linked games only, once per side
+    on_players: Counter[str] = Counter()
+    for page in (site / "p").glob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        events = json.loads(text.split("id=events-data>", 1)[1].split("</script>", 1)[0])
+        on_players.update(g[4] for event in events for g in event[9] if len(g) > 4)
+        assert "https:" not in text.split("id=events-data>", 1)[0]
+    assert set(on_players) == expected and set(on_players.values()) == {2}
+
+
+def test_player_pages_hold_each_players_tournaments_and_games(published):
+    snap = snapshot(published)
+    site = site_of(published)
+    games = pd.read_parquet(snap / "games.parquet")
+    players = read_data(site, "players")
+    tournaments = read_data(site, "tournaments")
+    pages = page_names(players["id"])
+    for number, player in enumerate(players["id"]):
+        html = (site / "p" / f"{pages[player]}.html").read_text(encoding="utf-8")
+        events = json.loads(html.split("id=events-data>", 1)[1].split("</script>", 1)[0])
+        mine = games.loc[(games["black"] == player) | (games["white"] == player)]
+        assert sum(len(e[9]) for e in events) == len(mine), player
+        assert sorted(tournaments["pg"][e[0]] for e in events) == sorted(
+            page_names([*games["tournament_id"]])[t] for t in mine["tournament_id"].unique()
+        ), player
+        days = [e[1] for e in events]
+        assert days == sorted(days, reverse=True), player  # newest first
+        for e in events:  # the score is the games' points; the opponents are others
+            assert e[3] == sum(g[1] % 3 for g in e[9]), player
+            assert all(g[2] != number for g in e[9]), player

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 import pyarrow.parquet as pq
 
-from whr import lists
+from whr import changes, lists
 from whr.digest import file_sha256
 from whr.publish.files import parquet_metadata, write_json, write_parquet, write_text
 from whr.tables import (
@@ -104,7 +104,12 @@ def versions() -> dict[str, str | None]:
 
 
 def build_tables(
-    as_of: dt.date, data: SourceData, selection: Selection, fit: Fit
+    as_of: dt.date,
+    data: SourceData,
+    selection: Selection,
+    fit: Fit,
+    *,
+    previous: pd.DataFrame | None = None,
 ) -> tuple[dict[str, pd.DataFrame], dict[dt.date, pd.DataFrame]]:
     """The snapshot's tables, sorted deterministically.
 
@@ -118,6 +123,10 @@ def build_tables(
         ``.rated`` (GAMES) and ``.exclusions`` (EXCLUSIONS).
     fit : whr.engine.Fit
         ``.history`` (HISTORY) and ``.rating_on(day)``.
+    previous : pandas.DataFrame, optional
+        The previous published list of the category (RATINGS), for ``rating_change`` and
+        ``previous_rank`` (:func:`whr.changes.since`); each year-end list is compared with the
+        one a year before.
 
     Returns
     -------
@@ -135,8 +144,8 @@ def build_tables(
         .sort_values("player_id", kind="stable")
         .reset_index(drop=True)
     )
-    ratings = lists.list_on(as_of, history, pg, players, fit.rating_on)
-    year_end = lists.year_end_lists(as_of, history, pg, players, fit.rating_on)
+    ratings = changes.since(lists.list_on(as_of, history, pg, players, fit.rating_on), previous)
+    year_end = changes.since_each(lists.year_end_lists(as_of, history, pg, players, fit.rating_on))
     if year_end:
         year_frame = pd.concat(list(year_end.values()), ignore_index=True)
     else:

@@ -1,0 +1,127 @@
+"""Names on the site: portable page file names, and labels that tell namesakes apart.
+
+Page file names come from ids. An id is used as it is when it is plain (letters, digits and
+``-``, at most 64 characters), is not a device name that Windows reserves (``CON``, ``PRN``,
+``AUX``, ``NUL``, ``COM0``-``COM9``, ``LPT0``-``LPT9``, in any case) and no other id of the same
+directory differs from it only by case (``ABC`` beside ``abc``: one file on a case-insensitive
+file system). Any other id gets ``_`` and 20 hex digits of its sha256: stable from run to run,
+and never equal to a plain name (which has no ``_``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+import pandas as pd
+
+from whr.digest import text_sha256
+
+__all__ = ["RESERVED", "namesake_labels", "page_names", "slug"]
+
+_PLAIN = re.compile(r"[A-Za-z0-9-]{1,64}")
+RESERVED = frozenset(
+    ["con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)), *(f"lpt{i}" for i in range(10))]
+)
+"""Device names Windows reserves as file names (compared in lower case)."""
+
+
+def _text(value: object) -> str:
+    if value is None or (not isinstance(value, str) and pd.isna(value)):
+        return ""
+    return str(value)
+
+
+def _hashed(text: str) -> str:
+    return "_" + text_sha256(text)[:20]
+
+
+def slug(value: object) -> str:
+    """The file name stem of one id, without regard to other ids (see :func:`page_names`).
+
+    Parameters
+    ----------
+    value : object
+        An id (its ``str``; None and NaN count as the empty id).
+
+    Returns
+    -------
+    str
+        The id itself when plain and not a reserved device name, else ``_`` + 20 hex digits.
+    """
+    text = _text(value)
+    if _PLAIN.fullmatch(text) and text.lower() not in RESERVED:
+        return text
+    return _hashed(text)
+
+
+def page_names(ids: Iterable[object]) -> dict[str, str]:
+    """The file name stem of every id of one directory (players, tournaments or countries).
+
+    Parameters
+    ----------
+    ids : iterable
+        The ids whose pages share a directory (duplicates are allowed).
+
+    Returns
+    -------
+    dict of str to str
+        id -> :func:`slug`, except that ids which differ only by case all get the hashed
+        form, so that no two pages share a name on a case-insensitive file system.
+    """
+    texts = {_text(v) for v in ids}
+    names = {t: slug(t) for t in texts}
+    folded = Counter(n.lower() for n in names.values())
+    return {t: (n if folded[n.lower()] == 1 else _hashed(t)) for t, n in names.items()}
+
+
+def namesake_labels(
+    names: Sequence[object],
+    countries: Sequence[object],
+    birth_years: Sequence[object],
+    ids: Sequence[object],
+) -> list[str]:
+    """What to show after a name so that players of the same name can be told apart.
+
+    Parameters
+    ----------
+    names, countries, birth_years, ids : sequences of equal length
+        One entry per player: display name, country code, birth year (int or missing), id.
+
+    Returns
+    -------
+    list of str
+        ``""`` for a name (compared without regard to case and spacing) that no other player
+        has; else ``"(country, birth year)"``, with the id added when the birth year is not
+        known or another player of that name has the same country and birth year, e.g.
+        ``"(CHN, 1990)"`` and ``"(CHN, id 100999)"``.
+    """
+    n = len(names)
+    if not (len(countries) == len(birth_years) == len(ids) == n):
+        raise ValueError(
+            "names, countries, birth_years and ids must have the same length, got "
+            f"{n}, {len(countries)}, {len(birth_years)} and {len(ids)}"
+        )
+    keys = [" ".join(_text(x).casefold().split()) for x in names]
+    shared = Counter(keys)
+    years = []
+    for y in birth_years:
+        text = _text(y)
+        years.append(str(int(float(text))) if text else "")
+    countries_text = [_text(c) or "?" for c in countries]
+    same = Counter(
+        (k, c, y) for k, c, y in zip(keys, countries_text, years, strict=True) if shared[k] > 1
+    )
+    out = []
+    for i in range(n):
+        if shared[keys[i]] < 2:
+            out.append("")
+            continue
+        parts = [countries_text[i]]
+        if years[i]:
+            parts.append(years[i])
+        if not years[i] or same[(keys[i], countries_text[i], years[i])] > 1:
+            parts.append(f"id {_text(ids[i])}")
+        out.append("(" + ", ".join(parts) + ")")
+    return out
