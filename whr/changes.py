@@ -16,7 +16,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-__all__ = ["since", "since_each"]
+__all__ = ["since", "since_each", "with_split"]
 
 _NEEDED = ("player", "rating", "rank")
 
@@ -112,3 +112,42 @@ def since_each(lists: Mapping[dt.date, pd.DataFrame]) -> dict[dt.date, pd.DataFr
     days = sorted(lists)
     earlier = {day: (lists[days[i - 1]] if i else None) for i, day in enumerate(days)}
     return {day: since(frame, earlier[day]) for day, frame in lists.items()}
+
+
+def with_split(ratings: pd.DataFrame, split: pd.DataFrame | None) -> pd.DataFrame:
+    """``ratings`` with ``change_own_games`` and ``change_others`` from the engine's split.
+
+    Parameters
+    ----------
+    ratings : pandas.DataFrame
+        A list (schema ``RATINGS``) whose ``rating_change`` :func:`since` filled.
+    split : pandas.DataFrame or None
+        :func:`whr.engine.split_rating_change`'s frame (``player``, ``rating_change``,
+        ``change_own_games``, ``change_others``), or None when it could not be computed (no
+        previous list, or one without its rating history): the two columns stay null.
+
+    Returns
+    -------
+    pandas.DataFrame
+        A new frame; players new to the list keep nulls.
+
+    Raises
+    ------
+    ValueError
+        If the split's change of a player differs from ``rating_change`` by more than 1e-6 Elo
+        (the two are computed apart from the same lists and must agree).
+    """
+    out = ratings.copy()
+    if split is None or split.empty:
+        return out
+    parts = split.set_index("player").reindex(out["player"])
+    known = out["rating_change"].notna().to_numpy() & parts["rating_change"].notna().to_numpy()
+    gap = np.abs(out["rating_change"].to_numpy(float) - parts["rating_change"].to_numpy(float))
+    if known.any() and np.nanmax(np.where(known, gap, 0.0)) > 1e-6:
+        worst = out["player"].to_numpy()[np.argmax(np.where(known, gap, 0.0))]
+        raise ValueError(
+            f"the split of the rating change disagrees with the lists for player {worst!r}"
+        )
+    for column in ("change_own_games", "change_others"):
+        out[column] = np.where(known, parts[column].to_numpy(float), np.nan)
+    return out

@@ -13,6 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
@@ -23,6 +24,7 @@ from whr.digest import file_sha256
 from whr.params import FitParams
 from whr.publish import GateError, LockedError, hold, recover
 from whr.publish.archive import check_entry, read_list
+from whr.rules import default_directory, load_config
 from whr.run import RunError
 
 D = support.AS_OF
@@ -334,3 +336,34 @@ def test_parquet_is_written_with_declared_schemas(published):
         schema = pq.read_schema(path)
         assert "large_string" not in str(schema), path.name
         assert schema.metadata[b"whr.schema_version"]
+
+
+def test_each_change_is_split_into_own_games_and_the_rest(plain, tmp_path):
+    """Two lists a month apart: the change of each player is the difference of the two
+    published lists, it splits exactly into own games and the rest, and a player without a
+    game in between owes nothing to their own games."""
+    games = plain.selection.rated
+    earlier = D - dt.timedelta(days=30)
+    config = load_config(default_directory())
+    selection = whr.select(plain.data, earlier, config=config)
+    assert 0 < len(selection.rated) < len(games), "the month must add games"
+    first = dataclasses.replace(plain, selection=selection, fit=whr.fit(selection.rated))
+    before = support.publish_inputs(tmp_path, first, earlier).ratings.set_index("player")
+    after = support.publish_inputs(tmp_path, plain, D).ratings.set_index("player")
+    both = after.index.intersection(before.index)
+    assert len(both) and after.loc[~after.index.isin(before.index), "rating_change"].isna().all()
+    expected = after.loc[both, "rating"] - before.loc[both, "rating"]
+    np.testing.assert_allclose(after.loc[both, "rating_change"], expected, atol=1e-9)
+    split = after.loc[both, "change_own_games"] + after.loc[both, "change_others"]
+    np.testing.assert_allclose(split, after.loc[both, "rating_change"], atol=1e-6)
+    new = games.loc[pd.to_datetime(games["date"]).dt.date > earlier]
+    played = set(new["black"]) | set(new["white"])
+    idle = [p for p in both if p not in played]
+    assert idle and (after.loc[idle, "change_own_games"] == 0).all()
+    assert (after.loc[[p for p in both if p in played], "change_own_games"] != 0).any()
+    ranked = before["rank"].notna()
+    pd.testing.assert_series_equal(
+        after.loc[both, "previous_rank"].astype("Float64"),
+        before.loc[both, "rank"].where(ranked).astype("Float64"),
+        check_names=False,
+    )

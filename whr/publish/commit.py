@@ -62,7 +62,7 @@ from whr.publish.parquet import (
 )
 from whr.rules import facts_needed
 from whr.run import Run
-from whr.tables import SCHEMA_VERSION, SourceData
+from whr.tables import HISTORY, SCHEMA_VERSION, SourceData
 
 if TYPE_CHECKING:
     from whr.engine import Fit
@@ -372,21 +372,24 @@ def absent(run: Run, data: SourceData) -> dict[str, str]:
 
 def _previous(
     layout: Layout, channel: Channel, day: dt.date
-) -> tuple[Entry | None, pd.DataFrame | None, list[str]]:
-    """The previous list of the same kind and its rows; a damaged one is a warning."""
-    warnings: list[str] = []
+) -> tuple[Entry | None, pd.DataFrame | None, pd.DataFrame | None, list[str]]:
+    """The previous list of the same kind: its entry, its rows and, when the entry still holds
+    it, its rating history (for the split of the changes). A damaged one is a warning."""
     try:
         entry = newest(layout, channel, before=day)
-        return entry, (read_list(entry) if entry is not None else None), warnings
-    except (StateError, OSError, ValueError) as exc:
-        warnings.append(f"the previous list could not be read ({exc}); changes are not shown")
-        return None, None, warnings
+        if entry is None:
+            return None, None, None, []
+        rows = read_list(entry)
+        history = read_parquet(entry.path / "history.parquet", HISTORY) if entry.full else None
+        return entry, rows, history, []
     except Exception as exc:  # a damaged Parquet file raises pyarrow's own errors
-        warnings.append(
-            f"the previous list could not be read ({type(exc).__name__}: {exc}); "
-            "changes are not shown"
+        what = exc if isinstance(exc, (StateError, OSError)) else f"{type(exc).__name__}: {exc}"
+        return (
+            None,
+            None,
+            None,
+            [f"the previous list could not be read ({what}); changes are not shown"],
         )
-        return None, None, warnings
 
 
 def publish(
@@ -445,8 +448,10 @@ def publish(
     day = run.as_of
     with hold(layout.out, wait=run.wait):
         repaired = recover(layout.out, channel)
-        previous, before, warnings = _previous(layout, channel, day)
-        tables, _ = build_tables(day, data, selection, fit)
+        previous, before, before_history, warnings = _previous(layout, channel, day)
+        tables, _ = build_tables(
+            day, data, selection, fit, previous=before, previous_history=before_history
+        )
         needed = facts_needed(selection)
         now = counts(tables, selection) | {
             "facts_needed": {"tournaments": len(needed), "games": int(needed["games"].sum())}

@@ -23,6 +23,7 @@ import pyarrow.parquet as pq
 
 from whr import changes, lists
 from whr.digest import file_sha256
+from whr.engine import split_rating_change
 from whr.publish.files import parquet_metadata, write_json, write_parquet, write_text
 from whr.tables import (
     EXCLUSIONS,
@@ -110,6 +111,7 @@ def build_tables(
     fit: Fit,
     *,
     previous: pd.DataFrame | None = None,
+    previous_history: pd.DataFrame | None = None,
 ) -> tuple[dict[str, pd.DataFrame], dict[dt.date, pd.DataFrame]]:
     """The snapshot's tables, sorted deterministically.
 
@@ -127,6 +129,9 @@ def build_tables(
         The previous published list of the category (RATINGS), for ``rating_change`` and
         ``previous_rank`` (:func:`whr.changes.since`); each year-end list is compared with the
         one a year before.
+    previous_history : pandas.DataFrame, optional
+        That list's rating history (HISTORY), for the split of each change into the part due
+        to the player's own games and the rest (:func:`whr.engine.split_rating_change`).
 
     Returns
     -------
@@ -145,6 +150,10 @@ def build_tables(
         .reset_index(drop=True)
     )
     ratings = changes.since(lists.list_on(as_of, history, pg, players, fit.rating_on), previous)
+    if previous is not None and previous_history is not None and len(previous):
+        before = previous["list_date"].iloc[0]
+        split = split_rating_change(previous_history, before, fit, as_of, selection.rated)
+        ratings = changes.with_split(ratings, split)
     year_end = changes.since_each(lists.year_end_lists(as_of, history, pg, players, fit.rating_on))
     if year_end:
         year_frame = pd.concat(list(year_end.values()), ignore_index=True)
