@@ -351,14 +351,9 @@ RATED_GAMES = pa.schema(
 )
 
 MONTH_LISTS = pa.schema(
-    [
-        field.with_type(pa.float32())
-        if field.name in ("rating", "uncertainty", "best_rating")
-        else field
-        for field in RATINGS
-    ]
+    [field.with_type(pa.float32()) if field.type == pa.float64() else field for field in RATINGS]
 )
 """The lists of every day of a closed month, kept for years (``archive/<list>/months/``): the
-columns of ``RATINGS``, with ``rating``, ``uncertainty`` and ``best_rating`` stored as float32
-(within 0.0002 Elo of the published values, far below the 0.01 the lists show), which keeps a
-month of daily lists a third of its float64 size."""
+columns of ``RATINGS``, with every Elo value (rating, uncertainty, best rating, changes) stored
+as float32 (within 0.0002 Elo of the published values, far below the 0.01 the lists show), which
+keeps a month of daily lists a third of its float64 size."""
