@@ -13,8 +13,10 @@ sequential command line computes, so the scores are the same to the last digit.
   one at a time (threads would only contend for Python's interpreter lock: four grid points of a
   120,000-game history took 3.4 s on two threads against 2.6 s one after another); with
   ``--dask`` on a Dask cluster, one task per worker at a time.
-- The games travel to the workers once: the flow makes the quick protocol's split (or, for
-  ``compare``, takes the games) and scatters it to every worker; the tasks receive it from there.
+- The games travel to the workers once: the flow prepares what every point reads
+  (:func:`whr.evaluate.tune_data`: the quick protocol's split, or the cleaned games for forward
+  chaining; for ``compare``, the games) and scatters it to every worker; the tasks receive it
+  from there.
 - A task that raises is retried (:data:`RETRIES` times) on its own; a worker that dies takes only
   its running task with it, which Dask runs again elsewhere. Each finished point's result is
   taken into this process and released from the cluster at once, so no finished point is ever
@@ -62,11 +64,9 @@ def load(
 
 
 @task(name="tune-point", **_POINT)
-def tune_point(
-    split: tuple[pd.DataFrame, pd.DataFrame], point: ev.GridPoint, virtual_rating: float
-) -> dict:
-    """Held-out scores of WHR at one grid point (:func:`whr.evaluate.tune_point`)."""
-    return ev.tune_point(split, point, virtual_rating=virtual_rating, log=get_run_logger().info)
+def tune_point(data: ev.TuneData, point: ev.GridPoint, virtual_rating: float) -> dict:
+    """Scores of WHR at one grid point (:func:`whr.evaluate.tune_point`)."""
+    return ev.tune_point(data, point, virtual_rating=virtual_rating, log=get_run_logger().info)
 
 
 @task(name="score-system", **_POINT)
@@ -87,9 +87,11 @@ def tune(
     as_of: dt.date | None = None,
     w2: list[float] = list(ev.TUNE_W2),  # noqa: B006 (Prefect copies parameters)
     virtual_games: list[int | float] = list(ev.TUNE_VIRTUAL_GAMES),  # noqa: B006
+    protocol: str = "quick",
+    refit_days: int = 91,
     virtual_rating: float = 1900.0,
 ) -> pd.DataFrame:
-    """Tune w2 and the virtual draws by the quick protocol's held-out log-likelihood.
+    """Tune w2 and the virtual draws by log-likelihood on games the fits have not seen.
 
     Args:
         out: Report directory (report.md, scores.csv, w2.svg).
@@ -99,6 +101,9 @@ def tune(
         as_of: Later games are left out (required with ``source``).
         w2: Grid of the Wiener variance, Elo^2 per day.
         virtual_games: Grid of virtual draws on each player's first day.
+        protocol: "quick" (every 10th game held out, one fit per point) or "forward"
+            (forward chaining, a refit every ``refit_days`` per point).
+        refit_days: Forward chaining's stride between WHR refits, days.
         virtual_rating: Rating of the virtual opponent, Elo.
 
     Returns:
@@ -106,10 +111,11 @@ def tune(
     """
     points = ev.tune_grid(w2, virtual_games)
     games, _, what = load(source, synthetic, seed, as_of)
-    split = share(ev.quick_split(games))
-    rows = results([tune_point.submit(split, p, virtual_rating) for p in points])
+    data = share(ev.tune_data(games, protocol, refit_days=refit_days))
+    rows = results([tune_point.submit(data, p, virtual_rating) for p in points])
     table = ev.tune_table(rows)
-    get_run_logger().info("report: %s", ev.tune_report(Path(out), table, what))
+    report = ev.tune_report(Path(out), table, what, protocol=protocol, refit_days=refit_days)
+    get_run_logger().info("report: %s", report)
     return table
 
 
@@ -178,6 +184,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "for the run (local:N); default: in this process, one task at a time",
     )
     args = ev.parse_args(ap, argv)
+    protocols = list(ev.protocols_of(args))
     common = {
         "out": args.out,
         "source": args.source,
@@ -190,6 +197,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         params = common | {
             "w2": args.w2 or list(ev.TUNE_W2),
             "virtual_games": args.virtual_games or list(ev.TUNE_VIRTUAL_GAMES),
+            "protocol": protocols[0],
+            "refit_days": args.refit_days,
         }
     else:
         chosen = compare
@@ -197,7 +206,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "w2": args.w2 or list(ev.DEFAULT_W2),
             "virtual_games": (args.virtual_games or [2])[0],
             "refit_days": args.refit_days,
-            "protocols": list(ev.PROTOCOLS) if args.protocol == "both" else [args.protocol],
+            "protocols": protocols,
         }
     with prefect_api(args.dask):
         if args.dask is not None:

@@ -263,7 +263,11 @@ def test_tune_grid_order_and_empty_grids() -> None:
     with pytest.raises(ValueError, match=r"must not be empty, got \[\] and \[2\]"):
         ev.tune_grid([], [2])
     with pytest.raises(TypeError, match="point must be a GridPoint, got tuple"):
-        ev.tune_point(ev.quick_split(_leak_history()), (12.9, 2))  # type: ignore[arg-type]
+        ev.tune_point(ev.tune_data(_leak_history()), (12.9, 2))  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="data must be a TuneData, got tuple"):
+        ev.tune_point(ev.quick_split(_leak_history()), ev.GridPoint(12.9, 2))  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="protocol must be 'forward' or 'quick', got 'both'"):
+        ev.tune_data(_leak_history(), "both")
 
 
 def test_a_grid_point_scores_like_the_quick_protocol() -> None:
@@ -271,7 +275,7 @@ def test_a_grid_point_scores_like_the_quick_protocol() -> None:
     from whr import synthetic
 
     games = synthetic.history(1500, seed=2).games
-    row = ev.tune_point(ev.quick_split(games), ev.GridPoint(9.0, 1))
+    row = ev.tune_point(ev.tune_data(games), ev.GridPoint(9.0, 1))
     res = ev.quick_protocol(games, ev.whr_system(9.0, 1))
     s = ev.score(res["p"].to_numpy(), res["result"].to_numpy())
     assert row == {
@@ -316,3 +320,34 @@ def test_load_games_wants_one_source() -> None:
     games, truth, what = ev.load_games(synthetic=300, seed=4, as_of=dt.date(2000, 1, 1))
     assert truth is not None and what == "synthetic history, 300 games, seed 4"
     assert 0 < len(games) < 300 and max(games["date"]) <= dt.date(2000, 1, 1)
+
+
+def test_a_grid_point_by_forward_chaining_scores_like_forward_chaining() -> None:
+    pytest.importorskip("whr.engine")
+    from whr import synthetic
+
+    games = synthetic.history(1500, seed=2).games
+    table = ev.tune(games, [9.0, 20.0], [2], protocol="forward", refit_days=730)
+    for w2, row in zip((9.0, 20.0), table.itertuples(), strict=True):
+        res = ev.forward_chaining(games, ev.whr_system(w2, 2, refit_days=730))
+        s = ev.score(res["p"].to_numpy(), res["result"].to_numpy())
+        assert (row.w2, row.games, row.log_likelihood, row.brier) == (
+            w2,
+            s.games,
+            s.log_likelihood,
+            s.brier,
+        )
+    assert table["games"].tolist() == [1500, 1500]  # every game is predicted
+
+
+def test_cli_tune_by_forward_chaining(tmp_path) -> None:
+    pytest.importorskip("whr.engine")
+    args = ["tune", "--synthetic", "800", "--out", str(tmp_path), "--w2", "5", "20"]
+    code = ev.main([*args, "--virtual-games", "2", "--protocol", "forward", "--refit-days", "730"])
+    assert code == 0
+    report = (tmp_path / "report.md").read_text()
+    assert "Forward chaining (WHR refitted every 730 days), 800 games." in report
+    assert "refitted every 730 days (warm-started" in report
+    with pytest.raises(SystemExit) as exit_:
+        ev.main([*args, "--protocol", "both"])
+    assert exit_.value.code == 2

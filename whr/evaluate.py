@@ -36,8 +36,10 @@ Command line::
     python -m whr.evaluate [compare|tune] --source S --as-of D --out REPORT_DIR
     python -m whr.evaluate compare --synthetic 120000 --out REPORT_DIR
 
-``tune`` grids ``w2`` and the number of virtual draws by held-out likelihood (quick protocol)
-and writes ``REPORT_DIR/report.md`` with a table and ``REPORT_DIR/w2.svg``.
+``tune`` grids ``w2`` and the number of virtual draws by held-out likelihood (the quick
+protocol, one fit per point; ``--protocol forward`` for forward chaining, a refit every
+``--refit-days`` per point) and writes ``REPORT_DIR/report.md`` with a table and
+``REPORT_DIR/w2.svg``.
 
 Every grid point (:func:`tune_point`) and every system under every protocol
 (:func:`score_system`) is independent of the others: this command line runs them one after
@@ -83,14 +85,18 @@ __all__ = [
     "held_out",
     "load_games",
     "main",
+    "parse_args",
     "parser",
+    "protocols_of",
     "quick_protocol",
     "quick_split",
     "score",
     "score_system",
     "svg_plot",
     "truth_system",
+    "TuneData",
     "tune",
+    "tune_data",
     "tune_grid",
     "tune_point",
     "tune_report",
@@ -640,23 +646,67 @@ def tune_grid(w2_grid: Sequence[float], virtual_games_grid: Sequence[float]) -> 
     return [GridPoint(float(w2), vg) for vg in virtual_games_grid for w2 in sorted(w2_grid)]
 
 
+@dataclass(frozen=True)
+class TuneData:
+    """What every grid point reads, made once by :func:`tune_data` and shared by every point.
+
+    Attributes
+    ----------
+    protocol : {"quick", "forward"}
+        How a grid point is scored.
+    train : pandas.DataFrame
+        Quick protocol: the games fitted (nine in ten); forward chaining: every game
+        (:func:`clean`'s), each predicted from the games before its tournament.
+    test : pandas.DataFrame or None
+        Quick protocol: the held-out games; forward chaining: None.
+    refit_days : int
+        Forward chaining's stride between refits, days.
+    """
+
+    protocol: str
+    train: pd.DataFrame
+    test: pd.DataFrame | None = None
+    refit_days: int = 91
+
+
+def tune_data(games: pd.DataFrame, protocol: str = "quick", *, refit_days: int = 91) -> TuneData:
+    """The input of every grid point: the quick protocol's split, or the cleaned games.
+
+    Parameters
+    ----------
+    games : pandas.DataFrame
+        The shared games table; not modified.
+    protocol : {"quick", "forward"}
+        The RIF's quick protocol (:func:`quick_split`) or forward chaining.
+    refit_days : int
+        Forward chaining's stride between WHR refits, days (>= 1).
+    """
+    if protocol not in PROTOCOLS:
+        raise ValueError(f"protocol must be 'forward' or 'quick', got {protocol!r}")
+    if int(refit_days) < 1:
+        raise ValueError(f"refit_days must be >= 1, got {refit_days!r}")
+    if protocol == "quick":
+        train, test = quick_split(games)
+        return TuneData("quick", train, test, int(refit_days))
+    return TuneData("forward", clean(games), None, int(refit_days))
+
+
 def tune_point(
-    split: tuple[pd.DataFrame, pd.DataFrame],
+    data: TuneData,
     point: GridPoint,
     *,
     virtual_rating: float = 1900.0,
     fit: Callable | None = None,
     log: Callable[[str], None] | None = None,
 ) -> dict:
-    """Held-out scores of WHR at one grid point: one row of :func:`tune`'s table.
+    """Scores of WHR at one grid point: one row of :func:`tune`'s table.
 
-    Independent of every other point, so a flow may run each on its own worker; the split is
-    made once (:func:`quick_split`) and shared by every point.
+    Independent of every other point, so a flow may run each on its own worker; ``data`` is
+    made once (:func:`tune_data`) and shared by every point.
 
     Parameters
     ----------
-    split : (train, test)
-        :func:`quick_split` of the games.
+    data : TuneData
     point : GridPoint
     virtual_rating : float
         Published rating of the virtual opponent, Elo.
@@ -668,15 +718,22 @@ def tune_point(
     Returns
     -------
     dict
-        ``w2``, ``virtual_games``, ``games``, ``log_likelihood`` (mean per held-out game,
-        nats), ``brier``.
+        ``w2``, ``virtual_games``, ``games`` (games scored), ``log_likelihood`` (mean per game
+        scored, nats), ``brier``.
     """
+    if not isinstance(data, TuneData):
+        raise TypeError(f"data must be a TuneData, got {type(data).__name__}")
     if not isinstance(point, GridPoint):
         raise TypeError(f"point must be a GridPoint, got {type(point).__name__}")
     if log is not None:
         log(f"tune: w2={point.w2:g} virtual_games={point.virtual_games:g}")
-    system = whr_system(point.w2, point.virtual_games, virtual_rating, fit=fit)
-    res = held_out(split, system)
+    system = whr_system(
+        point.w2, point.virtual_games, virtual_rating, refit_days=data.refit_days, fit=fit
+    )
+    if data.protocol == "quick":
+        res = held_out((data.train, data.test), system)
+    else:
+        res = forward_chaining(data.train, system)
     sc = score(res["p"].to_numpy(), res["result"].to_numpy())
     return {
         "w2": point.w2,
@@ -707,14 +764,34 @@ def tune(
     w2_grid: Sequence[float],
     virtual_games_grid: Sequence[float] = (2,),
     *,
+    protocol: str = "quick",
+    refit_days: int = 91,
     virtual_rating: float = 1900.0,
     fit: Callable | None = None,
     log: Callable[[str], None] | None = None,
 ) -> pd.DataFrame:
-    """Held-out scores of WHR over a grid of ``w2`` and virtual draws (quick protocol).
+    """Scores of WHR over a grid of ``w2`` and virtual draws, by one protocol.
 
     One point after another in this process; ``python -m flows.evaluate tune`` runs the same
     points (:func:`tune_point`) as independent Prefect tasks, on a Dask cluster with ``--dask``.
+
+    Parameters
+    ----------
+    games : pandas.DataFrame
+        The shared games table; not modified.
+    w2_grid : list of float
+        Elo^2 per day.
+    virtual_games_grid : list of float
+        Virtual draws on each player's first day.
+    protocol : {"quick", "forward"}
+        The RIF's quick protocol (every 10th game held out; one fit per point) or forward
+        chaining (a refit every ``refit_days`` days per point).
+    refit_days : int
+        Forward chaining's stride, days.
+    virtual_rating : float
+        Published rating of the virtual opponent, Elo.
+    fit, log : callable, optional
+        See :func:`tune_point`.
 
     Returns
     -------
@@ -723,9 +800,9 @@ def tune(
         the highest log-likelihood), in :func:`tune_grid`'s order.
     """
     points = tune_grid(w2_grid, virtual_games_grid)
-    split = quick_split(games)
+    data = tune_data(games, protocol, refit_days=refit_days)
     return tune_table(
-        [tune_point(split, p, virtual_rating=virtual_rating, fit=fit, log=log) for p in points]
+        [tune_point(data, p, virtual_rating=virtual_rating, fit=fit, log=log) for p in points]
     )
 
 
@@ -876,7 +953,8 @@ _METHOD = """\
 """
 
 
-_TUNE_METHOD = """\
+_TUNE_METHOD = {
+    "quick": """\
 ## Method
 
 WHR (`whr.fit`) at every grid point, scored by the RIF's quick protocol: games sorted by date,
@@ -885,7 +963,19 @@ semantics); a player the fit does not know is at the virtual opponent's rating. 
 log-likelihood per held-out game, `s log p + (1 - s) log(1 - p)` in nats (a draw scores
 `(log p + log(1 - p)) / 2`); Brier `(p - s)^2` with a draw as 0.5. The best grid point has the
 highest log-likelihood.
-"""
+""",
+    "forward": """\
+## Method
+
+WHR (`whr.fit`) at every grid point, scored by forward chaining: tournaments in order of their
+first day; each game is predicted from ratings computed on games dated strictly before its
+tournament's first day, WHR refitted every {refit_days} days (warm-started from the previous fit)
+and read on the day before the checkpoint (`Fit.rating_on` semantics); a player the fit does not
+know is at the virtual opponent's rating. Score: mean log-likelihood per game,
+`s log p + (1 - s) log(1 - p)` in nats (a draw scores `(log p + log(1 - p)) / 2`); Brier
+`(p - s)^2` with a draw as 0.5. The best grid point has the highest log-likelihood.
+""",
+}
 
 
 def write_report(
@@ -999,7 +1089,14 @@ def compare_systems(
     return systems, notes
 
 
-def tune_report(out: Path, results: pd.DataFrame, what: str) -> Path:
+def tune_report(
+    out: Path,
+    results: pd.DataFrame,
+    what: str,
+    *,
+    protocol: str = "quick",
+    refit_days: int = 91,
+) -> Path:
     """Write ``tune``'s report into ``out`` (``report.md``, ``scores.csv``, ``w2.svg``).
 
     Parameters
@@ -1010,6 +1107,10 @@ def tune_report(out: Path, results: pd.DataFrame, what: str) -> Path:
         :func:`tune`'s table.
     what : str
         What the data are (:func:`load_games`).
+    protocol : {"quick", "forward"}
+        The protocol that scored the points.
+    refit_days : int
+        Forward chaining's stride, days.
 
     Returns
     -------
@@ -1026,15 +1127,22 @@ def tune_report(out: Path, results: pd.DataFrame, what: str) -> Path:
             for vg, g in results.groupby("virtual_games")
         },
         x_label="w2 (Elo^2 per day)",
-        y_label="held-out mean log-likelihood",
+        y_label="held-out mean log-likelihood"
+        if protocol == "quick"
+        else "forward-chaining mean log-likelihood",
+    )
+    scored = (
+        f"Quick protocol (every 10th game held out), {int(best['games'])} held-out games."
+        if protocol == "quick"
+        else f"Forward chaining (WHR refitted every {refit_days} days), {int(best['games'])} games."
     )
     notes = [
-        f"Data: {what}. Quick protocol (every 10th game held out), {int(best['games'])} "
-        "held-out games.",
+        f"Data: {what}. {scored}",
         f"Best: w2 = {best['w2']:g} Elo^2/day with {best['virtual_games']:g} virtual "
         f"draws (mean log-likelihood {best['log_likelihood']:.5f}).",
     ]
-    return write_report(out, "Tuning w2 and virtual draws", results, notes, _TUNE_METHOD, plot)
+    method = _TUNE_METHOD[protocol].format(refit_days=refit_days)
+    return write_report(out, "Tuning w2 and virtual draws", results, notes, method, plot)
 
 
 def compare_report(
@@ -1108,7 +1216,13 @@ def parser(prog: str = "python -m whr.evaluate") -> argparse.ArgumentParser:
     ap.add_argument("--w2", type=float, nargs="+", default=None, help="Elo^2 per day")
     ap.add_argument("--virtual-games", type=int, nargs="+", default=None)
     ap.add_argument("--refit-days", type=int, default=91, help="forward-chaining WHR stride")
-    ap.add_argument("--protocol", choices=("forward", "quick", "both"), default="both")
+    ap.add_argument(
+        "--protocol",
+        choices=("forward", "quick", "both"),
+        default=None,
+        help="compare: both by default; tune: quick (one fit per grid point) by default, or "
+        "forward (a refit every --refit-days per grid point)",
+    )
     return ap
 
 
@@ -1119,7 +1233,18 @@ def parse_args(ap: argparse.ArgumentParser, argv: Sequence[str] | None) -> argpa
         ap.error("--as-of is required with --source")
     if args.synthetic is not None and args.synthetic < 1:
         ap.error(f"--synthetic: expected a number of games >= 1, got {args.synthetic}")
+    if args.refit_days < 1:
+        ap.error(f"--refit-days: expected a number of days >= 1, got {args.refit_days}")
+    if args.mode == "tune" and args.protocol == "both":
+        ap.error("--protocol: tune scores one protocol, quick or forward, got both")
     return args
+
+
+def protocols_of(args: argparse.Namespace) -> tuple[str, ...]:
+    """The protocols the parsed options ask for (:func:`parse_args`'s defaults by mode)."""
+    if args.protocol is None:
+        return ("quick",) if args.mode == "tune" else PROTOCOLS
+    return PROTOCOLS if args.protocol == "both" else (args.protocol,)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -1132,15 +1257,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     games, truth, what = load_games(
         source=args.source, synthetic=args.synthetic, seed=args.seed, as_of=args.as_of
     )
+    protocols = protocols_of(args)
     if args.mode == "tune":
-        res = tune(games, args.w2 or TUNE_W2, args.virtual_games or TUNE_VIRTUAL_GAMES, log=log)
-        print(tune_report(args.out, res, what))
+        res = tune(
+            games,
+            args.w2 or TUNE_W2,
+            args.virtual_games or TUNE_VIRTUAL_GAMES,
+            protocol=protocols[0],
+            refit_days=args.refit_days,
+            log=log,
+        )
+        print(tune_report(args.out, res, what, protocol=protocols[0], refit_days=args.refit_days))
         return 0
     vg = (args.virtual_games or [2])[0]
     systems, notes = compare_systems(
         args.w2 or DEFAULT_W2, vg, refit_days=args.refit_days, truth=truth, log=log
     )
-    protocols = PROTOCOLS if args.protocol == "both" else (args.protocol,)
     res = compare(games, systems, protocols, log=log)
     path = compare_report(
         args.out,
