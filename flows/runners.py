@@ -20,9 +20,11 @@ from dataclasses import dataclass
 from typing import Any
 
 __all__ = [
+    "LOCAL_WORKERS_CONFIG",
     "DaskTarget",
     "dask_argument",
     "dask_runner",
+    "local_cluster_kwargs",
     "parse_dask",
     "prefect_api",
     "results",
@@ -105,13 +107,39 @@ def dask_argument(text: str) -> DaskTarget:
         raise argparse.ArgumentTypeError(str(exc).removeprefix("dask: ")) from None
 
 
+LOCAL_WORKERS_CONFIG: dict[str, Any] = {
+    # Dask starts its workers with MALLOC_TRIM_THRESHOLD_=65536 to hand memory back to the
+    # system sooner. A fixed threshold also fixes glibc's mmap threshold, so every large numpy
+    # array is mapped afresh and its pages faulted in: a grid point by forward chaining on
+    # 120,000 games took 3.3 s instead of 2.4 s (three runs each). None: glibc's default.
+    "distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None,
+}
+"""Dask configuration for the workers of a local cluster (``--dask local:N``)."""
+
+
+def local_cluster_kwargs(workers: int) -> dict[str, Any]:
+    """``distributed.LocalCluster``'s arguments for ``local:N``; see :func:`dask_runner`.
+
+    Start the cluster under :data:`LOCAL_WORKERS_CONFIG` (``dask.config.set``).
+    """
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"workers: expected an integer >= 1, got {workers!r}")
+    return {
+        "n_workers": workers,
+        "threads_per_worker": 1,
+        "processes": True,
+        "dashboard_address": ":0",
+    }
+
+
 def dask_runner(target: DaskTarget) -> Any:
     """The ``prefect_dask.DaskTaskRunner`` for ``target``.
 
     A local cluster has ``target.workers`` worker processes of one thread each (the tasks are
     CPU-bound Python and numpy), its scheduler's web page on a free port (never a fixed one
-    that another run holds), and the workers' default memory limit (this machine's memory
-    shared equally).
+    that another run holds), the workers' default memory limit (this machine's memory shared
+    equally), and glibc's own memory trimming (:data:`LOCAL_WORKERS_CONFIG`, set in this
+    process's Dask configuration).
 
     Raises
     ------
@@ -128,14 +156,10 @@ def dask_runner(target: DaskTarget) -> Any:
         ) from exc
     if target.address is not None:
         return DaskTaskRunner(address=target.address)
-    return DaskTaskRunner(
-        cluster_kwargs={
-            "n_workers": target.workers,
-            "threads_per_worker": 1,
-            "processes": True,
-            "dashboard_address": ":0",
-        }
-    )
+    import dask
+
+    dask.config.set(LOCAL_WORKERS_CONFIG)  # read when the runner starts the cluster, later
+    return DaskTaskRunner(cluster_kwargs=local_cluster_kwargs(target.workers))
 
 
 @contextmanager

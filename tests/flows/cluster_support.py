@@ -3,6 +3,9 @@ one worker (SIGKILL, as the kernel's out-of-memory killer would) while it runs a
 
 The records are files in a directory every worker of the local cluster sees, numbered in the
 order the tasks started (created with ``O_EXCL``, so two workers never take the same number).
+
+Dask's nanny writes its workers' environment (``OMP_NUM_THREADS=1``, ...) into the environment of
+the process that starts a cluster; :func:`environ_kept` puts the test process's back.
 """
 
 from __future__ import annotations
@@ -13,6 +16,8 @@ import signal
 import threading
 import time
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -84,3 +89,14 @@ def starts(records: Path) -> list[dict]:
 def starts_per_task(records: Path) -> Counter:
     """How many times each task (Dask key) was started."""
     return Counter(s["key"] for s in starts(records))
+
+
+@contextmanager
+def environ_kept() -> Iterator[None]:
+    """Restore this process's environment on leaving (after a local cluster has written to it)."""
+    saved = dict(os.environ)
+    try:
+        yield
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)

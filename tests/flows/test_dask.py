@@ -10,8 +10,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from cluster_support import environ_kept
 
-from flows.runners import DaskTarget, parse_dask, results, share
+from flows.runners import DaskTarget, local_cluster_kwargs, parse_dask, results, share
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "data" / "sample"
@@ -54,6 +55,13 @@ def test_bad_dask_values_name_the_option(text: str, says: str) -> None:
 def test_a_dask_value_must_be_text() -> None:
     with pytest.raises(TypeError, match="dask: expected a string, got int"):
         parse_dask(8786)  # type: ignore[arg-type]
+
+
+def test_local_cluster_of_n_single_threaded_workers() -> None:
+    kwargs = local_cluster_kwargs(3)
+    assert (kwargs["n_workers"], kwargs["threads_per_worker"], kwargs["processes"]) == (3, 1, True)
+    with pytest.raises(ValueError, match="workers: expected an integer >= 1, got 0"):
+        local_cluster_kwargs(0)
 
 
 def test_workers_on_this_machine() -> None:
@@ -116,7 +124,8 @@ def test_the_daily_lists_on_a_local_cluster_equal_those_on_threads(
     outcomes = {}
     for name, dask in (("threads", None), ("dask", parse_dask("local:2"))):
         run = Run(sources=(str(SAMPLE),), out=tmp_path / name, as_of=day)
-        outcome = pipeline.execute(run, dask=dask)
+        with environ_kept():
+            outcome = pipeline.execute(run, dask=dask)
         assert outcome.outcome == "published", outcome.lines
         outcomes[name] = outcome
     assert outcomes["dask"].published == outcomes["threads"].published == ["renju", "gomoku"]

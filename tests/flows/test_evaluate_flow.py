@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from cluster_support import KillWorker, starts, starts_per_task
+from cluster_support import KillWorker, environ_kept, starts, starts_per_task
 
 from flows import evaluate as flow_evaluate
-from flows.runners import dask_runner, parse_dask
+from flows.runners import LOCAL_WORKERS_CONFIG, dask_runner, local_cluster_kwargs, parse_dask
 from whr import evaluate as ev
 from whr import synthetic
 
@@ -79,11 +79,14 @@ def test_a_bad_dask_option_is_a_usage_error(capsys: pytest.CaptureFixture) -> No
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[str]:
     """A running Dask cluster of two worker processes (one thread each): its scheduler address."""
+    import dask
     from distributed import LocalCluster
 
-    with LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
-    ) as running:
+    with (
+        environ_kept(),
+        dask.config.set(LOCAL_WORKERS_CONFIG),
+        LocalCluster(**local_cluster_kwargs(2)) as running,
+    ):
         yield running.scheduler_address
 
 
