@@ -93,9 +93,9 @@ def cluster() -> Iterator[str]:
 def test_a_worker_killed_mid_task_costs_only_that_task(
     prefect_server: None, cluster: str, tmp_path: Path
 ) -> None:
-    """Four grid points on two workers; the worker that starts the third point is killed (after
-    the flow took the point it had finished): the third point runs again on a worker, every
-    other point ran once, and the scores are the sequential ones."""
+    """Four grid points (forward chaining) on two workers; the worker that starts the third point
+    is killed (after the flow took the point it had finished): the third point runs again on a
+    worker, every other point ran once, and the scores are the sequential ones."""
     from distributed import Client
 
     records = tmp_path / "records"
@@ -106,9 +106,11 @@ def test_a_worker_killed_mid_task_costs_only_that_task(
             chosen = flow_evaluate.tune.with_options(task_runner=dask_runner(parse_dask(cluster)))
             table = chosen(
                 out=tmp_path / "report",
-                synthetic=40000,
+                synthetic=20000,
                 w2=[5.0, 12.9, 20.0, 30.0],
                 virtual_games=[2],
+                protocol="forward",  # about a second a point: the kill finds it running
+                refit_days=182,
             )
         finally:
             client.unregister_worker_plugin(KillWorker.name)
@@ -120,8 +122,8 @@ def test_a_worker_killed_mid_task_costs_only_that_task(
     assert len({s["pid"] for s in starts(records)}) >= 2  # the points ran on several workers
     again = [s["pid"] for s in starts(records) if s["key"] == killed["key"]]
     assert again[0] == killed["pid"] != again[1]  # ...on another worker process
-    games = synthetic.history(40000, seed=0).games
-    expect = ev.tune(games, [5.0, 12.9, 20.0, 30.0], [2])
+    games = synthetic.history(20000, seed=0).games
+    expect = ev.tune(games, [5.0, 12.9, 20.0, 30.0], [2], protocol="forward", refit_days=182)
     pd.testing.assert_frame_equal(table, expect, check_exact=True)
 
 
