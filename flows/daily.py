@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
+from flows.runners import dask_argument
 from whr.params import CATEGORIES, FitParams, PullSettings, ReadLimits
 from whr.run import Run, RunError, today_utc
 
@@ -209,6 +210,15 @@ def parser() -> argparse.ArgumentParser:
         help="cut a name longer than this, and report it (default: %(default)s)",
     )
     p.add_argument(
+        "--dask",
+        type=dask_argument,
+        default=None,
+        metavar="ADDRESS",
+        help="validate and rate the lists on the Dask cluster whose scheduler is at ADDRESS "
+        "(tcp://host:8786), or on a cluster of N worker processes started here for the run "
+        "(local:N); publishing stays in this process (default: threads of this process)",
+    )
+    p.add_argument(
         "--verbose",
         action="store_true",
         help="show tracebacks of failures (otherwise one line says what failed)",
@@ -309,7 +319,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         with hold(run.out, wait=run.wait):
             from flows import pipeline
 
-            result = pipeline.execute(run, verbose=args.verbose)
+            result = pipeline.execute(run, verbose=args.verbose, dask=args.dask)
     except LockedError as exc:
         print(f"{PROG}: failed: {exc}", file=sys.stderr)
         _github_output("failed", run, [])

@@ -14,6 +14,11 @@ The flow only wires library calls; each task is one. The run is one value
   parameters equal those of its published day ends as "No new data" before any work. A list
   that fails is reported and publishes nothing; the others still publish.
 
+Where ``validate`` and ``rate`` run is chosen at run time (:mod:`flows.runners`): threads of
+this process by default, a Dask cluster with ``--dask`` (the parsed data are sent to its workers
+once). ``publish`` always runs here, in a thread of this process: it holds the published
+tree's lock, and the tree is this machine's.
+
 Nothing is persisted or cached by Prefect: a daily job must never reuse yesterday's result.
 With no Prefect server configured, Prefect starts a temporary local API for the run.
 """
@@ -33,14 +38,18 @@ os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
 os.environ.setdefault("DO_NOT_TRACK", "1")
 # A loaded 2-core CI machine can need more than Prefect's default 20 s to start the temporary API.
 os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "120")
+# Dask's workers and scheduler (--dask) log every connection at INFO; warnings still show.
+os.environ.setdefault("DASK_LOGGING__DISTRIBUTED", "warning")
 
 from prefect import flow, get_run_logger, task
 from prefect.artifacts import create_markdown_artifact
 from prefect.cache_policies import NO_CACHE
 from prefect.states import Completed, Failed, State
+from prefect.task_runners import ThreadPoolTaskRunner
 
 import whr
 import whr.publish
+from flows.runners import DaskTarget, dask_runner, prefect_api, share
 from whr.params import CATEGORIES, FitParams, PullSettings, ReadLimits
 from whr.publish.summary import markdown_text, summarize, value_counts
 from whr.run import Run
@@ -292,13 +301,14 @@ def daily(
     logger = get_run_logger()
     logger.info("rating lists %s as of %s from %s", list(run.categories), run.as_of, run.sources)
     result = Outcome()
-    with whr.publish.hold(run.out, wait=run.wait):
+    with whr.publish.hold(run.out, wait=run.wait), ThreadPoolTaskRunner() as here:
         result.repaired = repair(run)
         with tempfile.TemporaryDirectory(prefix="rif-rating-pull-") as workdir:
             timeout = (run.pull.deadline_s + run.pull.backoff_s) * (run.pull.retries + 1) * 2
             puller = pull.with_options(timeout_seconds=timeout)
             data = parse(run, [puller(run, s, Path(workdir)) for s in run.sources])
         futures = {}
+        shared = share(data)  # to a Dask cluster's workers once, not once per list
         skipped = whr.publish.absent(run, data)
         for category in run.categories:
             if category in skipped:
@@ -313,12 +323,21 @@ def daily(
                 )
                 result.lists[category] = {"outcome": "no-new-data", "message": message}
                 continue
-            selection = validate.submit(run, category, data)
+            selection = validate.submit(run, category, shared)
             fitted = rate.submit(run, selection)
-            futures[category] = (
-                selection,
-                publish.submit(run, category, data, selection, fitted, rules_sha256),
+            # here, not on the flow's task runner: this process holds the published tree's lock
+            published = here.submit(
+                publish,
+                {
+                    "run": run,
+                    "category": category,
+                    "data": data,
+                    "selection": selection,
+                    "fit": fitted,
+                    "rules_sha256": rules_sha256,
+                },
             )
+            futures[category] = (selection, published)
         for category, (selection, future) in futures.items():
             future.wait()
             if future.state.is_completed():
@@ -382,11 +401,17 @@ def _hide_tracebacks() -> None:
                 handler.setFormatter(_NoTraceback(handler.formatter))
 
 
-def execute(run: Run, *, verbose: bool = False) -> Outcome:
-    """Run the flow for ``run`` and return what it did (the command line's entry)."""
+def execute(run: Run, *, verbose: bool = False, dask: DaskTarget | None = None) -> Outcome:
+    """Run the flow for ``run`` and return what it did (the command line's entry).
+
+    ``dask``: validate and rate each list on this Dask cluster (:func:`flows.runners.parse_dask`)
+    instead of in threads of this process; the lists are the same.
+    """
     if not verbose:
         _hide_tracebacks()
-    state = daily(**run.flat(), return_state=True)
+    with prefect_api(dask):
+        chosen = daily if dask is None else daily.with_options(task_runner=dask_runner(dask))
+        state = chosen(**run.flat(), return_state=True)
     value = state.result(raise_on_failure=False)
     if isinstance(value, dict) and "lists" in value:
         return Outcome(lists=value["lists"], repaired=value["repaired"])

@@ -245,3 +245,109 @@ def test_whr_refits_at_the_stride_on_earlier_games_only() -> None:
     # games before them, whose last days are 20, 50, 80
     first = dt.date(2001, 1, 1)
     assert seen == [first + dt.timedelta(days=d) for d in (20, 50, 80)]
+
+
+# ---------------------------------------------------------------- independent units (for flows)
+
+
+def test_tune_grid_order_and_empty_grids() -> None:
+    grid = ev.tune_grid([20, 5, 12.9], [2, 1])
+    assert [(p.w2, p.virtual_games) for p in grid] == [
+        (5.0, 2),
+        (12.9, 2),
+        (20.0, 2),
+        (5.0, 1),
+        (12.9, 1),
+        (20.0, 1),
+    ]
+    with pytest.raises(ValueError, match=r"must not be empty, got \[\] and \[2\]"):
+        ev.tune_grid([], [2])
+    with pytest.raises(TypeError, match="point must be a GridPoint, got tuple"):
+        ev.tune_point(ev.tune_data(_leak_history()), (12.9, 2))  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="data must be a TuneData, got tuple"):
+        ev.tune_point(ev.quick_split(_leak_history()), ev.GridPoint(12.9, 2))  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="protocol must be 'forward' or 'quick', got 'both'"):
+        ev.tune_data(_leak_history(), "both")
+
+
+def test_a_grid_point_scores_like_the_quick_protocol() -> None:
+    pytest.importorskip("whr.engine")
+    from whr import synthetic
+
+    games = synthetic.history(1500, seed=2).games
+    row = ev.tune_point(ev.tune_data(games), ev.GridPoint(9.0, 1))
+    res = ev.quick_protocol(games, ev.whr_system(9.0, 1))
+    s = ev.score(res["p"].to_numpy(), res["result"].to_numpy())
+    assert row == {
+        "w2": 9.0,
+        "virtual_games": 1,
+        "games": s.games,
+        "log_likelihood": s.log_likelihood,
+        "brier": s.brier,
+    }
+    assert row["games"] == 150  # every 10th of 1500
+
+
+def test_tune_table_marks_the_best_row() -> None:
+    rows = [
+        {"w2": 5.0, "virtual_games": 2, "games": 9, "log_likelihood": -0.61, "brier": 0.2},
+        {"w2": 9.0, "virtual_games": 2, "games": 9, "log_likelihood": -0.58, "brier": 0.2},
+        {"w2": 20.0, "virtual_games": 2, "games": 9, "log_likelihood": -0.60, "brier": 0.2},
+    ]
+    assert ev.tune_table(rows)["best"].tolist() == [False, True, False]
+    with pytest.raises(ValueError, match="rows must not be empty"):
+        ev.tune_table([])
+
+
+def test_score_system_is_one_row_of_compare() -> None:
+    games = _leak_history()
+    table = ev.compare(games, [ev.baseline_half(), ev.baseline_black()], ("quick", "forward"))
+    row = ev.score_system(games, ev.baseline_black(), "forward")
+    got = table.iloc[3].drop("seconds").to_dict()
+    assert got == {k: v for k, v in row.items() if k != "seconds"}
+    assert list(table["protocol"]) == ["quick", "quick", "forward", "forward"]
+    with pytest.raises(ValueError, match="protocol must be 'forward' or 'quick', got 'both'"):
+        ev.score_system(games, ev.baseline_half(), "both")
+
+
+def test_load_games_wants_one_source() -> None:
+    with pytest.raises(ValueError, match="exactly one of source and synthetic"):
+        ev.load_games()
+    with pytest.raises(ValueError, match="exactly one of source and synthetic"):
+        ev.load_games(source="x", synthetic=10)
+    with pytest.raises(ValueError, match="as_of is required with a source"):
+        ev.load_games(source="x")
+    games, truth, what = ev.load_games(synthetic=300, seed=4, as_of=dt.date(2000, 1, 1))
+    assert truth is not None and what == "synthetic history, 300 games, seed 4"
+    assert 0 < len(games) < 300 and max(games["date"]) <= dt.date(2000, 1, 1)
+
+
+def test_a_grid_point_by_forward_chaining_scores_like_forward_chaining() -> None:
+    pytest.importorskip("whr.engine")
+    from whr import synthetic
+
+    games = synthetic.history(1500, seed=2).games
+    table = ev.tune(games, [9.0, 20.0], [2], protocol="forward", refit_days=730)
+    for w2, row in zip((9.0, 20.0), table.itertuples(), strict=True):
+        res = ev.forward_chaining(games, ev.whr_system(w2, 2, refit_days=730))
+        s = ev.score(res["p"].to_numpy(), res["result"].to_numpy())
+        assert (row.w2, row.games, row.log_likelihood, row.brier) == (
+            w2,
+            s.games,
+            s.log_likelihood,
+            s.brier,
+        )
+    assert table["games"].tolist() == [1500, 1500]  # every game is predicted
+
+
+def test_cli_tune_by_forward_chaining(tmp_path) -> None:
+    pytest.importorskip("whr.engine")
+    args = ["tune", "--synthetic", "800", "--out", str(tmp_path), "--w2", "5", "20"]
+    code = ev.main([*args, "--virtual-games", "2", "--protocol", "forward", "--refit-days", "730"])
+    assert code == 0
+    report = (tmp_path / "report.md").read_text()
+    assert "Forward chaining (WHR refitted every 730 days), 800 games." in report
+    assert "refitted every 730 days (warm-started" in report
+    with pytest.raises(SystemExit) as exit_:
+        ev.main([*args, "--protocol", "both"])
+    assert exit_.value.code == 2

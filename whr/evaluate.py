@@ -36,8 +36,16 @@ Command line::
     python -m whr.evaluate [compare|tune] --source S --as-of D --out REPORT_DIR
     python -m whr.evaluate compare --synthetic 120000 --out REPORT_DIR
 
-``tune`` grids ``w2`` and the number of virtual draws by held-out likelihood (quick protocol)
-and writes ``REPORT_DIR/report.md`` with a table and ``REPORT_DIR/w2.svg``.
+``tune`` grids ``w2`` and the number of virtual draws by held-out likelihood (the quick
+protocol, one fit per point; ``--protocol forward`` for forward chaining, a refit every
+``--refit-days`` per point) and writes ``REPORT_DIR/report.md`` with a table and
+``REPORT_DIR/w2.svg``.
+
+Every grid point (:func:`tune_point`) and every system under every protocol
+(:func:`score_system`) is independent of the others: this command line runs them one after
+another; ``python -m flows.evaluate`` (same options, and ``--dask ADDRESS``) runs them as Prefect
+tasks, on a Dask cluster if asked, with the same results to the last digit. This module never
+imports Prefect.
 """
 
 from __future__ import annotations
@@ -61,19 +69,38 @@ from whr.fit_params import FitParams
 
 __all__ = [
     "DEFAULT_W2",
+    "PROTOCOLS",
+    "TUNE_VIRTUAL_GAMES",
+    "TUNE_W2",
+    "GridPoint",
     "Scores",
     "System",
     "baseline_black",
     "baseline_half",
     "compare",
+    "compare_report",
+    "compare_systems",
     "elo_system",
     "forward_chaining",
+    "held_out",
+    "load_games",
     "main",
+    "parse_args",
+    "parser",
+    "protocols_of",
     "quick_protocol",
+    "quick_split",
     "score",
+    "score_system",
     "svg_plot",
     "truth_system",
+    "TuneData",
     "tune",
+    "tune_data",
+    "tune_grid",
+    "tune_point",
+    "tune_report",
+    "tune_table",
     "whr_ratings_at",
     "whr_system",
 ]
@@ -483,7 +510,24 @@ def quick_protocol(games: pd.DataFrame, system: System, every: int = 10) -> pd.D
         The held-out games with ``p`` (probability Black wins) and ``seen`` (both players in
         the training games).
     """
-    train, test = quick_split(games, every)
+    return held_out(quick_split(games, every), system)
+
+
+def held_out(split: tuple[pd.DataFrame, pd.DataFrame], system: System) -> pd.DataFrame:
+    """Predict the held-out games of a split made once by :func:`quick_split`.
+
+    Parameters
+    ----------
+    split : (train, test)
+        :func:`quick_split`'s value: the system is fitted on ``train`` and predicts ``test``.
+    system : System
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``test`` with ``p`` (probability Black wins) and ``seen`` (both players in ``train``).
+    """
+    train, test = split
     q = test.assign(game_date=test["date"])
     p = np.asarray(system.predict(train, q), dtype=np.float64)
     known = set(train["black"]).union(train["white"])
@@ -493,94 +537,273 @@ def quick_protocol(games: pd.DataFrame, system: System, every: int = 10) -> pd.D
 
 # --------------------------------------------------------------------------- comparison
 
+PROTOCOLS = ("forward", "quick")
+
+
+def score_system(
+    games: pd.DataFrame,
+    system: System,
+    protocol: str,
+    log: Callable[[str], None] | None = None,
+) -> dict:
+    """Score one system under one protocol: one row of :func:`compare`'s table.
+
+    Independent of every other system and protocol, so a flow may run each on its own worker.
+
+    Parameters
+    ----------
+    games : pandas.DataFrame
+        The shared games table; not modified.
+    system : System
+    protocol : {"forward", "quick"}
+    log : callable, optional
+        Called with a line when the scoring starts.
+
+    Returns
+    -------
+    dict
+        ``system``, ``protocol``, ``games``, ``log_likelihood``, ``brier``, ``seen_games``,
+        ``seen_log_likelihood``, ``seen_brier``, ``seconds`` (wall-clock seconds of this row).
+    """
+    if protocol not in PROTOCOLS:
+        raise ValueError(f"protocol must be 'forward' or 'quick', got {protocol!r}")
+    t0 = time.perf_counter()
+    if log is not None:
+        log(f"{protocol}: {system.name}")
+    res = (
+        forward_chaining(games, system) if protocol == "forward" else quick_protocol(games, system)
+    )
+    seconds = time.perf_counter() - t0
+    all_ = score(res["p"].to_numpy(), res["result"].to_numpy())
+    seen = res["seen"].to_numpy(dtype=bool)
+    sub = score(res["p"].to_numpy()[seen], res["result"].to_numpy()[seen])
+    return {
+        "system": system.name,
+        "protocol": protocol,
+        "games": all_.games,
+        "log_likelihood": all_.log_likelihood,
+        "brier": all_.brier,
+        "seen_games": sub.games,
+        "seen_log_likelihood": sub.log_likelihood,
+        "seen_brier": sub.brier,
+        "seconds": seconds,
+    }
+
 
 def compare(
     games: pd.DataFrame,
     systems: Sequence[System],
-    protocols: Sequence[str] = ("forward", "quick"),
+    protocols: Sequence[str] = PROTOCOLS,
     log: Callable[[str], None] | None = None,
 ) -> pd.DataFrame:
-    """Score every system under every protocol on the same games.
+    """Score every system under every protocol on the same games, one after another.
 
     Returns
     -------
     pandas.DataFrame
-        One row per system and protocol: ``system``, ``protocol``, ``games``,
+        One row per system and protocol (:func:`score_system`), protocols in the order given,
+        systems in the order given within each: ``system``, ``protocol``, ``games``,
         ``log_likelihood``, ``brier`` (all games scored), ``seen_games``, ``seen_log_likelihood``,
         ``seen_brier`` (games whose two players had played before), ``seconds``.
     """
-    rows = []
     for proto in protocols:
-        if proto not in ("forward", "quick"):
+        if proto not in PROTOCOLS:
             raise ValueError(f"protocols must be 'forward' or 'quick', got {proto!r}")
-        for system in systems:
-            t0 = time.perf_counter()
-            if log is not None:
-                log(f"{proto}: {system.name}")
-            res = (
-                forward_chaining(games, system)
-                if proto == "forward"
-                else quick_protocol(games, system)
-            )
-            seconds = time.perf_counter() - t0
-            all_ = score(res["p"].to_numpy(), res["result"].to_numpy())
-            seen = res["seen"].to_numpy(dtype=bool)
-            sub = score(res["p"].to_numpy()[seen], res["result"].to_numpy()[seen])
-            rows.append(
-                {
-                    "system": system.name,
-                    "protocol": proto,
-                    "games": all_.games,
-                    "log_likelihood": all_.log_likelihood,
-                    "brier": all_.brier,
-                    "seen_games": sub.games,
-                    "seen_log_likelihood": sub.log_likelihood,
-                    "seen_brier": sub.brier,
-                    "seconds": seconds,
-                }
-            )
-    return pd.DataFrame(rows)
+    return pd.DataFrame(
+        [score_system(games, s, proto, log) for proto in protocols for s in systems]
+    )
+
+
+@dataclass(frozen=True)
+class GridPoint:
+    """One point of a tuning grid.
+
+    Attributes
+    ----------
+    w2 : float
+        Wiener variance, Elo^2 per day.
+    virtual_games : float
+        Virtual draws against the virtual opponent on each player's first day.
+    """
+
+    w2: float
+    virtual_games: float
+
+
+def tune_grid(w2_grid: Sequence[float], virtual_games_grid: Sequence[float]) -> list[GridPoint]:
+    """The grid in the order of :func:`tune`'s table: ``virtual_games`` as given, ``w2`` sorted.
+
+    Raises
+    ------
+    ValueError
+        When a grid is empty.
+    """
+    if len(w2_grid) == 0 or len(virtual_games_grid) == 0:
+        raise ValueError(
+            "w2_grid and virtual_games_grid must not be empty, got "
+            f"{list(w2_grid)!r} and {list(virtual_games_grid)!r}"
+        )
+    return [GridPoint(float(w2), vg) for vg in virtual_games_grid for w2 in sorted(w2_grid)]
+
+
+@dataclass(frozen=True)
+class TuneData:
+    """What every grid point reads, made once by :func:`tune_data` and shared by every point.
+
+    Attributes
+    ----------
+    protocol : {"quick", "forward"}
+        How a grid point is scored.
+    train : pandas.DataFrame
+        Quick protocol: the games fitted (nine in ten); forward chaining: every game
+        (:func:`clean`'s), each predicted from the games before its tournament.
+    test : pandas.DataFrame or None
+        Quick protocol: the held-out games; forward chaining: None.
+    refit_days : int
+        Forward chaining's stride between refits, days.
+    """
+
+    protocol: str
+    train: pd.DataFrame
+    test: pd.DataFrame | None = None
+    refit_days: int = 91
+
+
+def tune_data(games: pd.DataFrame, protocol: str = "quick", *, refit_days: int = 91) -> TuneData:
+    """The input of every grid point: the quick protocol's split, or the cleaned games.
+
+    Parameters
+    ----------
+    games : pandas.DataFrame
+        The shared games table; not modified.
+    protocol : {"quick", "forward"}
+        The RIF's quick protocol (:func:`quick_split`) or forward chaining.
+    refit_days : int
+        Forward chaining's stride between WHR refits, days (>= 1).
+    """
+    if protocol not in PROTOCOLS:
+        raise ValueError(f"protocol must be 'forward' or 'quick', got {protocol!r}")
+    if int(refit_days) < 1:
+        raise ValueError(f"refit_days must be >= 1, got {refit_days!r}")
+    if protocol == "quick":
+        train, test = quick_split(games)
+        return TuneData("quick", train, test, int(refit_days))
+    return TuneData("forward", clean(games), None, int(refit_days))
+
+
+def tune_point(
+    data: TuneData,
+    point: GridPoint,
+    *,
+    virtual_rating: float = 1900.0,
+    fit: Callable | None = None,
+    log: Callable[[str], None] | None = None,
+) -> dict:
+    """Scores of WHR at one grid point: one row of :func:`tune`'s table.
+
+    Independent of every other point, so a flow may run each on its own worker; ``data`` is
+    made once (:func:`tune_data`) and shared by every point.
+
+    Parameters
+    ----------
+    data : TuneData
+    point : GridPoint
+    virtual_rating : float
+        Published rating of the virtual opponent, Elo.
+    fit : callable, optional
+        The fitting function; default ``whr.fit``.
+    log : callable, optional
+        Called with a line when the point starts.
+
+    Returns
+    -------
+    dict
+        ``w2``, ``virtual_games``, ``games`` (games scored), ``log_likelihood`` (mean per game
+        scored, nats), ``brier``.
+    """
+    if not isinstance(data, TuneData):
+        raise TypeError(f"data must be a TuneData, got {type(data).__name__}")
+    if not isinstance(point, GridPoint):
+        raise TypeError(f"point must be a GridPoint, got {type(point).__name__}")
+    if log is not None:
+        log(f"tune: w2={point.w2:g} virtual_games={point.virtual_games:g}")
+    system = whr_system(
+        point.w2, point.virtual_games, virtual_rating, refit_days=data.refit_days, fit=fit
+    )
+    if data.protocol == "quick":
+        res = held_out((data.train, data.test), system)
+    else:
+        res = forward_chaining(data.train, system)
+    sc = score(res["p"].to_numpy(), res["result"].to_numpy())
+    return {
+        "w2": point.w2,
+        "virtual_games": point.virtual_games,
+        "games": sc.games,
+        "log_likelihood": sc.log_likelihood,
+        "brier": sc.brier,
+    }
+
+
+def tune_table(rows: Sequence[dict]) -> pd.DataFrame:
+    """:func:`tune`'s table from its rows (:func:`tune_point`), in the grid's order.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The rows, and ``best`` (bool): the highest log-likelihood.
+    """
+    if len(rows) == 0:
+        raise ValueError("rows must not be empty")
+    out = pd.DataFrame(list(rows))
+    out["best"] = out["log_likelihood"] == out["log_likelihood"].max()
+    return out
 
 
 def tune(
     games: pd.DataFrame,
     w2_grid: Sequence[float],
-    virtual_games_grid: Sequence[int] = (2,),
+    virtual_games_grid: Sequence[float] = (2,),
     *,
+    protocol: str = "quick",
+    refit_days: int = 91,
     virtual_rating: float = 1900.0,
     fit: Callable | None = None,
     log: Callable[[str], None] | None = None,
 ) -> pd.DataFrame:
-    """Held-out scores of WHR over a grid of ``w2`` and virtual draws (quick protocol).
+    """Scores of WHR over a grid of ``w2`` and virtual draws, by one protocol.
+
+    One point after another in this process; ``python -m flows.evaluate tune`` runs the same
+    points (:func:`tune_point`) as independent Prefect tasks, on a Dask cluster with ``--dask``.
+
+    Parameters
+    ----------
+    games : pandas.DataFrame
+        The shared games table; not modified.
+    w2_grid : list of float
+        Elo^2 per day.
+    virtual_games_grid : list of float
+        Virtual draws on each player's first day.
+    protocol : {"quick", "forward"}
+        The RIF's quick protocol (every 10th game held out; one fit per point) or forward
+        chaining (a refit every ``refit_days`` days per point).
+    refit_days : int
+        Forward chaining's stride, days.
+    virtual_rating : float
+        Published rating of the virtual opponent, Elo.
+    fit, log : callable, optional
+        See :func:`tune_point`.
 
     Returns
     -------
     pandas.DataFrame
         ``w2``, ``virtual_games``, ``games``, ``log_likelihood``, ``brier``, ``best`` (bool:
-        the highest log-likelihood), sorted by ``virtual_games`` then ``w2``.
+        the highest log-likelihood), in :func:`tune_grid`'s order.
     """
-    if len(w2_grid) == 0 or len(virtual_games_grid) == 0:
-        raise ValueError("w2_grid and virtual_games_grid must not be empty")
-    rows = []
-    for vg in virtual_games_grid:
-        for w2 in sorted(w2_grid):
-            if log is not None:
-                log(f"tune: w2={w2:g} virtual_games={vg}")
-            s = whr_system(w2, vg, virtual_rating, fit=fit)
-            res = quick_protocol(games, s)
-            sc = score(res["p"].to_numpy(), res["result"].to_numpy())
-            rows.append(
-                {
-                    "w2": float(w2),
-                    "virtual_games": vg,
-                    "games": sc.games,
-                    "log_likelihood": sc.log_likelihood,
-                    "brier": sc.brier,
-                }
-            )
-    out = pd.DataFrame(rows)
-    out["best"] = out["log_likelihood"] == out["log_likelihood"].max()
-    return out
+    points = tune_grid(w2_grid, virtual_games_grid)
+    data = tune_data(games, protocol, refit_days=refit_days)
+    return tune_table(
+        [tune_point(data, p, virtual_rating=virtual_rating, fit=fit, log=log) for p in points]
+    )
 
 
 # --------------------------------------------------------------------------- report
@@ -730,7 +953,8 @@ _METHOD = """\
 """
 
 
-_TUNE_METHOD = """\
+_TUNE_METHOD = {
+    "quick": """\
 ## Method
 
 WHR (`whr.fit`) at every grid point, scored by the RIF's quick protocol: games sorted by date,
@@ -739,7 +963,19 @@ semantics); a player the fit does not know is at the virtual opponent's rating. 
 log-likelihood per held-out game, `s log p + (1 - s) log(1 - p)` in nats (a draw scores
 `(log p + log(1 - p)) / 2`); Brier `(p - s)^2` with a draw as 0.5. The best grid point has the
 highest log-likelihood.
-"""
+""",
+    "forward": """\
+## Method
+
+WHR (`whr.fit`) at every grid point, scored by forward chaining: tournaments in order of their
+first day; each game is predicted from ratings computed on games dated strictly before its
+tournament's first day, WHR refitted every {refit_days} days (warm-started from the previous fit)
+and read on the day before the checkpoint (`Fit.rating_on` semantics); a player the fit does not
+know is at the virtual opponent's rating. Score: mean log-likelihood per game,
+`s log p + (1 - s) log(1 - p)` in nats (a draw scores `(log p + log(1 - p)) / 2`); Brier
+`(p - s)^2` with a draw as 0.5. The best grid point has the highest log-likelihood.
+""",
+}
 
 
 def write_report(
@@ -765,80 +1001,84 @@ def write_report(
 
 # --------------------------------------------------------------------------- command line
 
+TUNE_W2 = (3.0, 6.0, 9.0, 12.9, 16.0, 19.3, 25.0, 35.0, 50.0)
+"""``tune``'s default grid of w2, Elo^2 per day."""
+TUNE_VIRTUAL_GAMES = (1, 2, 4)
+"""``tune``'s default grid of virtual draws."""
 
-def _load(args: argparse.Namespace) -> tuple[pd.DataFrame, pd.DataFrame | None, str]:
-    if args.synthetic:
-        from whr import synthetic
 
-        h = synthetic.history(args.synthetic, seed=args.seed)
+def load_games(
+    *,
+    source: str | None = None,
+    synthetic: int | None = None,
+    seed: int = 0,
+    as_of: dt.date | None = None,
+) -> tuple[pd.DataFrame, pd.DataFrame | None, str]:
+    """The games the evaluation scores: a source's rated games, or a synthetic history.
+
+    Parameters
+    ----------
+    source : str, optional
+        Read with ``whr.read_source`` and selected by the bundled eligibility rules as of
+        ``as_of`` (required with a source).
+    synthetic : int, optional
+        Number of games of a synthetic history (``whr.synthetic.history``) instead.
+    seed : int
+        Seed of the synthetic history.
+    as_of : datetime.date, optional
+        Later games are left out.
+
+    Returns
+    -------
+    (games, truth, what)
+        The games table; the synthetic history's true strengths (None for a source); one line
+        saying what the data are, for the report.
+    """
+    if (source is None) == (synthetic is None):
+        raise ValueError(
+            f"give exactly one of source and synthetic, got source={source!r}, "
+            f"synthetic={synthetic!r}"
+        )
+    if synthetic is not None:
+        from whr import synthetic as synthetic_history
+
+        h = synthetic_history.history(synthetic, seed=seed)
         games = h.games
-        if args.as_of is not None:
-            games = games.loc[_days(games["date"]) <= np.datetime64(args.as_of, "D")]
-        return games, h.truth, f"synthetic history, {args.synthetic} games, seed {args.seed}"
+        if as_of is not None:
+            games = games.loc[_days(games["date"]) <= np.datetime64(as_of, "D")]
+        return games, h.truth, f"synthetic history, {synthetic} games, seed {seed}"
+    if as_of is None:
+        raise ValueError(f"as_of is required with a source, got source={source!r}, as_of=None")
     import whr
     from whr.rules import default_directory, load_config
 
-    data = whr.read_source(args.source, as_of=args.as_of)
-    sel = whr.select(data, as_of=args.as_of, config=load_config(default_directory()))
-    return sel.rated, None, f"source {args.source}, rated games up to {args.as_of}"
+    data = whr.read_source(source, as_of=as_of)
+    sel = whr.select(data, as_of=as_of, config=load_config(default_directory()))
+    return sel.rated, None, f"source {source}, rated games up to {as_of}"
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """The command line (module docstring); returns the exit status."""
-    ap = argparse.ArgumentParser(prog="python -m whr.evaluate", description=__doc__.split("\n")[0])
-    ap.add_argument("mode", nargs="?", choices=("compare", "tune"), default="compare")
-    src = ap.add_mutually_exclusive_group(required=True)
-    src.add_argument("--source", help="directory or file read with whr.read_source")
-    src.add_argument("--synthetic", type=int, metavar="N_GAMES", help="a synthetic history")
-    ap.add_argument("--seed", type=int, default=0, help="seed of the synthetic history")
-    ap.add_argument("--as-of", type=dt.date.fromisoformat, default=None, help="YYYY-MM-DD")
-    ap.add_argument("--out", type=Path, required=True, help="report directory")
-    ap.add_argument("--w2", type=float, nargs="+", default=None, help="Elo^2 per day")
-    ap.add_argument("--virtual-games", type=int, nargs="+", default=None)
-    ap.add_argument("--refit-days", type=int, default=91, help="forward-chaining WHR stride")
-    ap.add_argument("--protocol", choices=("forward", "quick", "both"), default="both")
-    args = ap.parse_args(argv)
-    if args.source and args.as_of is None:
-        ap.error("--as-of is required with --source")
+def compare_systems(
+    w2s: Sequence[float],
+    virtual_games: float = 2,
+    *,
+    refit_days: int = 91,
+    truth: pd.DataFrame | None = None,
+    log: Callable[[str], None] | None = None,
+) -> tuple[list[System], list[str]]:
+    """The systems ``compare`` scores: WHR at each ``w2``, the Elo-era rules, the baselines.
 
-    def log(line: str) -> None:
-        print(line, file=sys.stderr, flush=True)
-
-    games, truth, what = _load(args)
-    if args.mode == "tune":
-        w2_grid = args.w2 or [3.0, 6.0, 9.0, 12.9, 16.0, 19.3, 25.0, 35.0, 50.0]
-        vg_grid = args.virtual_games or [1, 2, 4]
-        res = tune(games, w2_grid, vg_grid, log=log)
-        best = res.loc[res["best"]].iloc[0]
-        plot = svg_plot(
-            {
-                f"{vg} virtual draw{'' if vg == 1 else 's'}": (
-                    g["w2"].tolist(),
-                    g["log_likelihood"].tolist(),
-                )
-                for vg, g in res.groupby("virtual_games")
-            },
-            x_label="w2 (Elo^2 per day)",
-            y_label="held-out mean log-likelihood",
-        )
-        notes = [
-            f"Data: {what}. Quick protocol (every 10th game held out), {int(best['games'])} "
-            "held-out games.",
-            f"Best: w2 = {best['w2']:g} Elo^2/day with {int(best['virtual_games'])} virtual "
-            f"draws (mean log-likelihood {best['log_likelihood']:.5f}).",
-        ]
-        method = _TUNE_METHOD
-        path = write_report(args.out, "Tuning w2 and virtual draws", res, notes, method, plot)
-        print(path)
-        return 0
-    w2s = args.w2 or list(DEFAULT_W2)
-    vg = (args.virtual_games or [2])[0]
+    Returns
+    -------
+    (systems, notes)
+        The systems in the report's order (the true strengths last, with a synthetic history's
+        ``truth``); notes for the report (WHR left out when ``whr.fit`` is not available).
+    """
     notes = []
     try:
         import whr
 
         whr.fit  # noqa: B018  (the engine may not be installed)
-        systems = [whr_system(w, vg, refit_days=args.refit_days, log=log) for w in w2s]
+        systems = [whr_system(w, virtual_games, refit_days=refit_days, log=log) for w in w2s]
     except (ImportError, AttributeError) as exc:
         notes.append(f"WHR left out: whr.fit is not available ({exc}).")
         systems = []
@@ -846,10 +1086,100 @@ def main(argv: Sequence[str] | None = None) -> int:
     systems += [baseline_half(), baseline_black()]
     if truth is not None:
         systems.append(truth_system(truth))
-    protocols = ("forward", "quick") if args.protocol == "both" else (args.protocol,)
-    res = compare(games, systems, protocols, log=log)
-    res = res.sort_values(["protocol", "log_likelihood"], ascending=[True, False])
-    notes.insert(0, f"Data: {what}; {len(clean(games))} games.")
+    return systems, notes
+
+
+def tune_report(
+    out: Path,
+    results: pd.DataFrame,
+    what: str,
+    *,
+    protocol: str = "quick",
+    refit_days: int = 91,
+) -> Path:
+    """Write ``tune``'s report into ``out`` (``report.md``, ``scores.csv``, ``w2.svg``).
+
+    Parameters
+    ----------
+    out : Path
+        Report directory (created).
+    results : pandas.DataFrame
+        :func:`tune`'s table.
+    what : str
+        What the data are (:func:`load_games`).
+    protocol : {"quick", "forward"}
+        The protocol that scored the points.
+    refit_days : int
+        Forward chaining's stride, days.
+
+    Returns
+    -------
+    Path
+        ``out/report.md``.
+    """
+    best = results.loc[results["best"]].iloc[0]
+    plot = svg_plot(
+        {
+            f"{vg:g} virtual draw{'' if vg == 1 else 's'}": (
+                g["w2"].tolist(),
+                g["log_likelihood"].tolist(),
+            )
+            for vg, g in results.groupby("virtual_games")
+        },
+        x_label="w2 (Elo^2 per day)",
+        y_label="held-out mean log-likelihood"
+        if protocol == "quick"
+        else "forward-chaining mean log-likelihood",
+    )
+    scored = (
+        f"Quick protocol (every 10th game held out), {int(best['games'])} held-out games."
+        if protocol == "quick"
+        else f"Forward chaining (WHR refitted every {refit_days} days), {int(best['games'])} games."
+    )
+    notes = [
+        f"Data: {what}. {scored}",
+        f"Best: w2 = {best['w2']:g} Elo^2/day with {best['virtual_games']:g} virtual "
+        f"draws (mean log-likelihood {best['log_likelihood']:.5f}).",
+    ]
+    method = _TUNE_METHOD[protocol].format(refit_days=refit_days)
+    return write_report(out, "Tuning w2 and virtual draws", results, notes, method, plot)
+
+
+def compare_report(
+    out: Path,
+    results: pd.DataFrame,
+    *,
+    what: str,
+    games: int,
+    notes: Sequence[str],
+    protocols: Sequence[str],
+    refit_days: int,
+) -> Path:
+    """Write ``compare``'s report into ``out`` (``report.md``, ``scores.csv``, ``w2.svg``).
+
+    Parameters
+    ----------
+    out : Path
+        Report directory (created).
+    results : pandas.DataFrame
+        :func:`compare`'s table.
+    what : str
+        What the data are (:func:`load_games`).
+    games : int
+        Games the systems could use (:func:`clean`'s).
+    notes : list of str
+        Further lines for the top of the report (systems left out).
+    protocols : list of str
+        The protocols scored; the plot shows the first.
+    refit_days : int
+        Forward chaining's stride, for the method.
+
+    Returns
+    -------
+    Path
+        ``out/report.md``.
+    """
+    res = results.sort_values(["protocol", "log_likelihood"], ascending=[True, False])
     fw = res.loc[res["protocol"] == protocols[0]]
     whr_rows = fw.loc[fw["system"].str.startswith("whr")]
     plot = None
@@ -868,11 +1198,90 @@ def main(argv: Sequence[str] | None = None) -> int:
             y_label=f"mean log-likelihood ({protocols[0]})",
             hlines=dict(zip(others["system"], others["log_likelihood"], strict=True)),
         )
-    method = _METHOD.format(
-        refit_days=args.refit_days, virtual_rating=1900.0, seed_rating=SEED_RATING
+    method = _METHOD.format(refit_days=refit_days, virtual_rating=1900.0, seed_rating=SEED_RATING)
+    notes = [f"Data: {what}; {games} games.", *notes]
+    return write_report(out, "Which rating system predicts best", res.round(6), notes, method, plot)
+
+
+def parser(prog: str = "python -m whr.evaluate") -> argparse.ArgumentParser:
+    """The command line's options (``python -m flows.evaluate`` adds ``--dask``)."""
+    ap = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n")[0])
+    ap.add_argument("mode", nargs="?", choices=("compare", "tune"), default="compare")
+    src = ap.add_mutually_exclusive_group(required=True)
+    src.add_argument("--source", help="directory or file read with whr.read_source")
+    src.add_argument("--synthetic", type=int, metavar="N_GAMES", help="a synthetic history")
+    ap.add_argument("--seed", type=int, default=0, help="seed of the synthetic history")
+    ap.add_argument("--as-of", type=dt.date.fromisoformat, default=None, help="YYYY-MM-DD")
+    ap.add_argument("--out", type=Path, required=True, help="report directory")
+    ap.add_argument("--w2", type=float, nargs="+", default=None, help="Elo^2 per day")
+    ap.add_argument("--virtual-games", type=int, nargs="+", default=None)
+    ap.add_argument("--refit-days", type=int, default=91, help="forward-chaining WHR stride")
+    ap.add_argument(
+        "--protocol",
+        choices=("forward", "quick", "both"),
+        default=None,
+        help="compare: both by default; tune: quick (one fit per grid point) by default, or "
+        "forward (a refit every --refit-days per grid point)",
     )
-    path = write_report(
-        args.out, "Which rating system predicts best", res.round(6), notes, method, plot
+    return ap
+
+
+def parse_args(ap: argparse.ArgumentParser, argv: Sequence[str] | None) -> argparse.Namespace:
+    """Parse and check the options; a bad one exits with argparse's usage error (status 2)."""
+    args = ap.parse_args(argv)
+    if args.source and args.as_of is None:
+        ap.error("--as-of is required with --source")
+    if args.synthetic is not None and args.synthetic < 1:
+        ap.error(f"--synthetic: expected a number of games >= 1, got {args.synthetic}")
+    if args.refit_days < 1:
+        ap.error(f"--refit-days: expected a number of days >= 1, got {args.refit_days}")
+    if args.mode == "tune" and args.protocol == "both":
+        ap.error("--protocol: tune scores one protocol, quick or forward, got both")
+    return args
+
+
+def protocols_of(args: argparse.Namespace) -> tuple[str, ...]:
+    """The protocols the parsed options ask for (:func:`parse_args`'s defaults by mode)."""
+    if args.protocol is None:
+        return ("quick",) if args.mode == "tune" else PROTOCOLS
+    return PROTOCOLS if args.protocol == "both" else (args.protocol,)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The command line (module docstring); returns the exit status."""
+    args = parse_args(parser(), argv)
+
+    def log(line: str) -> None:
+        print(line, file=sys.stderr, flush=True)
+
+    games, truth, what = load_games(
+        source=args.source, synthetic=args.synthetic, seed=args.seed, as_of=args.as_of
+    )
+    protocols = protocols_of(args)
+    if args.mode == "tune":
+        res = tune(
+            games,
+            args.w2 or TUNE_W2,
+            args.virtual_games or TUNE_VIRTUAL_GAMES,
+            protocol=protocols[0],
+            refit_days=args.refit_days,
+            log=log,
+        )
+        print(tune_report(args.out, res, what, protocol=protocols[0], refit_days=args.refit_days))
+        return 0
+    vg = (args.virtual_games or [2])[0]
+    systems, notes = compare_systems(
+        args.w2 or DEFAULT_W2, vg, refit_days=args.refit_days, truth=truth, log=log
+    )
+    res = compare(games, systems, protocols, log=log)
+    path = compare_report(
+        args.out,
+        res,
+        what=what,
+        games=len(clean(games)),
+        notes=notes,
+        protocols=protocols,
+        refit_days=args.refit_days,
     )
     print(path)
     return 0

@@ -1,0 +1,251 @@
+"""Where a flow's tasks run: in this process (the default) or on a Dask cluster (``--dask``).
+
+``--dask ADDRESS`` sends the same tasks to an existing cluster's scheduler (``tcp://host:8786``,
+``host:8786``, ``tls://...``) through ``prefect-dask``; ``--dask local:N`` starts a cluster of N
+worker processes on this machine for the run and stops it at the end. See the cluster section of
+``docs/operations.md``: when it pays, and what it costs.
+
+Importing this module is light (standard library only): the command lines check ``--dask``
+with it before Prefect loads. Prefect, ``prefect-dask`` and ``distributed`` (the ``dask`` extra)
+are imported when a runner is made.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = [
+    "LOCAL_WORKERS_CONFIG",
+    "DaskTarget",
+    "dask_argument",
+    "dask_runner",
+    "local_cluster_kwargs",
+    "parse_dask",
+    "prefect_api",
+    "results",
+    "share",
+]
+
+_LOCAL = re.compile(r"local:(\d+)")
+_ADDRESS = re.compile(
+    r"(?:(tcp|tls|ws|wss|ucx)://)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9][A-Za-z0-9.-]*):(\d+)"
+)
+_LOOPBACK = re.compile(r"(127\.\d+\.\d+\.\d+|localhost|\[::1\])")
+
+
+@dataclass(frozen=True)
+class DaskTarget:
+    """A Dask cluster to run on: an existing scheduler, or a local cluster started for the run.
+
+    Attributes
+    ----------
+    address : str or None
+        The scheduler's address (``tcp://host:port``); None for a local cluster.
+    workers : int or None
+        Worker processes of the local cluster (one thread each); None for an existing cluster.
+    """
+
+    address: str | None = None
+    workers: int | None = None
+
+    def __str__(self) -> str:
+        return f"local:{self.workers}" if self.address is None else self.address
+
+    @property
+    def on_this_machine(self) -> bool:
+        """True when the workers run on this machine (a local cluster, or a loopback address)."""
+        if self.address is None:
+            return True
+        host = self.address.split("://")[-1].rsplit(":", 1)[0]
+        return _LOOPBACK.fullmatch(host) is not None
+
+
+def parse_dask(text: str) -> DaskTarget:
+    """``--dask``'s value: ``local:N`` (N >= 1 worker processes) or a scheduler address.
+
+    Parameters
+    ----------
+    text : str
+        ``local:N``, ``[scheme://]host:port`` with scheme tcp, tls, ws, wss or ucx.
+
+    Returns
+    -------
+    DaskTarget
+
+    Raises
+    ------
+    ValueError
+        Naming ``dask``, what is expected and what came.
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"dask: expected a string, got {type(text).__name__}")
+    local = _LOCAL.fullmatch(text)
+    if local is not None:
+        workers = int(local.group(1))
+        if workers < 1:
+            raise ValueError(f"dask: expected local:N with N >= 1 workers, got {text!r}")
+        return DaskTarget(workers=workers)
+    address = _ADDRESS.fullmatch(text)
+    if address is None or not 1 <= int(address.group(3)) <= 65535:
+        raise ValueError(
+            "dask: expected local:N (a cluster of N workers on this machine) or a scheduler "
+            f"address such as tcp://host:8786, got {text!r}"
+        )
+    return DaskTarget(address=text if address.group(1) else f"tcp://{text}")
+
+
+def dask_argument(text: str) -> DaskTarget:
+    """:func:`parse_dask` as an argparse ``type`` (its message becomes the usage error)."""
+    try:
+        return parse_dask(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc).removeprefix("dask: ")) from None
+
+
+LOCAL_WORKERS_CONFIG: dict[str, Any] = {
+    # Dask starts its workers with MALLOC_TRIM_THRESHOLD_=65536 to hand memory back to the
+    # system sooner. A fixed threshold also fixes glibc's mmap threshold, so every large numpy
+    # array is mapped afresh and its pages faulted in: a grid point by forward chaining on
+    # 120,000 games took 3.3 s instead of 2.4 s (three runs each). None: glibc's default.
+    "distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None,
+}
+"""Dask configuration for the workers of a local cluster (``--dask local:N``)."""
+
+
+def local_cluster_kwargs(workers: int) -> dict[str, Any]:
+    """``distributed.LocalCluster``'s arguments for ``local:N``; see :func:`dask_runner`.
+
+    Start the cluster under :data:`LOCAL_WORKERS_CONFIG` (``dask.config.set``).
+    """
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"workers: expected an integer >= 1, got {workers!r}")
+    return {
+        "n_workers": workers,
+        "threads_per_worker": 1,
+        "processes": True,
+        "dashboard_address": ":0",
+    }
+
+
+def dask_runner(target: DaskTarget) -> Any:
+    """The ``prefect_dask.DaskTaskRunner`` for ``target``.
+
+    A local cluster has ``target.workers`` worker processes of one thread each (the tasks are
+    CPU-bound Python and numpy), its scheduler's web page on a free port (never a fixed one
+    that another run holds), the workers' default memory limit (this machine's memory shared
+    equally), and glibc's own memory trimming (:data:`LOCAL_WORKERS_CONFIG`, set in this
+    process's Dask configuration).
+
+    Raises
+    ------
+    ImportError
+        When the ``dask`` extra is not installed; the message says how to install it.
+    """
+    if not isinstance(target, DaskTarget):
+        raise TypeError(f"target: expected a DaskTarget, got {type(target).__name__}")
+    try:
+        from prefect_dask import DaskTaskRunner
+    except ImportError as exc:
+        raise ImportError(
+            f"--dask needs prefect-dask and distributed: pip install 'rif-rating[dask]' ({exc})"
+        ) from exc
+    if target.address is not None:
+        return DaskTaskRunner(address=target.address)
+    import dask
+
+    dask.config.set(LOCAL_WORKERS_CONFIG)  # read when the runner starts the cluster, later
+    return DaskTaskRunner(cluster_kwargs=local_cluster_kwargs(target.workers))
+
+
+@contextmanager
+def prefect_api(target: DaskTarget | None) -> Iterator[None]:
+    """A Prefect API that this process and the cluster's workers share, while in the block.
+
+    With a Prefect server configured (``PREFECT_API_URL``), nothing changes. Without one, Prefect
+    would start a temporary server in this process and another in every worker process (seconds
+    each, and the task runs would be recorded apart); instead, the temporary server is started
+    here, once, and this process and the workers are pointed at it. It listens on 127.0.0.1, so
+    workers on other machines need a configured server: a warning says so.
+    """
+    if target is None:
+        yield
+        return
+    from prefect.logging import get_logger
+    from prefect.settings import PREFECT_API_URL, get_current_settings, temporary_settings
+
+    if get_current_settings().api.url:
+        yield
+        return
+    from prefect.server.api.server import SubprocessASGIServer
+
+    server = SubprocessASGIServer()  # the instance Prefect itself would start for this process
+    server.start()
+    if not target.on_this_machine:
+        get_logger("rif-rating").warning(
+            "no Prefect server is configured (PREFECT_API_URL): the temporary one listens on "
+            "%s, which workers on other machines cannot reach; set PREFECT_API_URL to a server "
+            "they reach",
+            server.api_url,
+        )
+    try:
+        with temporary_settings(updates={PREFECT_API_URL: server.api_url}):
+            yield
+            from prefect.logging.handlers import APILogHandler
+
+            APILogHandler().flush()  # the run's last log lines reach the server before it stops
+    finally:
+        server.stop()
+
+
+def _dask_runner_running() -> Any | None:
+    """The running flow's ``DaskTaskRunner``, or None (another runner, or no flow, or no extra)."""
+    from prefect.context import FlowRunContext
+
+    context = FlowRunContext.get()
+    if context is None:
+        return None
+    try:
+        from prefect_dask import DaskTaskRunner
+    except ImportError:
+        return None
+    runner = context.task_runner
+    return runner if isinstance(runner, DaskTaskRunner) else None
+
+
+def share(value: Any) -> Any:
+    """``value`` for the running flow's tasks, sent to the workers once, not once per task.
+
+    On a Dask cluster, ``value`` is copied once to every worker (``Client.scatter`` with
+    ``broadcast``) and a future is returned; a task given that future as a parameter receives
+    the value itself. A worker that joins later (or restarts) fetches it from another worker.
+    Otherwise the tasks run in this process and ``value`` is returned as it is.
+    """
+    runner = _dask_runner_running()
+    if runner is None:
+        return value
+    return runner.client.scatter(value, broadcast=True, hash=False)
+
+
+def results(futures: Sequence[Any]) -> list[Any]:
+    """The futures' results in their order, each taken as soon as its task finishes.
+
+    On a Dask cluster each result is released from the cluster once it is here: a finished task
+    is then never computed again when a worker is lost later (Dask recomputes the lost results
+    that a client still holds). A task that failed (after its retries) raises here.
+    """
+    from prefect.futures import as_completed
+
+    position = {id(f): i for i, f in enumerate(futures)}
+    out: list[Any] = [None] * len(futures)
+    for future in as_completed(list(futures)):
+        out[position[id(future)]] = future.result()
+        wrapped = getattr(future, "wrapped_future", None)
+        release = getattr(wrapped, "release", None)
+        if callable(release):
+            release()
+    return out
