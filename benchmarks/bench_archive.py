@@ -1,18 +1,21 @@
 """Benchmark: the published tree's size after daily runs, and its ten-year projection.
 
 Publishes a RIF-sized history (~8,000 players, ~120,000 games) day after day, as the daily job
-does — each day's list from the games up to that day, refitted when they changed — over more
-than a month, so that a month closes and is compacted. Then prints what each part of the tree
+does, over more than a month, so that a month closes and is compacted. Each day's list is made
+from the database as it stood that day: a database updated every ``--database-every`` days
+(games up to the last update; refitted when they changed), or every day (``1``: the worst case,
+every rating changes every day). Then prints what each part of the tree
 weighs: a past day's entry, a month's file of lists, the newest day's full entry, the current
 site, and the projection for ten years of daily runs (3,650 days, 120 months, 10 year-ends kept
 whole) against GitHub Pages' 1 GB limit.
 
-Usage: python3 benchmarks/bench_archive.py [--games 120000] [--days 40] [--out DIR]
+Usage: python3 benchmarks/bench_archive.py [--games 120000] [--days 40] [--database-every 7] [--out DIR]
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import datetime as dt
 import sys
 import tempfile
@@ -37,6 +40,12 @@ def size(path: Path) -> int:
     return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
 
 
+def data_as_of(data: whr.SourceData, update: dt.date) -> whr.SourceData:
+    """The database as it stood on ``update``: the games played up to that day."""
+    games = data.games.loc[data.games["date"] <= update].reset_index(drop=True)
+    return dataclasses.replace(data, games=games, inputs=(("synthetic.xml", update.isoformat()),))
+
+
 def mb(n: float) -> str:
     return f"{n / 1e6:.2f} MB"
 
@@ -45,6 +54,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=120_000)
     parser.add_argument("--days", type=int, default=40)
+    parser.add_argument(
+        "--database-every", type=int, default=7, help="days between database updates (1: daily)"
+    )
     parser.add_argument("--out", type=Path, default=None, help="keep the tree here")
     args = parser.parse_args()
 
@@ -53,21 +65,26 @@ def main() -> None:
     config = load_config(default_directory())
     digest = directory_sha256(bundled_rules())
     days = [end - dt.timedelta(days=args.days - 1 - i) for i in range(args.days)]
-    print(f"input: {len(data.games)} games, {len(data.players)} players; days {days[0]} to {end}")
+    print(
+        f"input: {len(data.games)} games, {len(data.players)} players; days {days[0]} to {end}; "
+        f"the database updated every {args.database_every} days"
+    )
 
     with tempfile.TemporaryDirectory(prefix="bench-archive-") as tmp:
         out = args.out or Path(tmp)
         fits: dict[int, tuple] = {}
         took = []
         for day in days:
-            selection = whr.select(data, day, config=config)
+            update = day - dt.timedelta(days=(day - days[0]).days % args.database_every)
+            current = data_as_of(data, update)
+            selection = whr.select(current, day, config=config)
             key = len(selection.rated)
             if key not in fits:  # the games changed: refit, as the daily job does
                 fits = {key: (selection, whr.fit(selection.rated))}
             selection, fit = fits[key]
             run = Run(sources=("synthetic",), out=out, as_of=day, categories=("renju",))
             started = time.perf_counter()
-            publish(run, "renju", data, selection, fit, rules_sha256=digest)
+            publish(run, "renju", current, selection, fit, rules_sha256=digest)
             took.append(time.perf_counter() - started)
         archive = out / "archive" / "renju"
         entries = sorted(p for p in archive.iterdir() if p.name[:4].isdigit())
