@@ -24,9 +24,11 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from whr.tables import (
     CHANGE_COLUMNS,
@@ -37,6 +39,7 @@ from whr.tables import (
     conform,
     days_of,
     empty,
+    to_frame,
 )
 
 ESTABLISHED_GAMES = 10  # rated games needed to be established (rule 10)
@@ -370,6 +373,7 @@ def _list_on(
     facts: pd.DataFrame,
     rating_on: RatingOn,
 ) -> pd.DataFrame:
+    """One list, built column by column as arrays (a list is built for every year end)."""
     day = np.datetime64(on, "D")
     keep = games["day"] <= day
     if not keep.any():
@@ -379,89 +383,113 @@ def _list_on(
     days = games["day"][keep]
     score = games["score"][keep]
     starts, ends = _group_bounds(player)
-    cumulative = {
-        "wins": score == 1.0,
-        "draws": score == 0.5,
-        "losses": score == 0.0,
-        **{f"gy{y}": days > np.datetime64(years_before(on, y), "D") for y in WINDOWS_YEARS},
+    ids = player[starts]
+    n = len(ids)
+
+    def total(mask: np.ndarray) -> np.ndarray:
+        return np.add.reduceat(mask.astype(np.int64), starts)
+
+    columns: dict[str, Any] = {
+        "games": ends - starts,
+        "wins": total(score == 1.0),
+        "draws": total(score == 0.5),
+        "losses": total(score == 0.0),
+        **{f"gy{y}": total(days > np.datetime64(years_before(on, y), "D")) for y in WINDOWS_YEARS},
+        "first_game": days[starts],
+        "last_game": days[ends - 1],
     }
-    agg = pd.DataFrame(
-        {
-            "games": ends - starts,
-            **{k: np.add.reduceat(v.astype(np.int64), starts) for k, v in cumulative.items()},
-            "first_game": days[starts],
-            "last_game": days[ends - 1],
-        },
-        index=pd.Index(player[starts], name="player"),
-    )
-    hk = h["day"] <= day
-    hp = h["player"][hk]
-    hd = h["day"][hk]
-    hr = h["rating"][hk]
-    h_starts, h_ends = _group_bounds(hp)
-    if len(hp):
-        # best rating of each player: the first day of the maximum (rows are sorted by day)
-        group = np.repeat(np.arange(len(h_starts)), h_ends - h_starts)
-        top = np.maximum.reduceat(hr, h_starts)
-        candidates = np.flatnonzero(hr == top[group])
-        _, first = np.unique(group[candidates], return_index=True)
-        best_at = candidates[first]
-        best = pd.DataFrame(
-            {"best_rating": hr[best_at], "best_date": hd[best_at]},
-            index=pd.Index(hp[h_starts], name="player"),
-        )
-    else:
-        best = pd.DataFrame({"best_rating": [], "best_date": np.array([], "datetime64[D]")})
+    index = pd.Index(ids)
 
     now = rating_on(on)
+    at = index.get_indexer(now["player"].astype("str").to_numpy(object))
+    rated = at >= 0
+    rating = np.full(n, np.nan)
+    rating[at[rated]] = now["rating"].to_numpy(float)[rated]
     has_uncertainty = "uncertainty" in now
-    now = pd.DataFrame(
-        {
-            "player": now["player"].astype("str").to_numpy(),
-            "rating": now["rating"].to_numpy(float),
-            "uncertainty": now["uncertainty"].to_numpy(float) if has_uncertainty else np.nan,
-            **({"established": now["established"].to_numpy(bool)} if "established" in now else {}),
-        }
-    ).set_index("player")
-    rows = agg.join(now, how="left").join(best, how="left")
-    unrated = rows["rating"].isna()
+    uncertainty = np.full(n, np.nan)
     if has_uncertainty:
-        unrated |= rows["uncertainty"].isna()
-    missing = rows.index[unrated]
-    if len(missing):
+        uncertainty[at[rated]] = now["uncertainty"].to_numpy(float)[rated]
+    established = None
+    if "established" in now:
+        established = np.zeros(n, dtype=bool)
+        established[at[rated]] = now["established"].to_numpy(bool)[rated]
+    unrated = np.isnan(rating) | (np.isnan(uncertainty) if has_uncertainty else False)
+    if unrated.any():
+        missing = ids[unrated]
         raise ValueError(
             f"rating_on({on}) gave no rating for {len(missing)} players with rated games up to "
             f"that day (e.g. {list(missing[:5])}); it must rate every player from their first "
             "rating day on (docs/solver.md)"
         )
-    rows["best_rating"] = rows["best_rating"].fillna(rows["rating"])
-    rows["best_date"] = rows["best_date"].fillna(rows["last_game"])
-    rows["status"] = status(
-        rows["games"].to_numpy(),
-        rows["last_game"].to_numpy(),
-        on,
-        rows["established"].to_numpy(bool) if "established" in rows else None,
-    )
-    rows = rows.reset_index(names="player")
-    info = facts.reindex(rows["player"].to_numpy())
-    for column in info.columns:
-        rows[column] = info[column].to_numpy()
-    rows["name"] = rows["name"].where(rows["name"].notna(), rows["player"])
+
+    # best rating of each player: the first day of the maximum (rows are sorted by day)
+    best_rating, best_date = rating.copy(), columns["last_game"].copy()
+    hk = h["day"] <= day
+    hp, hd, hr = h["player"][hk], h["day"][hk], h["rating"][hk]
+    if len(hp):
+        h_starts, h_ends = _group_bounds(hp)
+        group = np.repeat(np.arange(len(h_starts)), h_ends - h_starts)
+        top = np.maximum.reduceat(hr, h_starts)
+        candidates = np.flatnonzero(hr == top[group])
+        _, first = np.unique(group[candidates], return_index=True)
+        best_at = candidates[first]
+        where = index.get_indexer(hp[h_starts])
+        found = where >= 0
+        best_rating[where[found]] = hr[best_at][found]
+        best_date[where[found]] = hd[best_at][found]
+
+    info = facts.reindex(ids)
+    name = info["name"].to_numpy(object)
+    status_of = status(columns["games"], columns["last_game"], on, established)
+    frame = {
+        "player": ids,
+        "name": np.where(pd.isna(name), ids, name),
+        **{c: info[c].to_numpy(object) for c in ("native_name", "country", "country_name")},
+        "female": info["female"].to_numpy(object),
+        "birth_year": info["birth_year"],
+        "rating": rating,
+        "uncertainty": uncertainty,
+        **columns,
+        "best_rating": best_rating,
+        "best_date": best_date,
+        "status": status_of,
+    }
 
     # list order: active, inactive, provisional, each in rank order
-    status_index = rows["status"].map({s: i for i, s in enumerate(STATUSES)}).to_numpy()
-    within = np.empty(len(rows), dtype=np.int64)
-    within[rank_order(rows)] = np.arange(len(rows))
-    rows = rows.iloc[np.lexsort((within, status_index))].reset_index(drop=True)
-    active = (rows["status"] == "active").to_numpy(bool)
-    rows["rank"] = _numbered(rows, active)
-    rows["country_rank"] = _numbered(
-        rows, active & rows["country"].notna().to_numpy(bool), "country"
-    )
-    rows["list_date"] = on
-    for column in CHANGE_COLUMNS:  # filled later from the previous list (whr.changes.since)
-        rows[column] = None
-    return conform(rows, RATINGS)  # datetime64 columns become date32 here
+    ranking = pd.DataFrame({"rating": rating, "games": columns["games"], "player": ids})
+    within = np.empty(n, dtype=np.int64)
+    within[rank_order(ranking)] = np.arange(n)
+    status_index = pd.Series(status_of).map({s: i for i, s in enumerate(STATUSES)}).to_numpy()
+    order = np.lexsort((within, status_index))
+    active = status_of[order] == "active"
+    rank = np.cumsum(active)  # active players come first, in rank order
+    country = frame["country"][order]
+    with_country = active & ~pd.isna(country)
+    country_rank = np.zeros(n, dtype=np.int64)
+    if with_country.any():
+        groups = pd.Series(country[with_country])
+        country_rank[with_country] = groups.groupby(groups, sort=False).cumcount().to_numpy() + 1
+    arrays = {
+        "list_date": pa.array(np.full(n, day), type=pa.date32()),
+        "rank": pa.array(rank, mask=~active, type=pa.int32()),
+        "country_rank": pa.array(country_rank, mask=~with_country, type=pa.int32()),
+    }
+    for field in RATINGS:
+        if field.name in arrays:
+            continue
+        if field.name in CHANGE_COLUMNS:  # filled later from the previous list (whr.changes)
+            arrays[field.name] = pa.nulls(n, field.type)
+            continue
+        values = frame[field.name]
+        values = values.iloc[order] if isinstance(values, pd.Series) else values[order]
+        arrays[field.name] = pa.array(values, type=field.type, from_pandas=True)
+    out = to_frame(pa.table(arrays, schema=RATINGS))
+    for column in _NULLABLE_INTS:  # as every other list frame has them (conform's dtypes)
+        out[column] = out[column].astype("Int32")
+    return out
+
+
+_NULLABLE_INTS = [f.name for f in RATINGS if f.type == pa.int32() and f.nullable]
 
 
 def year_ends(game_days: object, on: dt.date) -> list[dt.date]:
