@@ -66,6 +66,7 @@ from whr import elo
 from whr.elo.replay import SEED_RATING, usable
 from whr.engine import ratings_at
 from whr.fit_params import FitParams
+from whr.tables import dates_of, days_of
 
 __all__ = [
     "DEFAULT_W2",
@@ -188,10 +189,6 @@ def score(p: np.ndarray, result: np.ndarray) -> Scores:
 # --------------------------------------------------------------------------- inputs
 
 
-def _days(values: object) -> np.ndarray:
-    return pd.to_datetime(pd.Series(values)).to_numpy().astype("datetime64[D]")
-
-
 def clean(games: pd.DataFrame) -> pd.DataFrame:
     """The games a rating system can use: both players, a result and a date, two players.
 
@@ -216,19 +213,15 @@ def clean(games: pd.DataFrame) -> pd.DataFrame:
         tid[lone] = [f"game:{i}" for i in np.flatnonzero(lone)]
         g["tournament_id"] = tid
     g["date"] = [d.date() if isinstance(d, pd.Timestamp) else d for d in g["date"]]
-    order = np.argsort(_days(g["date"]), kind="stable")
+    order = np.argsort(days_of(g["date"]), kind="stable")
     return g.iloc[order].reset_index(drop=True)
 
 
 def _first_days(games: pd.DataFrame) -> np.ndarray:
     """Each game's tournament's first day (``datetime64[D]``)."""
-    days = pd.Series(_days(games["date"]), index=games.index)
+    days = pd.Series(days_of(games["date"]), index=games.index)
     first = days.groupby(games["tournament_id"].astype(object).to_numpy()).transform("min")
     return first.to_numpy().astype("datetime64[D]")
-
-
-def _as_dates(days: np.ndarray) -> list[dt.date]:
-    return [d.item() for d in np.asarray(days, dtype="datetime64[D]")]
 
 
 # --------------------------------------------------------------------------- systems
@@ -259,7 +252,7 @@ def baseline_black() -> System:
         return np.full(len(queries), rate)
 
     def forward(games: pd.DataFrame, first_day: np.ndarray) -> np.ndarray:
-        days = _days(games["date"])
+        days = days_of(games["date"])
         order = np.argsort(days, kind="stable")
         cum = np.concatenate([[0.0], np.cumsum(games["result"].to_numpy(dtype=float)[order])])
         # games dated strictly before the tournament's first day
@@ -293,7 +286,7 @@ def elo_system(rules: str = "1997", seed_rating: float = SEED_RATING) -> System:
 
     def forward(games: pd.DataFrame, first_day: np.ndarray) -> np.ndarray:
         q = pd.DataFrame(
-            {"black": games["black"], "white": games["white"], "date": _as_dates(first_day)}
+            {"black": games["black"], "white": games["white"], "date": dates_of(first_day).tolist()}
         )
         return from_state(elo.ratings_before(games, q, rules, seed_rating=seed_rating))
 
@@ -375,10 +368,10 @@ def whr_system(
         if len(train) == 0:
             return np.full(len(queries), 0.5)
         fitted = do_fit(train, None)
-        return probs(fitted.history, queries, _days(queries["date"]))
+        return probs(fitted.history, queries, days_of(queries["date"]))
 
     def forward(games: pd.DataFrame, first_day: np.ndarray) -> np.ndarray:
-        days = _days(games["date"])
+        days = days_of(games["date"])
         first_day = np.asarray(first_day, dtype="datetime64[D]")
         start = first_day.min()
         cps = np.arange(start, first_day.max() + np.timedelta64(1, "D"), int(refit_days))
@@ -426,7 +419,7 @@ def truth_system(truth: pd.DataFrame) -> System:
 
     def predict(train: pd.DataFrame, queries: pd.DataFrame) -> np.ndarray:
         # the game day, not the day asked for: the truth is not a forecast
-        days = _days(queries["game_date"] if "game_date" in queries else queries["date"])
+        days = days_of(queries["game_date"] if "game_date" in queries else queries["date"])
         b = whr_ratings_at(truth, queries["black"].to_numpy(object), days)
         w = whr_ratings_at(truth, queries["white"].to_numpy(object), days)
         return _p_whr(np.nan_to_num(b, nan=1900.0), np.nan_to_num(w, nan=1900.0))
@@ -461,19 +454,19 @@ def forward_chaining(games: pd.DataFrame, system: System) -> pd.DataFrame:
         p = np.asarray(system.forward(g, first), dtype=np.float64)
     else:
         p = np.full(len(g), np.nan)
-        days = _days(g["date"])
+        days = days_of(g["date"])
         for day in np.unique(first):
             sel = np.flatnonzero(first == day)
-            q = g.iloc[sel].assign(date=_as_dates(first[sel]))
+            q = g.iloc[sel].assign(date=dates_of(first[sel]).tolist())
             p[sel] = system.predict(g.loc[days < day], q)
-    out = g.assign(first_day=_as_dates(first), p=p)
+    out = g.assign(first_day=dates_of(first).tolist(), p=p)
     out["seen"] = _seen_before(g, first)
     return out
 
 
 def _seen_before(games: pd.DataFrame, first_day: np.ndarray) -> np.ndarray:
     """Both players have a game dated strictly before ``first_day``."""
-    days = _days(games["date"])
+    days = days_of(games["date"])
     both = pd.DataFrame(
         {
             "player": np.concatenate(
@@ -1045,7 +1038,7 @@ def load_games(
         h = synthetic_history.history(synthetic, seed=seed)
         games = h.games
         if as_of is not None:
-            games = games.loc[_days(games["date"]) <= np.datetime64(as_of, "D")]
+            games = games.loc[days_of(games["date"]) <= np.datetime64(as_of, "D")]
         return games, h.truth, f"synthetic history, {synthetic} games, seed {seed}"
     if as_of is None:
         raise ValueError(f"as_of is required with a source, got source={source!r}, as_of=None")
