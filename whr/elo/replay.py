@@ -46,7 +46,7 @@ from whr.elo.formulas import (
     round_half_away,
     start_rating,
 )
-from whr.tables import as_date, dates_of
+from whr.tables import as_date, dates_of, days_of
 
 __all__ = [
     "LIST_COLUMNS",
@@ -165,7 +165,7 @@ def _minutes_ok(
     t = tournaments[["tournament_id", "minutes"]].drop_duplicates("tournament_id")
     minutes = games[["tournament_id"]].merge(t, on="tournament_id", how="left")["minutes"]
     minutes = minutes.to_numpy(dtype=np.float64, na_value=np.nan)
-    days = pd.to_datetime(games["date"]).to_numpy().astype("datetime64[D]")
+    days = days_of(games["date"])
     need = np.where(days < np.datetime64(RULE_8C_FROM, "D"), MINUTES_BEFORE_1996, MINUTES_1996)
     ok = np.isnan(minutes) | (minutes >= need)
     if until is not None:
@@ -213,7 +213,7 @@ def prepare(
         ok = ok & _minutes_ok(games, tournaments, minutes_until)
     rows = np.flatnonzero(ok)
     g = games.iloc[rows]
-    day = (pd.to_datetime(g["date"]).to_numpy().astype("datetime64[D]") - _EPOCH).astype(np.int64)
+    day = (days_of(g["date"]) - _EPOCH).astype(np.int64)
     if "tournament_id" in g.columns:
         tid = g["tournament_id"].astype(object).to_numpy()
     else:
@@ -795,9 +795,7 @@ def ratings_before(
     seed = _check_seed(seed_rating)
     prep = prepare(games)
     index = pd.Index(prep.players)
-    qday = (pd.to_datetime(queries["date"]).to_numpy().astype("datetime64[D]") - _EPOCH).astype(
-        np.int64
-    )
+    qday = (days_of(queries["date"]) - _EPOCH).astype(np.int64)
     pred = _Predictions(
         prep,
         index.get_indexer(queries["black"].astype(object)).astype(np.int64),
