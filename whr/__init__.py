@@ -7,10 +7,13 @@ Public API (each name is imported on first use, so ``import whr`` stays light):
   check them without loading the solver)
 - ``split_rating_change(previous_history, previous_as_of, fit, as_of, games)``: each player's
   change since the previous list, split into their own games' part and the others' part
-- ``read_source(source, as_of=None)`` -> ``SourceData``; raises ``SourceError`` when fatal
+- ``read_source(source, as_of=None, *, limits=ReadLimits(), name=None)`` -> ``SourceData``;
+  raises ``SourceError`` when fatal (``whr.params.ReadLimits``: what the readers accept)
 - ``select(data, as_of, category="renju", strict=False, *, config)`` -> ``Selection``
   (``config = whr.rules.load_config(directory)``)
 - ``elo``: the Elo-era rules (1996-2021)
+- ``publish``: ``publish(run, category, data, selection, fit, rules_sha256=...)`` and
+  ``recover(out)`` (the archive, the current sites, the transaction; ``whr.run.Run`` is the run)
 """
 
 from __future__ import annotations
