@@ -21,6 +21,7 @@ the archive and rewritten by every run.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import json
 import os
@@ -66,6 +67,25 @@ class Entry:
     def full(self) -> bool:
         """True when the entry still holds every table (it can be rendered from)."""
         return "history.parquet" in self.manifest.get("files", {})
+
+    @property
+    def in_month(self) -> bool:
+        """True when the day's list has moved into its month's file."""
+        return "ratings.parquet" not in self.manifest["files"]
+
+    @property
+    def list_file(self) -> Path:
+        """The file that holds the day's list: the entry's own, or its month's."""
+        if not self.in_month:
+            return self.path / "ratings.parquet"
+        return Path(os.path.normpath(self.path / self.manifest["list_in"]["path"]))
+
+    @property
+    def list_sha256(self) -> str:
+        """The sha256 of :attr:`list_file`, as the manifest records it."""
+        if not self.in_month:
+            return self.manifest["files"]["ratings.parquet"]["sha256"]
+        return self.manifest["list_in"]["sha256"]
 
 
 def read_json(path: Path, what: str, fix: str) -> Any:
@@ -128,14 +148,6 @@ def entries(layout: Layout, channel: Channel) -> tuple[list[Entry], list[str]]:
     return good, bad
 
 
-def newest(layout: Layout, channel: Channel, before: dt.date | None = None) -> Entry | None:
-    """The newest complete entry of ``channel`` (dated before ``before`` when given)."""
-    good, _ = entries(layout, channel)
-    if before is not None:
-        good = [e for e in good if e.day < before]
-    return good[-1] if good else None
-
-
 def read_pointer(layout: Layout, channel: Channel) -> dict[str, Any] | None:
     """The current site's ``latest.json``, or None when it is missing or damaged."""
     try:
@@ -147,10 +159,9 @@ def read_pointer(layout: Layout, channel: Channel) -> dict[str, Any] | None:
 
 def read_list(entry: Entry) -> pd.DataFrame:
     """The list of an entry's day (RATINGS), from the entry or from its month's file."""
-    own = entry.path / "ratings.parquet"
-    if "ratings.parquet" in entry.manifest["files"]:
-        return read_parquet(own, RATINGS)
-    frame = read_parquet(entry.path / entry.manifest["list_in"]["path"], MONTH_LISTS)
+    if not entry.in_month:
+        return read_parquet(entry.list_file, RATINGS)
+    frame = read_parquet(entry.list_file, MONTH_LISTS)
     return _in_list_order(conform(frame.loc[frame["list_date"] == entry.day], RATINGS))
 
 
@@ -172,9 +183,8 @@ def write_day_page(
     """
     from whr.publish.site.archive import day_page
 
-    files = entry.manifest["files"]
-    data = "ratings.parquet" if "ratings.parquet" in files else entry.manifest["list_in"]["path"]
     home = at if at is not None else entry.path
+    data = os.path.relpath(entry.list_file, entry.path)  # the same from ``at``: a sibling
     html = day_page(
         entry.manifest,
         ratings,
@@ -193,8 +203,9 @@ def _rewrite_manifest(entry: Path, manifest: dict[str, Any]) -> None:
     write_json(entry / "manifest.json", manifest)
 
 
-def _drop_files(entry: Entry, keep: set[str], note: str) -> None:
-    """Rewrite the manifest without the files not in ``keep``, then remove those files."""
+def _drop_files(entry: Entry, keep: set[str], note: str) -> Entry:
+    """Rewrite the manifest without the files not in ``keep``, then remove those files;
+    return the entry as it now is."""
     manifest = dict(entry.manifest)
     files = manifest["files"]
     removed = sorted(set(files) - keep)
@@ -207,6 +218,7 @@ def _drop_files(entry: Entry, keep: set[str], note: str) -> None:
     for path in entry.path.iterdir():  # also what a killed compaction left
         if path.name not in listed:
             shutil.rmtree(path) if path.is_dir() else path.unlink()
+    return dataclasses.replace(entry, manifest=manifest)
 
 
 def _month(day: dt.date) -> str:
@@ -220,7 +232,7 @@ def _year_end(day: dt.date) -> bool:
 def _compact_month(layout: Layout, channel: Channel, month: str, days: list[Entry]) -> None:
     """Gather the lists of ``days`` (all of one closed month) into the month's file."""
     path = layout.month_file(channel, month)
-    own = [e for e in days if "ratings.parquet" in e.manifest["files"]]
+    own = [e for e in days if not e.in_month]
     frames = [read_list(e) for e in own]
     elsewhere = {e.day for e in days} - {e.day for e in own}
     if elsewhere:  # already in the month's file (a past day republished, or a killed run)
@@ -247,7 +259,7 @@ def _compact_month(layout: Layout, channel: Channel, month: str, days: list[Entr
         manifest = {**entry.manifest, "list_in": {**info, "rows_of_the_day": len(rows)}}
         if manifest != entry.manifest:
             _rewrite_manifest(entry.path, manifest)
-        moved = Entry(entry.channel, entry.day, entry.path, manifest, "")
+        moved = dataclasses.replace(entry, manifest=manifest)
         write_day_page(layout, moved, _in_list_order(rows))
         if not _year_end(entry.day):
             _drop_files(moved, set(), WHY_COMPACT)
@@ -262,22 +274,20 @@ def compact(layout: Layout, channel: Channel) -> None:
     if not good:
         return
     last = good[-1]
-    for entry in good[:-1]:
-        if not _year_end(entry.day):
-            _drop_files(entry, KEPT, WHY_COMPACT)
+    good = [e if _year_end(e.day) else _drop_files(e, KEPT, WHY_COMPACT) for e in good[:-1]]
     closed: dict[str, list[Entry]] = {}
-    for entry in entries(layout, channel)[0]:
+    for entry in good:
         if _month(entry.day) < _month(last.day):
             closed.setdefault(_month(entry.day), []).append(entry)
     for month, days in sorted(closed.items()):
-        if any("ratings.parquet" in e.manifest["files"] and not _year_end(e.day) for e in days) or (
+        if any(not e.in_month and not _year_end(e.day) for e in days) or (
             any(not e.manifest.get("list_in") for e in days)
         ):
             _compact_month(layout, channel, month, days)
     # a month whose days were all removed by hand leaves its file behind
     months = layout.months(channel)
     if months.is_dir():
-        live = {_month(e.day) for e in entries(layout, channel)[0]}
+        live = {_month(e.day) for e in [*good, last]}
         for path in months.iterdir():
             match = MONTH.fullmatch(path.name)
             if match and match.group(1) not in live:
@@ -296,13 +306,6 @@ def index(layout: Layout) -> dict[str, Any]:
         pointer = read_pointer(layout, channel)
         days = []
         for e in reversed(good):
-            list_in = e.manifest.get("list_in")
-            if "ratings.parquet" in e.manifest["files"]:
-                list_path = layout.relative(e.path / "ratings.parquet")
-                list_sha = e.manifest["files"]["ratings.parquet"]["sha256"]
-            else:
-                list_path = layout.relative(Path(os.path.normpath(e.path / list_in["path"])))
-                list_sha = list_in["sha256"]
             days.append(
                 {
                     "date": e.day.isoformat(),
@@ -310,8 +313,8 @@ def index(layout: Layout) -> dict[str, Any]:
                     "page": layout.relative(e.path / "index.html"),
                     "manifest": layout.relative(e.path / "manifest.json"),
                     "manifest_sha256": e.manifest_sha256,
-                    "list": list_path,
-                    "list_sha256": list_sha,
+                    "list": layout.relative(e.list_file),
+                    "list_sha256": e.list_sha256,
                     "full": e.full,
                     "forced": e.manifest.get("forced"),
                 }

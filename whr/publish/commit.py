@@ -42,7 +42,6 @@ from whr.publish.archive import (
     check_entry,
     compact,
     entries,
-    newest,
     read_list,
     read_pointer,
     write_day_page,
@@ -371,14 +370,15 @@ def absent(run: Run, data: SourceData) -> dict[str, str]:
 
 
 def _previous(
-    layout: Layout, channel: Channel, day: dt.date
+    published: list[Entry], day: dt.date
 ) -> tuple[Entry | None, pd.DataFrame | None, pd.DataFrame | None, list[str]]:
     """The previous list of the same kind: its entry, its rows and, when the entry still holds
     it, its rating history (for the split of the changes). A damaged one is a warning."""
+    earlier = [e for e in published if e.day < day]
+    if not earlier:
+        return None, None, None, []
+    entry = earlier[-1]
     try:
-        entry = newest(layout, channel, before=day)
-        if entry is None:
-            return None, None, None, []
         rows = read_list(entry)
         history = read_parquet(entry.path / "history.parquet", HISTORY) if entry.full else None
         return entry, rows, history, []
@@ -448,7 +448,9 @@ def publish(
     day = run.as_of
     with hold(layout.out, wait=run.wait):
         repaired = recover(layout.out, channel)
-        previous, before, before_history, warnings = _previous(layout, channel, day)
+        published, _ = entries(layout, channel)
+        latest = published[-1] if published else None
+        previous, before, before_history, warnings = _previous(published, day)
         tables, _ = build_tables(
             day, data, selection, fit, previous=before, previous_history=before_history
         )
@@ -498,7 +500,6 @@ def publish(
             manifest = write_entry(staged, tables, info, csv={FACTS_NEEDED_FILE: needed})
             entry = Entry(channel, day, staged, manifest, file_sha256(staged / "manifest.json"))
             write_day_page(layout, entry, tables["ratings"], at=layout.day(channel, day))
-            latest = newest(layout, channel)
             shows = latest is None or day >= latest.day
             if shows:
                 render_site(layout, entry, work / "site")
