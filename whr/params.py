@@ -35,6 +35,12 @@ def _count(x: object) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
+def is_url(source: object) -> bool:
+    """True when ``source`` is a string starting with ``http://`` or ``https://`` (anything
+    else is a local path)."""
+    return isinstance(source, str) and source.lower().startswith(("http://", "https://"))
+
+
 @dataclass(frozen=True)
 class PullSettings:
     """How sources are fetched over http(s) (local paths are read in place).

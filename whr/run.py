@@ -26,7 +26,7 @@ from typing import Any
 
 from whr.data import bundled
 from whr.digest import directory_sha256
-from whr.params import CATEGORIES, FitParams, PullSettings, ReadLimits
+from whr.params import CATEGORIES, FitParams, PullSettings, ReadLimits, is_url
 
 __all__ = ["CATEGORIES", "Run", "RunError", "bundled_rules", "is_url", "today_utc"]
 
@@ -41,11 +41,6 @@ class RunError(ValueError):
 def today_utc() -> dt.date:
     """Today's date in UTC (the default list date)."""
     return dt.datetime.now(dt.UTC).date()
-
-
-def is_url(source: str) -> bool:
-    """True when ``source`` is an http(s) URL (anything else is a local path)."""
-    return source.lower().startswith(("http://", "https://"))
 
 
 def bundled_rules() -> Path:

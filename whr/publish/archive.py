@@ -31,7 +31,6 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
-import pyarrow.parquet as pq
 
 from whr.digest import file_sha256
 from whr.publish.files import parquet_metadata, read_parquet, write_json, write_parquet, write_text
@@ -344,8 +343,3 @@ def write_index(layout: Layout) -> dict[str, Any]:
     target = renju[0]["site"] + "index.html" if renju else "archive.html"
     write_text(layout.root_index, redirect_page(target))
     return value
-
-
-def month_rows(path: Path) -> int:
-    """Rows of a month file (for tests and reports)."""
-    return pq.read_metadata(path).num_rows

@@ -25,7 +25,7 @@ import urllib.parse
 import urllib.request
 from pathlib import Path
 
-from whr.params import PullSettings
+from whr.params import PullSettings, is_url
 from whr.sources._common import CHUNK_BYTES, SourceError, coerce_as_of
 
 __all__ = ["is_url", "pull"]
@@ -37,11 +37,6 @@ SCHEMES = ("http", "https")
 
 class _Transient(Exception):
     """A failure worth another attempt (network trouble, truncated body, 5xx)."""
-
-
-def is_url(source: object) -> bool:
-    """True when ``source`` is a string starting with ``http://`` or ``https://``."""
-    return isinstance(source, str) and source.lower().startswith(("http://", "https://"))
 
 
 def _target_name(url: str) -> str:
