@@ -155,13 +155,7 @@ def test_one_value_one_set_of_defaults() -> None:
 def test_another_run_holding_the_lock_fails_at_once(tmp_path: Path) -> None:
     out = tmp_path / "out"
     holder = subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            "import sys, time; from whr.publish import hold\n"
-            "with hold(sys.argv[1]):\n    print('held', flush=True); time.sleep(60)",
-            str(out),
-        ],
+        [sys.executable, str(REPO / "tests" / "hold_lock.py"), str(out)],
         stdout=subprocess.PIPE,
         text=True,
     )

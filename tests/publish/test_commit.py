@@ -30,6 +30,7 @@ from whr.run import RunError
 D = support.AS_OF
 PLAIN_GAMES = 300  # kill_child.py publishes the same history
 HERE = Path(__file__).parent
+HOLD_LOCK = [sys.executable, str(HERE.parent / "hold_lock.py")]
 FULL = {
     "manifest.json",
     "index.html",
@@ -231,17 +232,7 @@ def test_damaged_state_is_named_and_repaired(plain, tmp_path):
 
 
 def test_a_second_process_cannot_publish_to_the_same_tree(plain, tmp_path):
-    holder = subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            "import sys, time; from whr.publish import hold\n"
-            "with hold(sys.argv[1]):\n    print('held', flush=True); time.sleep(60)",
-            str(tmp_path),
-        ],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
+    holder = subprocess.Popen([*HOLD_LOCK, str(tmp_path)], stdout=subprocess.PIPE, text=True)
     try:
         assert holder.stdout.readline().strip() == "held"
         with pytest.raises(
@@ -258,20 +249,14 @@ def test_a_second_process_cannot_publish_to_the_same_tree(plain, tmp_path):
 
 
 def test_waiting_for_the_lock_queues_behind_the_holder(tmp_path):
-    script = (
-        "import sys, time; from pathlib import Path; from whr.publish import hold\n"
-        "with hold(sys.argv[1], wait=sys.argv[2] == 'wait'):\n"
-        "    with open(Path(sys.argv[1]) / 'order', 'a') as f: f.write(sys.argv[3] + '\\n')\n"
-        "    print('held', flush=True); time.sleep(float(sys.argv[4]))\n"
-    )
     first = subprocess.Popen(
-        [sys.executable, "-c", script, str(tmp_path), "fail", "first", "1.0"],
+        [*HOLD_LOCK, str(tmp_path), "--tag", "first", "--seconds", "1.0"],
         stdout=subprocess.PIPE,
         text=True,
     )
     assert first.stdout.readline().strip() == "held"
     second = subprocess.run(
-        [sys.executable, "-c", script, str(tmp_path), "wait", "second", "0"],
+        [*HOLD_LOCK, str(tmp_path), "--wait", "--tag", "second", "--seconds", "0"],
         capture_output=True,
         text=True,
         timeout=60,
