@@ -132,12 +132,12 @@ def main() -> None:
             f"build tables + render: {t_tables:.2f} + {t_render:.2f} = {t_tables + t_render:.2f} s "
             "(targets: RIF size <= 3 s, 1M games <= 60 s)"
         )
-        size = sum(p.stat().st_size for p in files)
+        sizes = {path: (site / path).stat().st_size for path in files}
+        size = sum(sizes.values())
         by_dir: dict[str, list[int]] = {}
-        for p in files:
-            rel = p.relative_to(site).parts
-            key = rel[0] if len(rel) > 1 else "(top)"
-            by_dir.setdefault(key, []).append(p.stat().st_size)
+        for path, n in sizes.items():
+            key = path.split("/")[0] if "/" in path else "(top)"
+            by_dir.setdefault(key, []).append(n)
         print(
             f"site: {len(files):,} files, {size / 1e6:.1f} MB (target at 1M games <= 250 MB); "
             f"index.html {(site / 'index.html').stat().st_size / 1e3:.1f} kB (target <= 1000 kB)"

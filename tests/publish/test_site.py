@@ -461,12 +461,14 @@ def test_chunks_and_worker_processes_write_the_same_site(small, tmp_path, monkey
     one = write_site(tmp_path / "one", D, tables, year_end, info, processes=1)
     monkeypatch.setattr(render, "CHUNK", 7)  # many chunks of players and tournaments
     two = write_site(tmp_path / "two", D, tables, year_end, info, processes=2)
-    rel = sorted(p.relative_to(tmp_path / "one") for p in one)
-    assert rel == sorted(p.relative_to(tmp_path / "two") for p in two)
+    rel = sorted(one)
+    assert rel == sorted(two)
     for path in rel:
         assert (tmp_path / "one" / path).read_bytes() == (tmp_path / "two" / path).read_bytes()
     assert {
-        p.relative_to(tmp_path / "one") for p in (tmp_path / "one").rglob("*") if p.is_file()
+        p.relative_to(tmp_path / "one").as_posix()
+        for p in (tmp_path / "one").rglob("*")
+        if p.is_file()
     } == set(rel)
 
 
@@ -519,3 +521,30 @@ def test_player_pages_hold_each_players_tournaments_and_games(published):
         for e in events:  # the score is the games' points; the opponents are others
             assert e[3] == sum(g[1] % 3 for g in e[9]), player
             assert all(g[2] != number for g in e[9]), player
+
+
+def test_a_stencil_fills_in_exactly_what_the_template_renders(small, tmp_path):
+    from markupsafe import Markup
+
+    from whr.publish.site import prepare
+
+    tables, year_end = build_tables(D, small.data, small.selection, small.fit)
+    r = render.Renderer(tmp_path, prepare.prepare(D, tables, year_end, {"parameters": {}}))
+    values = {
+        "name": '</title><script>alert("x")</script> & Ünal',  # text: escaped by the stencil
+        "heading": Markup("<h1>Ünal</h1>"),  # markup: as it is
+        "facts": Markup("<dl class=facts><dt>ID<dd>1</dl>"),
+        "change": "",
+        "chart": Markup('{"series":[]}'),
+        "events": Markup("[]"),
+    }
+    scripts = Markup("<script src=../data/players.js></script>\n")
+    stencil = r.stencil("p", "player.html", tuple(values), scripts=scripts)
+    for name in (values["name"], "Plain Name", "a\x01b"):
+        page = {**values, "name": name}
+        assert stencil.fill(**page) == r.html("p/x.html", "player.html", scripts=scripts, **page)
+    assert "<script>alert" not in stencil.fill(**values)
+    # a field shown through a filter would not be filled as the template renders it: refused
+    r._templates["upper.html"] = r.env.from_string("<title>{{ name|upper }}</title>")
+    with pytest.raises(ValueError, match="plainly"):
+        r.stencil("p", "upper.html", ("name",))

@@ -35,7 +35,6 @@ the page, drawn the same way. File names of pages come from ids through
 from __future__ import annotations
 
 import datetime as dt
-import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -46,6 +45,7 @@ import pandas as pd
 
 from whr.publish.site import prepare, render
 from whr.publish.site.names import namesake_labels, page_names, slug
+from whr.publish.site.render import players_json
 from whr.tables import as_date
 
 __all__ = [
@@ -60,25 +60,6 @@ __all__ = [
 
 HERE = Path(__file__).parent
 _environment = render.environment  # the one Jinja environment (the archive pages use it too)
-
-
-def players_json(index: pd.DataFrame) -> list[dict[str, Any]]:
-    """``players.json``: one object per player of :func:`whr.lists.players_index`, in its order.
-
-    Keys: ``id`` (the player id, a string: leading zeros kept), ``rank`` (int, or null unless
-    established active), ``rating`` (published scale, 2 decimals), ``status``.
-    """
-    return [
-        {
-            "id": str(player),
-            "rank": None if pd.isna(rank) else int(rank),
-            "rating": round(float(rating), 2),
-            "status": str(status),
-        }
-        for player, rank, rating, status in zip(
-            index["player"], index["rank"], index["rating"], index["status"], strict=True
-        )
-    ]
 
 
 SITEMAP_MAX_URLS = 50_000  # per sitemap file (sitemaps.org protocol)
@@ -140,7 +121,7 @@ def _urlset(entries: list[tuple[str, str]], lastmod: str) -> str:
 def _write_sitemap(r: render.Renderer, base_url: str) -> None:
     """``sitemap.xml`` of every HTML page (``lastmod`` is the list date, so a rerun of the same
     day writes the same file); above 50,000 pages, a sitemap index over ``sitemap-N.xml``."""
-    pages = sorted(p.relative_to(r.target).as_posix() for p in r.written if p.suffix == ".html")
+    pages = sorted(path for path in r.written if path.endswith(".html"))
     pages.sort(key=lambda path: -float(_priority(path)))  # stable: by priority, then path
     entries = [(base_url + quote(path), _priority(path)) for path in pages]
     lastmod = r.site.as_of.isoformat()
@@ -174,7 +155,7 @@ def write_site(
     base_url: str | None = None,
     game_links: bool = False,
     processes: int | None = None,
-) -> list[Path]:
+) -> list[str]:
     """Render the whole site of one category into ``target`` (created; must not exist).
 
     Parameters
@@ -205,8 +186,8 @@ def write_site(
 
     Returns
     -------
-    list of pathlib.Path
-        Every file written.
+    list of str
+        Every file written, as a path relative to ``target`` ("p/000001.html").
     """
     target = Path(target)
     as_date(as_of, "as_of")
@@ -228,14 +209,10 @@ def write_prepared(
     *,
     base_url: str | None = None,
     processes: int | None = None,
-) -> list[Path]:
+) -> list[str]:
     """The second half of :func:`write_site`: write the pages of prepared data (timed apart
     by the benchmark); arguments as there."""
     r = render.write(site, Path(target), processes=processes)
-    by_id = site.current.frame.set_index("player").reindex(site.players["player"].to_numpy())
-    index = by_id.reset_index(names="player")  # the players index order (natural id order)
-    text = json.dumps(players_json(index), separators=(",", ":"), ensure_ascii=False)
-    r.write("players.json", text + "\n")
     if base_url is not None:
         _write_sitemap(r, base_url)
-    return r.written + sorted((r.target / "static").iterdir())
+    return r.written + sorted(f"static/{p.name}" for p in (r.target / "static").iterdir())

@@ -125,22 +125,30 @@ def _bounds(keys: np.ndarray, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]
 
 
 class Renderer:
-    """Writes the files of one site into ``target`` and remembers every file written."""
+    """Writes the files of one site into ``target`` and remembers every file written (as paths
+    relative to ``target``, in the order written)."""
 
     def __init__(self, target: Path, site: Prepared):
         self.target = target
         self.site = site
         self.env = environment()
-        self.written: list[Path] = []
+        self.written: list[str] = []
         self.data_files: dict[str, str] = {}  # "players", "lists.current", ... -> path
         self._frames: dict[tuple[str, bool], tuple[Markup, Markup]] = {}  # header, footer
         self._templates: dict[str, jinja2.Template] = {}
+        self._folders: set[str] = set()  # folders made so far
 
     def write(self, path: str, content: str) -> None:
-        out = self.target / path
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(content, encoding="utf-8")
-        self.written.append(out)
+        # plain strings, not pathlib: tens of thousands of pages are written
+        self.write_folder(os.path.dirname(path))
+        with open(os.path.join(self.target, path), "wb") as f:  # mode from the umask
+            f.write(content.encode("utf-8"))
+        self.written.append(path)
+
+    def write_folder(self, folder: str) -> None:
+        if folder not in self._folders:
+            os.makedirs(os.path.join(self.target, folder), exist_ok=True)
+            self._folders.add(folder)
 
     def frame(self, root: str, full: bool = True) -> tuple[Markup, Markup]:
         """The header (brand and menu) and footer of a page at ``root``, rendered once; the
@@ -158,10 +166,11 @@ class Renderer:
             self._templates[name] = self.env.get_template(name)
         return self._templates[name]
 
-    def render(self, path: str, template: str, **context: Any) -> None:
+    def html(self, path: str, template: str, **context: Any) -> str:
+        """The page ``path`` rendered from ``template`` with ``context``."""
         root = "../" * path.count("/")
         header, footer = self.frame(root, full=not path.startswith(("p/", "tournaments/")))
-        html = self.template(template).render(
+        return self.template(template).render(
             root=root,
             as_of=self.site.as_of.isoformat(),
             game=self.site.game,
@@ -169,7 +178,14 @@ class Renderer:
             footer=footer,
             **context,
         )
-        self.write(path, html)
+
+    def render(self, path: str, template: str, **context: Any) -> None:
+        self.write(path, self.html(path, template, **context))
+
+    def stencil(self, folder: str, template: str, fields: tuple[str, ...], **fixed: Any) -> Stencil:
+        """``template`` for the pages in ``folder`` whose only differences are ``fields``."""
+        markers = {name: Markup(f"\x00{name}\x00") for name in fields}
+        return Stencil(self.html(f"{folder}/page.html", template, **fixed, **markers), fields)
 
     def data(self, key: str, stem: str, value: Any = None, json_text: str | None = None) -> str:
         """Write ``data/<stem>.<digest>.js``, which sets ``WHR.<key>`` (``key`` may be
@@ -190,6 +206,35 @@ class Renderer:
         self.write(path, body)
         self.data_files[key] = path
         return path
+
+
+class Stencil:
+    """A page template rendered once, with a marker where each per-page value goes.
+
+    The player and tournament pages are tens of thousands of pages of one template each that
+    differ only in a few values: filling the markers in costs a join, where rendering the
+    template costs a Jinja2 context, the base template and an escape per value. The values
+    are escaped as Jinja2's autoescaping does (a ``Markup`` value as it is, anything else
+    through ``escape``), so a filled page is the page the template renders; a field must
+    appear as a plain ``{{ name }}`` (no filter, no test), which is checked here.
+    """
+
+    def __init__(self, html: str, fields: tuple[str, ...]):
+        self.parts = html.split("\x00")  # text, field, text, field, ..., text
+        names = self.parts[1::2]
+        if sorted(set(names)) != sorted(fields) or len(self.parts) % 2 != 1:
+            raise ValueError(
+                f"the template must show each of {sorted(fields)} plainly ({{{{ name }}}}); "
+                f"found {names}"
+            )
+        self.slots = [(k, name) for k, name in enumerate(self.parts) if k % 2]
+
+    def fill(self, **values: Any) -> str:
+        parts = self.parts.copy()
+        for k, name in self.slots:
+            value = values[name]
+            parts[k] = value if isinstance(value, Markup) else escape(value)
+        return "".join(parts)
 
 
 # --- lists -------------------------------------------------------------------------------------
@@ -486,7 +531,7 @@ def _json_number(values: np.ndarray) -> list[str]:
     return [x or "null" for x in _whole(values)]
 
 
-def player_pages(r: Renderer, cols: _Columns, lo: int, hi: int) -> None:
+def player_pages(r: Renderer, cols: _Columns, page: Stencil, lo: int, hi: int) -> None:
     """Write ``p/<page>.html`` for the players numbered lo..hi-1.
 
     The facts are HTML; the tournaments and games are JSON that the page script draws (with
@@ -542,10 +587,6 @@ def player_pages(r: Renderer, cols: _Columns, lo: int, hi: int) -> None:
     p_starts, p_ends = _bounds(cols.ev_number[ev], lo, hi)
     h_starts, h_ends = _bounds(cols.h_number, lo, hi)
     facts = _player_facts(cols, lo, hi)
-    scripts = Markup(
-        f"<script src=../{r.data_files['players']}></script>\n"
-        f"<script src=../{r.data_files['tournaments']}></script>\n"
-    )
     for i in range(lo, hi):
         a, b = int(p_starts[i - lo]), int(p_ends[i - lo])  # events, within the chunk's
         ha, hb = int(h_starts[i - lo]), int(h_ends[i - lo])
@@ -568,17 +609,15 @@ def player_pages(r: Renderer, cols: _Columns, lo: int, hi: int) -> None:
             + "</h1>"
         )
         sentence = change_sentence(cols.change[i], cols.own[i], cols.others[i], cols.has_previous)
-        r.render(
-            f"p/{cols.page[i]}.html",
-            "player.html",
+        html = page.fill(
             name=cols.name[i],
             heading=Markup(heading),
             facts=Markup(facts[i - lo]),
             change=Markup(f"<p class=change>{escape(sentence)}</p>") if sentence else "",
             chart=Markup(script_json({"series": [series]})),
             events=Markup(safe_in_script("[" + ",".join(events[a:b]) + "]")),
-            scripts=scripts,
         )
+        r.write(f"p/{cols.page[i]}.html", html)
 
 
 def _player_facts(cols: _Columns, lo: int, hi: int) -> list[str]:
@@ -617,7 +656,7 @@ def _player_facts(cols: _Columns, lo: int, hi: int) -> list[str]:
 _SYMBOL = {1.0: "+", 0.5: "=", 0.0: "\u2212"}
 
 
-def tournament_pages(r: Renderer, cols: _Columns, lo: int, hi: int) -> None:
+def tournament_pages(r: Renderer, cols: _Columns, page: Stencil, lo: int, hi: int) -> None:
     """Write ``tournaments/<page>.html`` for the tournaments numbered lo..hi-1: the facts, the
     crosstable (a cell: the opponent's row, + win, = draw, − loss, /b or /w the colour, as in
     the EGF table format) and, drawn by the page script from it, the pairings by round."""
@@ -687,24 +726,26 @@ def tournament_pages(r: Renderer, cols: _Columns, lo: int, hi: int) -> None:
                 f'<dt>Not rated<dd><a href="../excluded.html#t-{cols.t_page[k]}">'
                 f"{cols.t_excluded[k]} games, and why</a>"
             )
-        r.render(
-            f"tournaments/{cols.t_page[k]}.html",
-            "tournament.html",
+        html = page.fill(
             name=cols.t_name[k],
             facts=Markup(facts + "</dl>"),
             round_heads=Markup("".join(f"<th>{escape(x)}" for x in cols.rounds.get(k, []))),
             rows=Markup("".join(rows)),
         )
+        r.write(f"tournaments/{cols.t_page[k]}.html", html)
 
 
-def _work(r: Renderer, cols: _Columns, jobs: list[tuple[str, int, int]]) -> None:
+Jobs = list[tuple[str, int, int]]  # ("p" or "t", first number, end number)
+
+
+def _work(r: Renderer, cols: _Columns, stencils: dict[str, Stencil], jobs: Jobs) -> None:
     for kind, lo, hi in jobs:
-        (player_pages if kind == "p" else tournament_pages)(r, cols, lo, hi)
+        (player_pages if kind == "p" else tournament_pages)(r, cols, stencils[kind], lo, hi)
 
 
-def _child(r: Renderer, cols: _Columns, jobs: list[tuple[str, int, int]]) -> None:
+def _child(r: Renderer, cols: _Columns, stencils: dict[str, Stencil], jobs: Jobs) -> None:
     try:
-        _work(r, cols, jobs)
+        _work(r, cols, stencils, jobs)
     except BaseException:
         import traceback
 
@@ -713,43 +754,69 @@ def _child(r: Renderer, cols: _Columns, jobs: list[tuple[str, int, int]]) -> Non
     os._exit(0)
 
 
-def write_pages(r: Renderer, processes: int | None = None) -> None:
-    """The player and tournament pages, in chunks, in ``processes`` worker processes (forked,
-    so they share the prepared data) or in this one; ``None``: two when there are many pages
-    and two CPUs, else one."""
-    cols = _Columns(r.site)
-    jobs = [("p", lo, min(lo + CHUNK, cols.n_players)) for lo in range(0, cols.n_players, CHUNK)]
-    jobs += [
-        ("t", lo, min(lo + CHUNK, cols.n_tournaments)) for lo in range(0, cols.n_tournaments, CHUNK)
-    ]
-    pages = cols.n_players + cols.n_tournaments
-    if processes is None:
-        processes = min(2, os.cpu_count() or 1) if pages >= PARALLEL_FROM else 1
-    (
-        r.template("player.html"),
-        r.template("tournament.html"),
-        r.frame("../", False),
-    )  # before forking
-    if processes <= 1 or len(jobs) < 2:
-        _work(r, cols, jobs)
-    else:
+class Pages:
+    """The player and tournament pages being written: in chunks, in worker processes (forked,
+    so they share the prepared data) or, with one process, at once in this one."""
+
+    def __init__(self, r: Renderer, processes: int | None = None):
+        self.r = r
+        cols = _Columns(r.site)
+        self.written = [f"p/{page}.html" for page in cols.page]
+        self.written += [f"tournaments/{page}.html" for page in cols.t_page]
+        jobs = [
+            ("p", lo, min(lo + CHUNK, cols.n_players)) for lo in range(0, cols.n_players, CHUNK)
+        ]
+        jobs += [
+            ("t", lo, min(lo + CHUNK, cols.n_tournaments))
+            for lo in range(0, cols.n_tournaments, CHUNK)
+        ]
+        if processes is None:
+            many = len(self.written) >= PARALLEL_FROM
+            processes = min(2, os.cpu_count() or 1) if many else 1
+        scripts = Markup(
+            f"<script src=../{r.data_files['players']}></script>\n"
+            f"<script src=../{r.data_files['tournaments']}></script>\n"
+        )
+        stencils = {
+            "p": r.stencil(
+                "p",
+                "player.html",
+                ("name", "heading", "facts", "change", "chart", "events"),
+                scripts=scripts,
+            ),
+            "t": r.stencil(
+                "tournaments", "tournament.html", ("name", "facts", "round_heads", "rows")
+            ),
+        }
+        for folder in ("p", "tournaments"):  # made before forking, once
+            r.write_folder(folder)
+        self.workers: list[Any] = []
+        if processes <= 1 or len(jobs) < 2:
+            _work(r, cols, stencils, jobs)
+            return
         context = multiprocessing.get_context("fork")
-        shares = [jobs[k::processes] for k in range(processes)]
-        workers = [context.Process(target=_child, args=(r, cols, share)) for share in shares]
-        for w in workers:
-            w.start()
-        for w in workers:
+        for k in range(processes):
+            worker = context.Process(target=_child, args=(r, cols, stencils, jobs[k::processes]))
+            worker.start()
+            self.workers.append(worker)
+
+    def finish(self) -> None:
+        """Wait for the workers; record every page written (once)."""
+        for w in self.workers:
             w.join()
-        failed = [w.exitcode for w in workers if w.exitcode != 0]
+        failed = [w.exitcode for w in self.workers if w.exitcode != 0]
         if failed:
             raise RuntimeError(
                 f"writing the player and tournament pages failed in a worker process (exit "
                 f"codes {failed}; its error is printed above); rerun with processes=1 to see it here"
             )
-    # every page, once (pages written in this process were recorded already, a worker's not)
-    pages_written = [r.target / "p" / f"{page}.html" for page in cols.page]
-    pages_written += [r.target / "tournaments" / f"{page}.html" for page in cols.t_page]
-    r.written = list(dict.fromkeys([*r.written, *pages_written]))
+        self.r.written = list(dict.fromkeys([*self.r.written, *self.written]))
+
+    def stop(self) -> None:
+        """Stop the workers (this process failed)."""
+        for w in self.workers:
+            w.kill()
+            w.join()
 
 
 # --- the tournaments index, games not rated ----------------------------------------------------
@@ -892,9 +959,37 @@ def write_about(r: Renderer) -> None:
     )
 
 
+def players_json(index: pd.DataFrame) -> list[dict[str, Any]]:
+    """``players.json``: one object per player of :func:`whr.lists.players_index`, in its order.
+
+    Keys: ``id`` (the player id, a string: leading zeros kept), ``rank`` (int, or null unless
+    established active), ``rating`` (published scale, 2 decimals), ``status``.
+    """
+    return [
+        {
+            "id": str(player),
+            "rank": None if pd.isna(rank) else int(rank),
+            "rating": round(float(rating), 2),
+            "status": str(status),
+        }
+        for player, rank, rating, status in zip(
+            index["player"], index["rank"], index["rating"], index["status"], strict=True
+        )
+    ]
+
+
 def write_csv(r: Renderer) -> None:
     """``ratings.csv``: the current list with every column of ``ratings.parquet``."""
     r.write("ratings.csv", csv_text(r.site.current.frame))
+
+
+def write_players_json(r: Renderer) -> None:
+    """``players.json`` (see :func:`players_json`)."""
+    site = r.site
+    by_id = site.current.frame.set_index("player").reindex(site.players["player"].to_numpy())
+    index = by_id.reset_index(names="player")  # the players index order (natural id order)
+    text = json.dumps(players_json(index), separators=(",", ":"), ensure_ascii=False)
+    r.write("players.json", text + "\n")
 
 
 def write(site: Prepared, target: Path, processes: int | None = None) -> Renderer:
@@ -906,10 +1001,16 @@ def write(site: Prepared, target: Path, processes: int | None = None) -> Rendere
     r = Renderer(target, site)
     write_lists(r)
     write_tournaments_index(r)  # before the pages: player pages name its data file
-    write_pages(r, processes)
-    write_excluded(r)
-    write_top(r)
-    write_top(r, women=True)
-    write_about(r)
-    write_csv(r)
+    pages = Pages(r, processes)
+    try:  # while the worker processes (if any) write the player and tournament pages
+        write_excluded(r)
+        write_top(r)
+        write_top(r, women=True)
+        write_about(r)
+        write_csv(r)
+        write_players_json(r)
+    except BaseException:
+        pages.stop()
+        raise
+    pages.finish()
     return r
