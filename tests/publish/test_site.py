@@ -38,6 +38,11 @@ class Links(HTMLParser):
                 self.urls.append(value)
 
 
+def player_data(html: str) -> dict:
+    """The JSON a player page's script draws."""
+    return json.loads(html.split("id=player-data>", 1)[1].split("</script>", 1)[0])
+
+
 def site_of(published: Path) -> Path:
     return support.site_of(published)
 
@@ -495,9 +500,9 @@ def test_renju_net_links_only_for_renjunet_games_and_only_when_asked(small, tmp_
     on_players: Counter[str] = Counter()
     for page in (site / "p").glob("*.html"):
         text = page.read_text(encoding="utf-8")
-        events = json.loads(text.split("id=events-data>", 1)[1].split("</script>", 1)[0])
+        events = player_data(text)["events"]
         on_players.update(g[4] for event in events for g in event[9] if len(g) > 4)
-        assert "https:" not in text.split("id=events-data>", 1)[0]
+        assert "https:" not in text.split("id=player-data>", 1)[0]
     assert set(on_players) == expected and set(on_players.values()) == {2}
 
 
@@ -510,7 +515,7 @@ def test_player_pages_hold_each_players_tournaments_and_games(published):
     pages = page_names(players["id"])
     for number, player in enumerate(players["id"]):
         html = (site / "p" / f"{pages[player]}.html").read_text(encoding="utf-8")
-        events = json.loads(html.split("id=events-data>", 1)[1].split("</script>", 1)[0])
+        events = player_data(html)["events"]
         mine = games.loc[(games["black"] == player) | (games["white"] == player)]
         assert sum(len(e[9]) for e in events) == len(mine), player
         assert sorted(tournaments["pg"][e[0]] for e in events) == sorted(
@@ -535,8 +540,7 @@ def test_a_stencil_fills_in_exactly_what_the_template_renders(small, tmp_path):
         "heading": Markup("<h1>Ünal</h1>"),  # markup: as it is
         "facts": Markup("<dl class=facts><dt>ID<dd>1</dl>"),
         "change": "",
-        "chart": Markup('{"series":[]}'),
-        "events": Markup("[]"),
+        "data": Markup('{"chart":{"series":[]},"events":[]}'),
     }
     scripts = Markup("<script src=../data/players.js></script>\n")
     stencil = r.stencil("p", "player.html", tuple(values), scripts=scripts)

@@ -534,8 +534,10 @@ def _json_number(values: np.ndarray) -> list[str]:
 def player_pages(r: Renderer, cols: _Columns, page: Stencil, lo: int, hi: int) -> None:
     """Write ``p/<page>.html`` for the players numbered lo..hi-1.
 
-    The facts are HTML; the tournaments and games are JSON that the page script draws (with
-    the names from the players and tournaments data files, loaded once for every page):
+    The facts are HTML; the rating history, the tournaments and the games are one JSON object
+    that the page script draws, headings included (with the names from the players and
+    tournaments data files, loaded once for every page): ``{"chart": {"series": [...]},
+    "events": events}``, events being
     ``[[tournament, last day, games, 2 × score, performance, bound, before, after, change,
     [[round, code, opponent, opponent's rating(, game id)], ...]], ...]``, newest first; days
     since 1970-01-01, ratings in whole Elo (null: none), bound 1 at least, -1 at most;
@@ -614,8 +616,11 @@ def player_pages(r: Renderer, cols: _Columns, page: Stencil, lo: int, hi: int) -
             heading=Markup(heading),
             facts=Markup(facts[i - lo]),
             change=Markup(f"<p class=change>{escape(sentence)}</p>") if sentence else "",
-            chart=Markup(script_json({"series": [series]})),
-            events=Markup(safe_in_script("[" + ",".join(events[a:b]) + "]")),
+            data=Markup(
+                safe_in_script(
+                    f'{{"chart":{js_json({"series": [series]})},"events":[{",".join(events[a:b])}]}}'
+                )
+            ),
         )
         r.write(f"p/{cols.page[i]}.html", html)
 
@@ -781,7 +786,7 @@ class Pages:
             "p": r.stencil(
                 "p",
                 "player.html",
-                ("name", "heading", "facts", "change", "chart", "events"),
+                ("name", "heading", "facts", "change", "data"),
                 scripts=scripts,
             ),
             "t": r.stencil(

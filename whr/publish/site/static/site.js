@@ -420,13 +420,19 @@
   }
 
   // --- a player's tournaments and games -------------------------------------------------------
-  // events-data: [[tournament, last day, games, 2 x score, performance, bound, before, after,
-  // change, [[round, code, opponent, opponent's rating(, game id)], ...]], ...], newest first.
+  // player-data: {"chart": the rating chart's data, "events": [[tournament, last day, games,
+  // 2 x score, performance, bound, before, after, change, [[round, code, opponent, opponent's
+  // rating(, game id)], ...]], ...]}, newest first. The sections are drawn here (the page holds
+  // only the facts: tens of thousands of pages, so the fewer bytes the better).
   var RESULT = [["l", "Loss"], ["d", "Draw"], ["w", "Win"]];
   function isoDay(d) { return new Date(d * 86400000).toISOString().slice(0, 10); }
   function score(twice) { return (twice >= 2 || twice === 0 ? String(Math.floor(twice / 2)) : "") + (twice % 2 ? "\u00bd" : ""); }
   function playerApp() {
-    var data = JSON.parse($("events-data").textContent);
+    var all = JSON.parse($("player-data").textContent), data = all.events;
+    $("record").innerHTML = "<h2>Rating history</h2><figure class=chart data-band=1><svg role=img aria-label=\"Rating history\"></svg>" +
+      "<figcaption>Band: \u00b1 one standard deviation; dashed: after the last game.</figcaption></figure>" +
+      "<h2>Tournaments</h2><div id=events></div><h2>Games</h2><div id=games></div>";
+    $("record").querySelector("figure").chartData = all.chart;  // drawn by the chart script
     var T = W.tournaments, P = new Players(W.players);
     function tournament(k) { return "<a href=\"../tournaments/" + esc(T.pg[k]) + ".html\">" + esc(T.name[k]) + "</a>"; }
     var html = "<p class=meta>Newest first (<a href=../about.html#tournaments>the columns</a>).</p>" +
@@ -502,7 +508,7 @@
       });
       html += "</tbody></table></div>";
     }
-    out.innerHTML = html || "<p>No games.</p>";
+    out.innerHTML = "<h2>Pairings by round</h2>" + (html || "<p>No games.</p>");
   }
 
   // --- a plain filter over a static table's groups (the games not rated) ----------------------
@@ -532,7 +538,7 @@
     else if (CFG.page === "players" && W.players) playersApp();
     else if (CFG.page === "tournaments" && W.tournaments) tournamentsApp();
     else if (CFG.page === "excluded") filterApp();
-    if ($("events-data") && W.players && W.tournaments) playerApp();
+    if ($("player-data") && W.players && W.tournaments) playerApp();
     if ($("cross") && $("pairings")) pairingsApp();
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init); else init();
@@ -690,11 +696,12 @@
   }
 
   function init() {
-    var figs = document.querySelectorAll("figure[data-chart]");
+    var figs = document.querySelectorAll("figure.chart");
     Array.prototype.forEach.call(figs, function (fig) {
-      var source = document.getElementById(fig.getAttribute("data-chart"));
-      if (!source) return;
-      var data = JSON.parse(source.textContent);
+      // the data: set by the page's script (a player page), or a JSON element named by the figure
+      var data = fig.chartData, source = document.getElementById(fig.getAttribute("data-chart"));
+      if (!data && source) data = JSON.parse(source.textContent);
+      if (!data) return;
       var svg = fig.querySelector("svg");
       var legend = null;
       if (fig.hasAttribute("data-legend")) {
