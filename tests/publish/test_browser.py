@@ -6,10 +6,12 @@ tests/artifacts/ (git-ignored).
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import shutil
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 import support
@@ -439,3 +441,21 @@ def test_a_long_index_draws_only_the_rows_on_screen(browser, tmp_path, artifacts
     assert p.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     p.screenshot(path=str(artifacts / "players-long-phone.png"))
     check_and_close(p)
+
+
+def test_a_player_page_links_exactly_the_renjunet_games(small, tmp_path, page):
+    rated = small.selection.rated
+    ids = rated["game_id"].astype(str)
+    from_renjunet = ids.str[-1].isin(list("02468"))  # half the games, by hand
+    source = np.where(from_renjunet, "renjunet_v10_20261130.rif", "additional.csv")
+    selection = dataclasses.replace(small.selection, rated=rated.assign(source=source))
+    support.publish_inputs(tmp_path, small, selection=selection, game_links=True)
+    player = rated["black"].value_counts().index[0]
+    mine = rated.loc[(rated["black"] == player) | (rated["white"] == player)]
+    expected = sorted(mine.loc[from_renjunet[mine.index], "game_id"].astype(str))
+    assert 0 < len(expected) < len(mine)
+    open_(page, support.site_of(tmp_path), f"p/{page_names([player])[player]}.html")
+    page.wait_for_selector("#games tbody tr")
+    hrefs = page.eval_on_selector_all("#games td a[href^=https]", "a => a.map(x => x.href)")
+    assert sorted(h.rstrip("/").rsplit("/", 1)[1] for h in hrefs) == expected
+    assert page.locator("#games tbody tr:not(.t)").count() == len(mine)

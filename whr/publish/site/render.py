@@ -539,10 +539,11 @@ def player_pages(r: Renderer, cols: _Columns, page: Stencil, lo: int, hi: int) -
     tournaments data files, loaded once for every page): ``{"chart": {"series": [...]},
     "events": events}``, events being
     ``[[tournament, last day, games, 2 × score, performance, bound, before, after, change,
-    [[round, code, opponent, opponent's rating(, game id)], ...]], ...]``, newest first; days
+    [round, code, opponent, opponent's rating, round, ...](, [game id or null, ...])], ...]``,
+    newest first (the games of a tournament flat, four numbers each); days
     since 1970-01-01, ratings in whole Elo (null: none), bound 1 at least, -1 at most;
     ``code`` = 3 × colour (0 Black, 1 White) + 2 × the player's score; the tournament and the
-    opponent are numbers in the data files; a game id only for games linked to renju.net.
+    opponent are numbers in the data files; game ids only for games linked to renju.net.
     """
     e_lo, e_hi = (int(x) for x in np.searchsorted(cols.ev_number, [lo, hi]))
     ev = slice(e_lo, e_hi)
@@ -550,8 +551,8 @@ def player_pages(r: Renderer, cols: _Columns, page: Stencil, lo: int, hi: int) -
     gs = slice(g_lo, g_hi)
     rating = _json_number(cols.g_rating[gs])
     rounds = cols.round_json
-    frags = [
-        f"[{rounds[lab]},{c},{o},{rt}"
+    frags = [  # a game: four numbers, in one flat array per tournament
+        f"{rounds[lab]},{c},{o},{rt}"
         for lab, c, o, rt in zip(
             cols.g_round[gs].tolist(),
             cols.g_code[gs].tolist(),
@@ -560,17 +561,20 @@ def player_pages(r: Renderer, cols: _Columns, page: Stencil, lo: int, hi: int) -
             strict=True,
         )
     ]
+    ids = None
     if cols.g_id is not None:
-        frags = [
-            f + (f',"{g}"]' if g in cols.linked else "]")
-            for f, g in zip(frags, cols.g_id[gs].tolist(), strict=True)
-        ]
-    else:
-        frags = [f + "]" for f in frags]
+        ids = [js_json(g) if g in cols.linked else "null" for g in cols.g_id[gs].tolist()]
+
+    def games(a: int, b: int) -> str:
+        text = f"[{','.join(frags[a:b])}]"
+        if ids is not None and any(x != "null" for x in ids[a:b]):
+            text += f",[{','.join(ids[a:b])}]"
+        return text
+
     starts, ends = _bounds(cols.g_event[gs], e_lo, e_hi)  # within the chunk's games
     before, after = cols.ev_before[ev], cols.ev_after[ev]
     events = [
-        f"[{k},{d},{n},{s2},{pf},{bd},{bf},{af},{ch},[{','.join(frags[a:b])}]]"
+        f"[{k},{d},{n},{s2},{pf},{bd},{bf},{af},{ch},{games(a, b)}]"
         for k, d, n, s2, pf, bd, bf, af, ch, a, b in zip(
             cols.ev_tournament[ev].tolist(),
             cols.ev_last[ev].tolist(),

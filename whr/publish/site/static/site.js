@@ -421,9 +421,9 @@
 
   // --- a player's tournaments and games -------------------------------------------------------
   // player-data: {"chart": the rating chart's data, "events": [[tournament, last day, games,
-  // 2 x score, performance, bound, before, after, change, [[round, code, opponent, opponent's
-  // rating(, game id)], ...]], ...]}, newest first. The sections are drawn here (the page holds
-  // only the facts: tens of thousands of pages, so the fewer bytes the better).
+  // 2 x score, performance, bound, before, after, change, [round, code, opponent, opponent's
+  // rating, round, ...](, [game id or null, ...])], ...]}, newest first. The sections are drawn
+  // here (the page holds only the facts: tens of thousands of pages, the fewer bytes the better).
   var RESULT = [["l", "Loss"], ["d", "Draw"], ["w", "Win"]];
   function isoDay(d) { return new Date(d * 86400000).toISOString().slice(0, 10); }
   function score(twice) { return (twice >= 2 || twice === 0 ? String(Math.floor(twice / 2)) : "") + (twice % 2 ? "\u00bd" : ""); }
@@ -447,12 +447,12 @@
       "<div class=scroll><table class=\"games played\"><thead><tr><th>Round<th class=op>Opponent<th>Result<th title=colour>\u25cf\u25cb<th>Rating</thead><tbody>";
     data.forEach(function (e) {
       html += "<tr class=t><td colspan=5>" + tournament(e[0]) + " \u00b7 " + isoDay(e[1]) + "</td></tr>";
-      e[9].forEach(function (g) {
-        var res = RESULT[g[1] % 3], text = res[1];
-        if (g[4]) text = "<a href=\"https://www.renju.net/game/" + esc(g[4]) + "/\" rel=nofollow>" + text + "</a>";
-        html += "<tr><td>" + esc(g[0]) + "<td class=op>" + P.link(g[2], "../", true) + "<td class=" + res[0] + ">" + text +
-          "<td title=" + (g[1] >= 3 ? "White>\u25cb" : "Black>\u25cf") + "<td>" + (g[3] === null ? "" : g[3]) + "</tr>";
-      });
+      for (var g = e[9], j = 0; j < g.length; j += 4) {  // round, code, opponent, rating
+        var res = RESULT[g[j + 1] % 3], text = res[1], id = e[10] && e[10][j / 4];
+        if (id) text = "<a href=\"https://www.renju.net/game/" + esc(id) + "/\" rel=nofollow>" + text + "</a>";
+        html += "<tr><td>" + esc(g[j]) + "<td class=op>" + P.link(g[j + 2], "../", true) + "<td class=" + res[0] + ">" + text +
+          "<td title=" + (g[j + 1] >= 3 ? "White>\u25cb" : "Black>\u25cf") + "<td>" + (g[j + 3] === null ? "" : g[j + 3]) + "</tr>";
+      }
     });
     $("games").innerHTML = data.length ? html + "</tbody></table></div>" : "";
   }
