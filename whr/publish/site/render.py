@@ -35,11 +35,9 @@ from whr.publish.site.prepare import (
     Prepared,
     days,
     floats,
-    html_name,
     iso,
     js_json,
     long_date,
-    points,
     signed,
 )
 from whr.rules.reasons import REASONS
@@ -394,23 +392,6 @@ def change_sentence(change: Any, own: Any, others: Any, has_previous: bool) -> s
     )
 
 
-def _performance_text(value: np.ndarray, bound: np.ndarray) -> list[str]:
-    mark = np.where(bound > 0, "≥", np.where(bound < 0, "≤", "")).tolist()
-    return [m + v if v else "" for m, v in zip(mark, _whole(value), strict=True)]
-
-
-def _change_cells(before: np.ndarray, after: np.ndarray) -> list[tuple[str, str, str]]:
-    """The cells Before, After and Change of a player in a tournament (new: the first one)."""
-    b, a = _whole(before), _whole(after)
-    change = [signed(x) if x == x else "" for x in (after - before).tolist()]
-    return [
-        (f"<td>{bb}", f"<td>{aa}", f"<td>{cc}")
-        if bb
-        else ("<td>–", f"<td>{aa}", "<td class=new>new")
-        for bb, aa, cc in zip(b, a, change, strict=True)
-    ]
-
-
 class _Columns:
     """The columns the page chunks read, as numpy arrays and lists (no pandas, no Arrow: the
     chunks may run in forked worker processes)."""
@@ -662,64 +643,68 @@ def _player_facts(cols: _Columns, lo: int, hi: int) -> list[str]:
 
 # --- tournament pages --------------------------------------------------------------------------
 
-_SYMBOL = {1.0: "+", 0.5: "=", 0.0: "\u2212"}
+_SYMBOL = {1.0: "+", 0.5: "=", 0.0: "-"}  # in the page data; shown + = −
 
 
 def tournament_pages(r: Renderer, cols: _Columns, page: Stencil, lo: int, hi: int) -> None:
-    """Write ``tournaments/<page>.html`` for the tournaments numbered lo..hi-1: the facts, the
-    crosstable (a cell: the opponent's row, + win, = draw, − loss, /b or /w the colour, as in
-    the EGF table format) and, drawn by the page script from it, the pairings by round."""
+    """Write ``tournaments/<page>.html`` for the tournaments numbered lo..hi-1: the facts as
+    HTML, and the standings as JSON that the page script draws as a crosstable (a cell: the
+    opponent's row, + win, = draw, − loss, /b or /w the colour, as in the EGF table format)
+    and, from the crosstable, the pairings by round.
+
+    The data: ``{"rounds": [label, ...], "rows": [[#, first place, last place, player, 2 ×
+    score, performance, bound, before, after, change, cells], ...]}``, the rows in standings
+    order; the player a number in the players data file; performance, before, after and
+    change in whole Elo (null: none; no before: new to the list), bound 1 at least, -1 at
+    most; ``cells`` the rounds' cells joined by ``,``, a cell's games by a space, a game
+    ``12+b`` (the opponent's #, ``+`` ``=`` ``-`` the result, ``b`` ``w`` the colour) or
+    ``12+b@345`` (game 345 on renju.net).
+    """
     c_lo, c_hi = (int(x) for x in np.searchsorted(cols.c_tournament, [lo, hi]))
     cs = slice(c_lo, c_hi)
-    colour = np.where(cols.c_black[cs], "/b", "/w").tolist()
+    colour = np.where(cols.c_black[cs], "b", "w").tolist()
     entries = [
         f"{o}{_SYMBOL[sc]}{col}"
         for o, sc, col in zip(
             cols.c_opp[cs].tolist(), cols.c_score[cs].tolist(), colour, strict=True
         )
     ]
-    if cols.c_id is not None:
+    if cols.c_id is not None:  # RenjuNet ids are digits (lists.renjunet_game_url)
         entries = [
-            f'<a href="{lists.renjunet_game_url(g)}" rel=nofollow>{e}</a>'
-            if g in cols.linked
-            else e
+            f"{e}@{g}" if g in cols.linked else e
             for e, g in zip(entries, cols.c_id[cs].tolist(), strict=True)
         ]
-    # one cell per (tournament, row, round): its entries, space-separated (the page script
-    # colours them by result; the symbols + = − say it without colour)
+    # one cell per (tournament, row, round): its entries, space-separated
     t, row, column = cols.c_tournament[cs], cols.c_row[cs], cols.c_column[cs]
     new = np.r_[True, (t[1:] != t[:-1]) | (row[1:] != row[:-1]) | (column[1:] != column[:-1])]
     starts = np.flatnonzero(new).tolist()
     ends = starts[1:] + [c_hi - c_lo]
     cells: dict[tuple[int, int], dict[int, str]] = {}
     for a, b in zip(starts, ends, strict=True):
-        html = "<td>" + " ".join(entries[a:b])
-        cells.setdefault((int(t[a]), int(row[a])), {})[int(column[a])] = html
+        cells.setdefault((int(t[a]), int(row[a])), {})[int(column[a])] = " ".join(entries[a:b])
 
     s_lo, s_hi = (int(x) for x in np.searchsorted(cols.s_tournament, [lo, hi]))
     ss = slice(s_lo, s_hi)
-    perf = _performance_text(cols.s_perf[ss], cols.s_bound[ss])
-    change = _change_cells(cols.s_before[ss], cols.s_after[ss])
+    before, after = cols.s_before[ss], cols.s_after[ss]
     by_t: dict[int, list[str]] = {}
-    for k, (tk, n, pn, pf, pl, sc) in enumerate(
-        zip(
-            cols.s_tournament[ss].tolist(),
-            cols.s_row[ss].tolist(),
-            cols.s_player[ss].tolist(),
-            cols.s_first[ss].tolist(),
-            cols.s_last[ss].tolist(),
-            cols.s_score[ss].tolist(),
-            strict=True,
-        )
+    for tk, n, pn, first, last, s2, perf, bound, bf, af, ch in zip(
+        cols.s_tournament[ss].tolist(),
+        cols.s_row[ss].tolist(),
+        cols.s_player[ss].tolist(),
+        cols.s_first[ss].tolist(),
+        cols.s_last[ss].tolist(),
+        np.rint(2 * cols.s_score[ss]).astype(np.int64).tolist(),
+        _json_number(cols.s_perf[ss]),
+        cols.s_bound[ss].tolist(),
+        _json_number(before),
+        _json_number(after),
+        _json_number(after - before),
+        strict=True,
     ):
         mine = cells.get((tk, n), {})
-        html_cells = "".join(mine.get(c, "<td>") for c in range(len(cols.rounds.get(tk, []))))
-        name = html_name(cols.name[pn], cols.label[pn], cols.page[pn], "../", cols.female[pn])
-        place = str(pf) if pf == pl else f"{pf}–{pl}"
-        before, after, delta = change[k]
+        text = ",".join(mine.get(c, "") for c in range(len(cols.rounds.get(tk, []))))
         by_t.setdefault(tk, []).append(
-            f"<tr><td>{n}<td>{place}<td>{name}{html_cells}"
-            f"<td>{points(sc)}<td>{perf[k]}{before}{after}{delta}\n"
+            f'[{n},{first},{last},{pn},{s2},{perf},{bound},{bf},{af},{ch},"{text}"]'
         )
     for k in range(lo, hi):
         rows = by_t.get(k, [])
@@ -735,11 +720,11 @@ def tournament_pages(r: Renderer, cols: _Columns, page: Stencil, lo: int, hi: in
                 f'<dt>Not rated<dd><a href="../excluded.html#t-{cols.t_page[k]}">'
                 f"{cols.t_excluded[k]} games, and why</a>"
             )
+        rounds = js_json(cols.rounds.get(k, []))
         html = page.fill(
             name=cols.t_name[k],
             facts=Markup(facts + "</dl>"),
-            round_heads=Markup("".join(f"<th>{escape(x)}" for x in cols.rounds.get(k, []))),
-            rows=Markup("".join(rows)),
+            data=Markup(safe_in_script(f'{{"rounds":{rounds},"rows":[{",".join(rows)}]}}')),
         )
         r.write(f"tournaments/{cols.t_page[k]}.html", html)
 
@@ -782,10 +767,8 @@ class Pages:
         if processes is None:
             many = len(self.written) >= PARALLEL_FROM
             processes = min(2, os.cpu_count() or 1) if many else 1
-        scripts = Markup(
-            f"<script src=../{r.data_files['players']}></script>\n"
-            f"<script src=../{r.data_files['tournaments']}></script>\n"
-        )
+        players = Markup(f"<script src=../{r.data_files['players']}></script>\n")
+        scripts = players + Markup(f"<script src=../{r.data_files['tournaments']}></script>\n")
         stencils = {
             "p": r.stencil(
                 "p",
@@ -794,7 +777,7 @@ class Pages:
                 scripts=scripts,
             ),
             "t": r.stencil(
-                "tournaments", "tournament.html", ("name", "facts", "round_heads", "rows")
+                "tournaments", "tournament.html", ("name", "facts", "data"), scripts=players
             ),
         }
         for folder in ("p", "tournaments"):  # made before forking, once

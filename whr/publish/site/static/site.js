@@ -457,6 +457,34 @@
     $("games").innerHTML = data.length ? html + "</tbody></table></div>" : "";
   }
 
+  // --- a tournament's crosstable, drawn from its data ----------------------------------------
+  // cross-data: {"rounds": [label, ...], "rows": [[#, first place, last place, player, 2 x score,
+  // performance, bound, before, after, change, cells], ...]}; cells: the rounds' cells joined by
+  // ",", a cell's games by " ", a game "12+b" (opponent's #, + = - result, b/w colour) or
+  // "12+b@345" (game 345 on renju.net). Shown as the EGF table format writes it: "12+/b".
+  var GAME = /^(\d+)([+=-])([bw])(?:@(\d+))?$/;
+  function crossApp() {
+    var data = JSON.parse($("cross-data").textContent), P = new Players(W.players);
+    var html = "<div class=scroll><table class=cross id=cross><thead><tr><th>#<th>Place<th class=nm>Player" +
+      data.rounds.map(function (r) { return "<th>" + esc(r); }).join("") +
+      "<th>Score<th>Perf.<th>Before<th>After<th>Change</thead><tbody>";
+    data.rows.forEach(function (x) {
+      html += "<tr><td>" + x[0] + "<td>" + (x[1] === x[2] ? x[1] : x[1] + "\u2013" + x[2]) + "<td>" + P.link(x[3], "../", true);
+      x[10].split(",").forEach(function (cell) {
+        html += "<td>" + cell.split(" ").filter(Boolean).map(function (g) {
+          var m = GAME.exec(g);
+          if (!m) return esc(g);
+          var text = m[1] + (m[2] === "-" ? "\u2212" : m[2]) + "/" + m[3];
+          return m[4] ? "<a href=\"https://www.renju.net/game/" + m[4] + "/\" rel=nofollow>" + text + "</a>" : text;
+        }).join(" ");
+      });
+      var perf = x[5] === null ? "" : (x[6] > 0 ? "\u2265" : (x[6] < 0 ? "\u2264" : "")) + x[5];
+      html += "<td>" + score(x[4]) + "<td>" + perf +
+        (x[7] === null ? "<td>\u2013<td>" + x[8] + "<td class=new>new" : "<td>" + x[7] + "<td>" + x[8] + "<td>" + signed(x[9])) + "</tr>";
+    });
+    $("standings").innerHTML = html + "</tbody></table></div>";
+  }
+
   // --- a tournament's pairings, read from its crosstable -------------------------------------
   var CELL = /^(\d+)([+=\u2212])\/([bw])$/;
   var RESULT_CLASS = { "+": "w", "=": "d", "\u2212": "l" };
@@ -539,6 +567,7 @@
     else if (CFG.page === "tournaments" && W.tournaments) tournamentsApp();
     else if (CFG.page === "excluded") filterApp();
     if ($("player-data") && W.players && W.tournaments) playerApp();
+    if ($("cross-data") && W.players) crossApp();
     if ($("cross") && $("pairings")) pairingsApp();
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init); else init();
