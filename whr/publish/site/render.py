@@ -272,9 +272,9 @@ def _list_heading(site: Prepared, day: dt.date, country: str | None = None) -> s
 
 def write_lists(r: Renderer) -> None:
     """The current list (``index.html`` and a page per tab), the year-end lists, the per-country
-    lists and the players index: small pages over shared data files."""
+    lists and the players index: small pages over shared data files (the players data file is
+    written first, by :func:`write`)."""
     site = r.site
-    r.data("players", "players", _players_data(site))
     r.data("lists.current", f"list-{site.as_of.isoformat()}", json_text=site.current.json)
     current_tabs = {"active": "index.html", **{t: f"{t}.html" for t in TABS[1:]}}
     for tab, path in current_tabs.items():
@@ -991,10 +991,11 @@ def write(site: Prepared, target: Path, processes: int | None = None) -> Rendere
     for asset in (HERE / "static").iterdir():  # copyfile: modes from the umask, not the package
         shutil.copyfile(asset, target / "static" / asset.name)
     r = Renderer(target, site)
-    write_lists(r)
-    write_tournaments_index(r)  # before the pages: player pages name its data file
+    r.data("players", "players", _players_data(site))  # the pages name these two data files
+    write_tournaments_index(r)
     pages = Pages(r, processes)
     try:  # while the worker processes (if any) write the player and tournament pages
+        write_lists(r)
         write_excluded(r)
         write_top(r)
         write_top(r, women=True)
