@@ -58,6 +58,7 @@ from whr.publish.parquet import (
     jsonable,
     versions,
     write_entry,
+    year_end_lists,
 )
 from whr.rules import facts_needed
 from whr.run import Run
@@ -208,7 +209,7 @@ def render_site(layout: Layout, entry: Entry, target: Path) -> None:
     from whr.publish.site import write_site
 
     tables = read_tables(entry)
-    year_end = dict(iter(tables["year_end"].groupby("list_date", sort=False)))
+    year_end = year_end_lists(tables["year_end"])
     options = entry.manifest.get("site") or {}
     site = layout.site(entry.channel)  # where it will be served from
     links = {

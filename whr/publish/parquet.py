@@ -35,6 +35,7 @@ from whr.tables import (
     TOURNAMENTS,
     SourceData,
     conform,
+    days_of,
 )
 
 if TYPE_CHECKING:
@@ -105,6 +106,24 @@ def versions() -> dict[str, str | None]:
     return out
 
 
+def year_end_lists(year_end: pd.DataFrame) -> dict[dt.date, pd.DataFrame]:
+    """The lists of a ``year_end`` table (RATINGS, each list's rows together), by list date in
+    the table's order; each a slice of the table, not a copy (at 1M games the year-end lists
+    are a third of the memory of a whole publish)."""
+    days = days_of(year_end["list_date"])
+    if not len(days):
+        return {}
+    starts = np.flatnonzero(np.r_[True, days[1:] != days[:-1]])
+    ends = [*starts[1:], len(days)]
+    out = {}
+    for a, b in zip(starts, ends, strict=True):
+        day = year_end["list_date"].iloc[a]
+        if day in out:
+            raise ValueError(f"the year_end table has the rows of the list of {day} apart")
+        out[day] = year_end.iloc[a:b].reset_index(drop=True)
+    return out
+
+
 def build_tables(
     as_of: dt.date,
     data: SourceData,
@@ -158,13 +177,7 @@ def build_tables(
     year_end = changes.since_each(lists.year_end_lists(as_of, history, pg, players, fit.rating_on))
     if year_end:
         year_frame = conform(pd.concat(list(year_end.values()), ignore_index=True), RATINGS)
-        # each year's list a slice of the table, not a second copy (a third of the memory of
-        # the whole publish at 1M games)
-        ends = np.cumsum([len(f) for f in year_end.values()])
-        year_end = {
-            day: year_frame.iloc[end - len(frame) : end].reset_index(drop=True)
-            for (day, frame), end in zip(year_end.items(), ends.tolist(), strict=True)
-        }
+        year_end = year_end_lists(year_frame)
     else:
         year_frame = conform(ratings.iloc[:0], RATINGS)
     tournaments = conform(data.tournaments, TOURNAMENTS)
