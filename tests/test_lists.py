@@ -351,6 +351,27 @@ def test_year_end_and_top_lists():
     assert lists.top_players(year) == lists.top_players(year, top=12, within=165.0) == ["a", "c"]
 
 
+def test_year_end_lists_are_the_lists_on_each_december_31():
+    # "late" has no player facts (female null) and plays from 2002 on: the 2001 list knows
+    # every player's sex, the 2002 list does not, and each is typed as a list of its own
+    rows = series("a", "b", 12, D(2001, 1, 1)) + series("late", "a", 3, D(2002, 3, 1))
+    games = make_games(rows)
+    history = history_of(games, {"a": 2500, "b": 2000, "late": 2100})
+    pg = lists.player_games(games)
+    players = players_of(["a", "b"])
+    players["female"] = [True, False]
+    rating_on = rating_on_of(history)
+    year = lists.year_end_lists(D(2003, 6, 1), history, pg, players, rating_on)
+    assert list(year) == [D(2002, 12, 31), D(2001, 12, 31)]
+    for day, frame in year.items():
+        alone = lists.list_on(day, history, pg, players, rating_on)
+        pd.testing.assert_frame_equal(frame, alone, check_exact=True)
+    assert year[D(2001, 12, 31)]["female"].dtype == bool
+    assert year[D(2002, 12, 31)]["female"].tolist() == [True, False, None]
+    assert year[D(2002, 12, 31)]["games"].tolist() == [15, 12, 3]
+    assert year[D(2002, 12, 31)]["gy1"].tolist() == [3, 0, 3]
+
+
 def test_inputs_are_not_mutated():
     games = make_games(series("p", "q", 3, D(2020, 1, 1)))
     before = games.copy()

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
+from pandas.api.extensions import take
 
 __all__ = ["since", "since_each", "with_split"]
 
@@ -71,9 +72,6 @@ def since(ratings: pd.DataFrame, previous: pd.DataFrame | None) -> pd.DataFrame:
         or after ``ratings`` (both with one ``list_date``).
     """
     ratings = _check(ratings, "ratings")
-    n = len(ratings)
-    change = np.full(n, np.nan)
-    rank = pd.array([None] * n, dtype="Int32")
     if previous is not None:
         previous = _check(previous, "previous")
         day, before = _list_date(ratings), _list_date(previous)
@@ -81,14 +79,19 @@ def since(ratings: pd.DataFrame, previous: pd.DataFrame | None) -> pd.DataFrame:
             raise ValueError(
                 f"previous must be a list dated before the list's {day}, got one of {before}"
             )
-    if previous is not None and len(previous):
-        old = previous.set_index(previous["player"].astype("str"))
-        players = ratings["player"].astype("str").to_numpy()
-        old_rating = old["rating"].astype("float64").reindex(players).to_numpy()
-        change = ratings["rating"].astype("float64").to_numpy() - old_rating
-        old_rank = pd.to_numeric(old["rank"], errors="raise").reindex(players)
-        rank = pd.array(old_rank.round().astype("Int32").to_numpy(), dtype="Int32")
-    return ratings.assign(rating_change=change, previous_rank=rank)
+    if previous is None or previous.empty:
+        n = len(ratings)
+        return ratings.assign(
+            rating_change=np.full(n, np.nan), previous_rank=pd.array([None] * n, dtype="Int32")
+        )
+    # each player's row on the previous list; -1 (not on it) takes a missing value
+    at = pd.Index(previous["player"].astype("str")).get_indexer(ratings["player"].astype("str"))
+    old_rating = take(previous["rating"].astype("float64").to_numpy(), at, allow_fill=True)
+    old_rank = take(pd.to_numeric(previous["rank"], errors="raise").array, at, allow_fill=True)
+    return ratings.assign(
+        rating_change=ratings["rating"].astype("float64").to_numpy() - old_rating,
+        previous_rank=pd.Series(old_rank).round().astype("Int32").array,
+    )
 
 
 def since_each(lists: Mapping[dt.date, pd.DataFrame]) -> dict[dt.date, pd.DataFrame]:

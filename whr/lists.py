@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -146,11 +145,34 @@ def rank_order(frame: pd.DataFrame) -> np.ndarray:
     missing = [c for c in ("rating", "games", "player") if c not in frame]
     if missing:
         raise ValueError(f"frame must have columns rating, games, player; lacks {missing}")
-    rating = np.round(frame["rating"].to_numpy(dtype=float), RANK_DECIMALS)
-    games = frame["games"].to_numpy(dtype=np.int64)
-    player = frame["player"].astype("str").to_numpy(dtype=object)
+    return _rank_order(
+        frame["rating"].to_numpy(dtype=float),
+        frame["games"].to_numpy(dtype=np.int64),
+        frame["player"].astype("str").to_numpy(dtype=object),
+    )
+
+
+def _rank_order(rating: np.ndarray, games: np.ndarray, player: np.ndarray) -> np.ndarray:
+    """:func:`rank_order` on arrays. ``player`` is compared as given: the ids as text, or
+    numbers that sort as the ids do as text (the lists' player numbers, faster to compare)."""
+    rating = np.round(rating, RANK_DECIMALS)
     # lexsort: the last key is the primary one
     return np.lexsort((player, -games, -rating))
+
+
+def _count_within(groups: np.ndarray) -> np.ndarray:
+    """1, 2, 3, ... within each group of equal values of ``groups`` (integers), in the order
+    given: pandas' ``groupby(groups).cumcount() + 1`` in numpy, since pandas' costs more than
+    the rest of a list's ranking."""
+    n = len(groups)
+    by_group = np.argsort(groups, kind="stable")  # each group's rows together, in order
+    grouped = groups[by_group]
+    first = np.ones(n, dtype=bool)
+    first[1:] = grouped[1:] != grouped[:-1]
+    group_start = np.maximum.accumulate(np.where(first, np.arange(n), 0))
+    counts = np.empty(n, dtype=np.int64)
+    counts[by_group] = np.arange(n) - group_start + 1
+    return counts
 
 
 def _numbered(frame: pd.DataFrame, among: np.ndarray, by: str | None = None) -> pd.Series:
@@ -168,6 +190,20 @@ def _numbered(frame: pd.DataFrame, among: np.ndarray, by: str | None = None) -> 
     return pd.Series(pd.array(np.where(among, rank, 0), dtype="Int32"), index=frame.index).where(
         among
     )
+
+
+_TEXT = pd.StringDtype(na_value=np.nan)  # pandas' default text dtype, "str"
+
+
+def _twice(values: pd.Series) -> pd.Series | np.ndarray:
+    """``values`` for the black sides' rows, then again for the white sides', typed as the
+    frame constructor types ``np.tile(values.to_numpy(object), 2)``: a column of pandas'
+    default text dtype with a value is repeated as it is (without the round trip through Python
+    objects, which is slow); any other column goes through objects and pandas infers its type
+    (text when every value is text or null and one is not null, else object)."""
+    if values.dtype == _TEXT and values.notna().any():
+        return pd.concat([values, values], ignore_index=True)
+    return np.tile(values.to_numpy(object), 2)
 
 
 def player_games(rated: pd.DataFrame) -> pd.DataFrame:
@@ -198,28 +234,20 @@ def player_games(rated: pd.DataFrame) -> pd.DataFrame:
     nan = np.full(n, np.nan)
     black_rating = rated["black_rating"].to_numpy(float) if "black_rating" in rated else nan
     white_rating = rated["white_rating"].to_numpy(float) if "white_rating" in rated else nan
-    common = {
-        "game_id": np.tile(rated["game_id"].to_numpy(object), 2),
-        "tournament_id": np.tile(
-            rated["tournament_id"].to_numpy(object)
-            if "tournament_id" in rated
-            else np.full(n, None),
-            2,
-        ),
-        "round": np.tile(
-            rated["round"].to_numpy(object) if "round" in rated else np.full(n, None), 2
-        ),
-        "day": np.concatenate([day, day]),
-    }
+
+    def sides(black: str, white: str) -> pd.Series:
+        """``rated[black]`` for the black sides' rows, then ``rated[white]`` for the white's."""
+        return pd.concat([rated[black], rated[white]], ignore_index=True)
+
+    none = np.full(2 * n, None)
     frame = pd.DataFrame(
         {
-            "player": np.concatenate(
-                [rated["black"].to_numpy(object), rated["white"].to_numpy(object)]
-            ),
-            "opponent": np.concatenate(
-                [rated["white"].to_numpy(object), rated["black"].to_numpy(object)]
-            ),
-            **common,
+            "player": sides("black", "white"),
+            "opponent": sides("white", "black"),
+            "game_id": sides("game_id", "game_id"),
+            "tournament_id": _twice(rated["tournament_id"]) if "tournament_id" in rated else none,
+            "round": _twice(rated["round"]) if "round" in rated else none,
+            "day": np.concatenate([day, day]),
             "colour": np.repeat(np.array(["black", "white"], dtype=object), n),
             "score": np.concatenate([result, 1.0 - result]),
             "rating": np.concatenate([black_rating, white_rating]),
@@ -247,27 +275,20 @@ def rated_games(rated: pd.DataFrame, history: pd.DataFrame) -> pd.DataFrame:
     pandas.DataFrame
         Schema ``RATED_GAMES``, sorted by date, tournament_id, round, game_id.
     """
-    h = pd.DataFrame(
-        {
-            "player": history["player"].astype("str").to_numpy(),
-            "day": days_of(history["date"]),
-            "rating": history["rating"].to_numpy(float),
-            "uncertainty": history["uncertainty"].to_numpy(float),
-        }
-    )
+    # the history's row of each player and day, looked up for both players of every game
+    rows = pd.MultiIndex.from_arrays([history["player"].astype("str"), days_of(history["date"])])
+    if not rows.is_unique:
+        raise ValueError("history must have one row per player and day")
+    day = days_of(rated["date"])
     games = rated.copy()
-    games["_day"] = days_of(rated["date"])
-    games["_order"] = np.arange(len(games))
+    games["_day"] = day
     for side in ("black", "white"):
-        side_h = h.rename(
-            columns={
-                "player": side,
-                "day": "_day",
-                "rating": f"{side}_rating",
-                "uncertainty": f"{side}_uncertainty",
-            }
-        )
-        games = games.merge(side_h, on=[side, "_day"], how="left", validate="many_to_one")
+        at = rows.get_indexer(pd.MultiIndex.from_arrays([rated[side].astype("str"), day]))
+        found = at >= 0
+        for column in ("rating", "uncertainty"):
+            values = np.full(len(games), np.nan)
+            values[found] = history[column].to_numpy(float)[at[found]]
+            games[f"{side}_{column}"] = values
     games = games.sort_values(["_day", "tournament_id", "round", "game_id"], kind="stable")
     return conform(games.reset_index(drop=True), RATED_GAMES)
 
@@ -313,35 +334,7 @@ def list_on(
         in the order of :func:`rank_order` (rating, then more games, then id).
     """
     as_date(on, "on")
-    return _list_on(
-        on, _prepare_history(history), _prepare_games(games), _prepare_players(players), rating_on
-    )
-
-
-def _prepare_history(history: pd.DataFrame) -> dict[str, np.ndarray]:
-    """player (object), day (datetime64[D]), rating arrays; sorted by player and day."""
-    h = pd.DataFrame(
-        {
-            "player": history["player"].astype("str").to_numpy(),
-            "day": days_of(history["date"]),
-            "rating": history["rating"].to_numpy(float),
-        }
-    )
-    h = h.sort_values(["player", "day"], kind="stable")
-    return {
-        "player": h["player"].to_numpy(object),
-        "day": h["day"].to_numpy().astype("datetime64[D]"),
-        "rating": h["rating"].to_numpy(float),
-    }
-
-
-def _prepare_games(games: pd.DataFrame) -> dict[str, np.ndarray]:
-    """player (object), day (datetime64[D]), score arrays of :func:`player_games` output."""
-    return {
-        "player": games["player"].to_numpy(object),
-        "day": games["day"].to_numpy().astype("datetime64[D]"),
-        "score": games["score"].to_numpy(float),
-    }
+    return _lists([on], _ListInputs(history, games, players), rating_on)[on]
 
 
 def _prepare_players(players: pd.DataFrame) -> pd.DataFrame:
@@ -356,137 +349,235 @@ def _prepare_players(players: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def _group_bounds(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Start and end (exclusive) positions of the runs of equal values in sorted ``keys``."""
-    n = len(keys)
-    if n == 0:
-        return np.zeros(0, np.int64), np.zeros(0, np.int64)
-    change = np.flatnonzero(keys[1:] != keys[:-1]) + 1
-    starts = np.concatenate([[0], change])
-    return starts, np.append(starts[1:], n)
+class _PlayerRows:
+    """Rows of players (games, rating days) sorted by player number, then day, so that each
+    player's rows up to any day are found by one binary search.
+
+    Every row gets one int64 key, ``player * span + (day - first day)``, ordered as (player,
+    day); the position of the key of (player p, day x) among the sorted keys is the end of p's
+    rows on or before x. A list of any date reads its counts off such positions instead of
+    filtering every row again.
+    """
+
+    def __init__(self, player: np.ndarray, day: np.ndarray, n_players: int) -> None:
+        days = day.astype("datetime64[D]").astype(np.int64)
+        self._first = int(days.min()) if len(days) else 0
+        # offsets are 0..span-2; a day before the first is offset -1 (see end)
+        self._span = (int(days.max()) - self._first + 2) if len(days) else 2
+        key = player.astype(np.int64) * self._span + (days - self._first)
+        self.order = np.argsort(key, kind="stable")  # the rows' positions in (player, day) order
+        self._key = key[self.order]
+        self.player = player[self.order]
+        self.day = days[self.order].astype("datetime64[D]")
+        everyone = np.arange(n_players, dtype=np.int64)
+        self.start = np.searchsorted(self._key, everyone * self._span, side="left")
+
+    def end(self, day: dt.date | np.datetime64, players: np.ndarray) -> np.ndarray:
+        """The end of each of ``players``' rows up to ``day``: the position after their last
+        row on or before ``day`` (their ``start`` when they have none)."""
+        offset = np.datetime64(day, "D").astype(np.int64) - self._first
+        offset = min(max(offset, -1), self._span - 2)
+        return np.searchsorted(self._key, players * self._span + offset, side="right")
 
 
-def _list_on(
-    on: dt.date,
-    h: dict[str, np.ndarray],
-    games: dict[str, np.ndarray],
-    facts: pd.DataFrame,
-    rating_on: RatingOn,
-) -> pd.DataFrame:
-    """One list, built column by column as arrays (a list is built for every year end)."""
+class _ListInputs:
+    """What the lists of one set of inputs share, prepared once: the players numbered, each
+    player's games and rating days in order, and the player facts as Arrow columns.
+
+    Players are the players of the games, numbered in the order of their ids as text, so that
+    sorting by number sorts by id (the last key of :func:`rank_order`); a player is compared as
+    a number from here on, and turned into text only in the output.
+    """
+
+    def __init__(self, history: pd.DataFrame, games: pd.DataFrame, players: pd.DataFrame):
+        number, ids = pd.factorize(games["player"].astype("str"), sort=True)
+        if (number < 0).any():
+            raise ValueError("games must name the player on every row")
+        self.index = pd.Index(ids)
+        self.ids = self.index.to_numpy(dtype=object)
+        n = len(ids)
+
+        self.games = _PlayerRows(number, games["day"].to_numpy(), n)
+        self.first_game = self.games.day[self.games.start]  # every player has a game
+        score = games["score"].to_numpy(dtype=float)[self.games.order]
+        # running totals: a player's wins in the rows [a, b) are wins[b] - wins[a]
+        self.results = {
+            name: np.concatenate([[0], np.cumsum(score == value)])
+            for name, value in (("wins", 1.0), ("draws", 0.5), ("losses", 0.0))
+        }
+
+        # rating days; those of a player without a rated game would never be listed
+        player = self.index.get_indexer(history["player"].astype("str"))
+        known = player >= 0
+        self.history = _PlayerRows(player[known], days_of(history["date"])[known], n)
+        rating = history["rating"].to_numpy(dtype=float)[known][self.history.order]
+        # the best rating up to each rating day and the first day it was held: the last row up
+        # to that day that beat every earlier row of its player (a player's first row does)
+        self.best_rating = (
+            pd.Series(rating).groupby(self.history.player, sort=False).cummax().to_numpy()
+        )
+        player = self.history.player
+        record = np.ones(len(rating), dtype=bool)
+        record[1:] = (player[1:] != player[:-1]) | (rating[1:] > self.best_rating[:-1])
+        record_row = np.where(record, np.arange(len(rating)), 0)
+        self.best_date = self.history.day[np.maximum.accumulate(record_row)]
+
+        facts = _prepare_players(players).reindex(self.ids)
+        name = facts["name"].to_numpy(dtype=object)
+        strings = ("native_name", "country", "country_name")
+        self.facts = pa.table(
+            {
+                "player": pa.array(self.ids, type=pa.string()),
+                "name": pa.array(np.where(pd.isna(name), self.ids, name), type=pa.string()),
+                **{
+                    c: pa.array(facts[c].to_numpy(dtype=object), type=pa.string(), from_pandas=True)
+                    for c in strings
+                },
+                "female": pa.array(
+                    facts["female"].to_numpy(dtype=object), type=pa.bool_(), from_pandas=True
+                ),
+                "birth_year": pa.array(facts["birth_year"], type=pa.int32(), from_pandas=True),
+            }
+        )
+        self.country = pd.factorize(facts["country"].to_numpy(dtype=object))[0]  # -1: none
+
+
+def _list_columns(
+    on: dt.date, inputs: _ListInputs, rating_on: RatingOn
+) -> dict[str, np.ndarray] | None:
+    """The list on ``on`` as arrays in list order (``player``: player numbers), or None when
+    nobody has a rated game up to ``on``.
+
+    The one implementation of the rules of a list (the counts, status, best rating and order as
+    of D, see the module's docstring), for :func:`list_on` and :func:`year_end_lists` alike.
+    """
     day = np.datetime64(on, "D")
-    keep = games["day"] <= day
-    if not keep.any():
-        return empty(RATINGS)
-    # games are sorted by player then day: each player's rows are one run
-    player = games["player"][keep]
-    days = games["day"][keep]
-    score = games["score"][keep]
-    starts, ends = _group_bounds(player)
-    ids = player[starts]
-    n = len(ids)
-
-    def total(mask: np.ndarray) -> np.ndarray:
-        return np.add.reduceat(mask.astype(np.int64), starts)
-
-    columns: dict[str, Any] = {
-        "games": ends - starts,
-        "wins": total(score == 1.0),
-        "draws": total(score == 0.5),
-        "losses": total(score == 0.0),
-        **{f"gy{y}": total(days > np.datetime64(years_before(on, y), "D")) for y in WINDOWS_YEARS},
-        "first_game": days[starts],
-        "last_game": days[ends - 1],
+    g = inputs.games
+    listed = np.flatnonzero(inputs.first_game <= day)  # players with a rated game up to D
+    if not len(listed):
+        return None
+    start, end = g.start[listed], g.end(day, listed)
+    n = len(listed)
+    columns: dict[str, np.ndarray] = {
+        "games": end - start,
+        **{name: total[end] - total[start] for name, total in inputs.results.items()},
+        # games in (D - y years, D]
+        **{f"gy{y}": end - g.end(years_before(on, y), listed) for y in WINDOWS_YEARS},
+        "first_game": g.day[start],
+        "last_game": g.day[end - 1],
     }
-    index = pd.Index(ids)
 
     now = rating_on(on)
-    at = index.get_indexer(now["player"].astype("str").to_numpy(object))
+    at = inputs.index.get_indexer(now["player"].astype("str"))
     rated = at >= 0
-    rating = np.full(n, np.nan)
-    rating[at[rated]] = now["rating"].to_numpy(float)[rated]
+
+    def of_listed(column: str, missing: object, dtype: type) -> np.ndarray:
+        values = np.full(len(inputs.ids), missing, dtype=dtype)
+        values[at[rated]] = now[column].to_numpy(dtype=dtype)[rated]
+        return values[listed]
+
+    rating = of_listed("rating", np.nan, float)
     has_uncertainty = "uncertainty" in now
-    uncertainty = np.full(n, np.nan)
-    if has_uncertainty:
-        uncertainty[at[rated]] = now["uncertainty"].to_numpy(float)[rated]
-    established = None
-    if "established" in now:
-        established = np.zeros(n, dtype=bool)
-        established[at[rated]] = now["established"].to_numpy(bool)[rated]
+    uncertainty = of_listed("uncertainty", np.nan, float) if has_uncertainty else np.full(n, np.nan)
+    established = of_listed("established", False, bool) if "established" in now else None
     unrated = np.isnan(rating) | (np.isnan(uncertainty) if has_uncertainty else False)
     if unrated.any():
-        missing = ids[unrated]
+        missing = inputs.ids[listed][unrated]
         raise ValueError(
             f"rating_on({on}) gave no rating for {len(missing)} players with rated games up to "
             f"that day (e.g. {list(missing[:5])}); it must rate every player from their first "
             "rating day on (docs/solver.md)"
         )
 
-    # best rating of each player: the first day of the maximum (rows are sorted by day)
+    # best rating of each player up to D and its first day; the rating on D without a rating
+    # day up to D
+    h_end = inputs.history.end(day, listed)
+    has = h_end > inputs.history.start[listed]
     best_rating, best_date = rating.copy(), columns["last_game"].copy()
-    hk = h["day"] <= day
-    hp, hd, hr = h["player"][hk], h["day"][hk], h["rating"][hk]
-    if len(hp):
-        h_starts, h_ends = _group_bounds(hp)
-        group = np.repeat(np.arange(len(h_starts)), h_ends - h_starts)
-        top = np.maximum.reduceat(hr, h_starts)
-        candidates = np.flatnonzero(hr == top[group])
-        _, first = np.unique(group[candidates], return_index=True)
-        best_at = candidates[first]
-        where = index.get_indexer(hp[h_starts])
-        found = where >= 0
-        best_rating[where[found]] = hr[best_at][found]
-        best_date[where[found]] = hd[best_at][found]
+    best_rating[has] = inputs.best_rating[h_end[has] - 1]
+    best_date[has] = inputs.best_date[h_end[has] - 1]
 
-    info = facts.reindex(ids)
-    name = info["name"].to_numpy(object)
     status_of = status(columns["games"], columns["last_game"], on, established)
-    frame = {
-        "player": ids,
-        "name": np.where(pd.isna(name), ids, name),
-        **{c: info[c].to_numpy(object) for c in ("native_name", "country", "country_name")},
-        "female": info["female"].to_numpy(object),
-        "birth_year": info["birth_year"],
+    status_code = np.zeros(n, dtype=np.int64)
+    for code, name in enumerate(STATUSES):
+        status_code[status_of == name] = code
+
+    # list order: active, inactive, provisional, each in rank order
+    by_rank = _rank_order(rating, columns["games"], listed)
+    order = by_rank[np.argsort(status_code[by_rank], kind="stable")]
+    active = status_of[order] == "active"
+    country = inputs.country[listed[order]]
+    with_country = active & (country >= 0)
+    country_rank = np.zeros(n, dtype=np.int64)
+    country_rank[with_country] = _count_within(country[with_country])
+    values = {
+        "player": listed,
         "rating": rating,
         "uncertainty": uncertainty,
         **columns,
         "best_rating": best_rating,
         "best_date": best_date,
-        "status": status_of,
+        "status": status_code,
+    }
+    return {
+        **{name: column[order] for name, column in values.items()},
+        "rank": np.cumsum(active),  # active players come first, in rank order
+        "active": active,
+        "country_rank": country_rank,
+        "with_country": with_country,
     }
 
-    # list order: active, inactive, provisional, each in rank order
-    ranking = pd.DataFrame({"rating": rating, "games": columns["games"], "player": ids})
-    within = np.empty(n, dtype=np.int64)
-    within[rank_order(ranking)] = np.arange(n)
-    status_index = pd.Series(status_of).map({s: i for i, s in enumerate(STATUSES)}).to_numpy()
-    order = np.lexsort((within, status_index))
-    active = status_of[order] == "active"
-    rank = np.cumsum(active)  # active players come first, in rank order
-    country = frame["country"][order]
-    with_country = active & ~pd.isna(country)
-    country_rank = np.zeros(n, dtype=np.int64)
-    if with_country.any():
-        groups = pd.Series(country[with_country])
-        country_rank[with_country] = groups.groupby(groups, sort=False).cumcount().to_numpy() + 1
-    arrays = {
-        "list_date": pa.array(np.full(n, day), type=pa.date32()),
-        "rank": pa.array(rank, mask=~active, type=pa.int32()),
-        "country_rank": pa.array(country_rank, mask=~with_country, type=pa.int32()),
-    }
-    for field in RATINGS:
-        if field.name in arrays:
-            continue
-        if field.name in CHANGE_COLUMNS:  # filled later from the previous list (whr.changes)
-            arrays[field.name] = pa.nulls(n, field.type)
-            continue
-        values = frame[field.name]
-        values = values.iloc[order] if isinstance(values, pd.Series) else values[order]
-        arrays[field.name] = pa.array(values, type=field.type, from_pandas=True)
-    out = to_frame(pa.table(arrays, schema=RATINGS))
-    for column in _NULLABLE_INTS:  # as every other list frame has them (conform's dtypes)
-        out[column] = out[column].astype("Int32")
-    return out
+
+def _lists(
+    days: Sequence[dt.date], inputs: _ListInputs, rating_on: RatingOn
+) -> dict[dt.date, pd.DataFrame]:
+    """The lists on ``days`` (:func:`list_on`), in that order.
+
+    Each list is computed as arrays (:func:`_list_columns`); they are then turned into frames
+    together, as one Arrow table converted to pandas once and cut into one frame per list,
+    because converting each list alone costs more than computing it (a list is built for every
+    year end).
+    """
+    built = {day: _list_columns(day, inputs, rating_on) for day in days}
+    parts = {day: columns for day, columns in built.items() if columns is not None}
+    frames = {}
+    if parts:
+        sizes = [len(columns["player"]) for columns in parts.values()]
+
+        def joined(name: str) -> np.ndarray:
+            return np.concatenate([columns[name] for columns in parts.values()])
+
+        facts = inputs.facts.take(joined("player"))
+        list_date = np.repeat([np.datetime64(day, "D") for day in parts], sizes)
+        arrays = {
+            "list_date": pa.array(list_date, type=pa.date32()),
+            "rank": pa.array(joined("rank"), mask=~joined("active"), type=pa.int32()),
+            "country_rank": pa.array(
+                joined("country_rank"), mask=~joined("with_country"), type=pa.int32()
+            ),
+            "status": pa.array(STATUSES, type=pa.string()).take(joined("status")),
+        }
+        for field in RATINGS:
+            if field.name in arrays:
+                continue
+            if field.name in CHANGE_COLUMNS:  # filled later from the previous list (whr.changes)
+                arrays[field.name] = pa.nulls(len(list_date), field.type)
+            elif field.name in facts.column_names:
+                arrays[field.name] = facts[field.name]
+            else:
+                arrays[field.name] = pa.array(joined(field.name), type=field.type, from_pandas=True)
+        out = to_frame(pa.table(arrays, schema=RATINGS))
+        for column in _NULLABLE_INTS:  # as every other list frame has them (conform's dtypes)
+            out[column] = out[column].astype("Int32")
+        bounds = np.cumsum([0, *sizes])
+        for day, a, b in zip(parts, bounds[:-1], bounds[1:], strict=True):
+            frame = out.iloc[a:b].reset_index(drop=True)
+            # Arrow gives a bool column with a null as objects (True, False, None), one
+            # without as bool: each list as it would be converted alone
+            if frame["female"].dtype == object and frame["female"].notna().all():
+                frame["female"] = frame["female"].astype(bool)
+            frames[day] = frame
+    return {day: frames[day] if day in frames else empty(RATINGS) for day in days}
 
 
 _NULLABLE_INTS = [f.name for f in RATINGS if f.type == pa.int32() and f.nullable]
@@ -532,10 +623,8 @@ def year_end_lists(
     if games.empty:
         return {}
     as_date(on, "on")
-    h = _prepare_history(history)
-    g = _prepare_games(games)
-    facts = _prepare_players(players)
-    return {d: _list_on(d, h, g, facts, rating_on) for d in year_ends(g["day"], on)}
+    inputs = _ListInputs(history, games, players)
+    return _lists(year_ends(inputs.games.day, on), inputs, rating_on)
 
 
 def country_list(ratings: pd.DataFrame, country: str) -> pd.DataFrame:
