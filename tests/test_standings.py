@@ -185,3 +185,19 @@ def test_categorical_game_ids_and_rounds_give_the_same_crosstable(sort):
         round=pd.Categorical(pg["round"], categories=sorted(rounds) if sort else rounds),
     )
     pd.testing.assert_frame_equal(standings.crosstable(coded, table), want, check_exact=True)
+
+
+@pytest.mark.parametrize("categories", [["black", "white"], ["white", "black"]])
+def test_the_colours_of_the_cells_are_the_games_whatever_their_type(categories):
+    games, history = tables()
+    pg = lists.player_games(games)
+    table = standings.standings(pg, standings.player_tournaments(pg, history))
+    want = standings.crosstable(pg, table)
+    assert want["colour"].cat.categories.tolist() == ["black", "white"]
+    # the site passes colours as categories; the first row of pg is a White game or not
+    for first in ("black", "white"):
+        start = pg.index[pg["colour"] == first][0]
+        rows = pg.loc[[start, *pg.index.drop(start)]].reset_index(drop=True)
+        coded = rows.assign(colour=pd.Categorical(rows["colour"], categories=categories))
+        got = standings.crosstable(coded, table)
+        pd.testing.assert_series_equal(got["colour"], want["colour"])

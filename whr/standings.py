@@ -400,7 +400,10 @@ def crosstable(pg: pd.DataFrame, table: pd.DataFrame) -> pd.DataFrame:
     column_of_pair = np.arange(len(pairs)) - _run_starts(_new_runs(pairs // (len(labels) + 1)))
     column = column_of_pair[pair]
     game_code, game_ids = _factorize(pg["game_id"], sort=True)
-    colour_code, colours = pd.factorize(pg["colour"])
+    # one coding of the colours whatever the column's type: pd.factorize of a categorical (as
+    # the site passes) numbers them by first appearance, and those codes read against its
+    # categories swapped every colour when the first row was a White game
+    colour = pd.Categorical(pg["colour"], categories=["black", "white"])
     order = np.lexsort((game_code, _days(pg["day"]), column, number[me], t_pg))
     return pd.DataFrame(
         {
@@ -409,7 +412,7 @@ def crosstable(pg: pd.DataFrame, table: pd.DataFrame) -> pd.DataFrame:
             "column": column[order],
             "round": pd.Categorical.from_codes(r_code[order], categories=labels),
             "opponent": number[them][order],
-            "colour": pd.Categorical.from_codes(colour_code[order], categories=colours),
+            "colour": colour.take(order),
             "score": pg["score"].to_numpy(np.float64)[order],
             "game_id": pd.Categorical.from_codes(game_code[order], categories=game_ids),
         },

@@ -62,6 +62,34 @@ def test_numbered_player_games_are_lists_player_games(tables, odd):
         assert np.array_equal(got[column], want[column], equal_nan=True)
 
 
+def swapped(games: pd.DataFrame) -> pd.DataFrame:
+    """The games with the colours swapped (the same games, each player with the other colour)."""
+    out = games.copy()
+    for column in ("", "_rating", "_uncertainty"):
+        out["black" + column], out["white" + column] = (
+            games["white" + column],
+            games["black" + column],
+        )
+    out["result"] = 1.0 - games["result"]
+    return out
+
+
+@pytest.mark.parametrize("swap", [False, True])
+def test_crosstable_colours_are_those_of_the_games(tables, swap):
+    # the first of the rows by player is a game with Black, or (swapped) with White
+    given = {**tables, "games": swapped(tables["games"]) if swap else tables["games"]}
+    site = prepare.prepare(support.AS_OF, given, {}, {"parameters": {}})
+    black = given["games"].set_index("game_id")["black"]
+    ids = site.players["player"].to_numpy(object)
+    games = site.games
+    with_white = ids[games["number"]] != black[games["game_id"].astype("str")].to_numpy(object)
+    assert (with_white == games["white"].to_numpy(bool)).all()
+    cells = site.cells.merge(site.table[["tournament", "number", "player_number"]])
+    by_game = games.set_index([games["game_id"].astype("str"), "number"])["white"]
+    want = by_game[list(zip(cells["game_id"].astype("str"), cells["player_number"], strict=True))]
+    assert ((cells["colour"] == "white").to_numpy(bool) == want.to_numpy(bool)).all()
+
+
 def test_gy1_ranks_are_those_of_the_gy1_lists(tables):
     ratings = tables["ratings"]
     numbers = np.arange(len(ratings))
