@@ -168,3 +168,36 @@ def test_crosstable_cells():
     assert cells.loc[cells["tournament_id"] == "T2", "column"].tolist() == [0, 0]
     with pytest.raises(ValueError, match="standings of these games"):
         standings.crosstable(pg, table.loc[table["player"] != "b"])
+
+
+@pytest.mark.parametrize("sort", [False, True])
+def test_categorical_game_ids_and_rounds_give_the_same_crosstable(sort):
+    # the site passes game ids and rounds as categories (sorted, as here with sort): the
+    # cells must be those of the text, whatever the categories' order and unused ones
+    games, history = tables()
+    pg = lists.player_games(games)
+    table = standings.standings(pg, standings.player_tournaments(pg, history))
+    want = standings.crosstable(pg, table)
+    game_ids = ["5", "zz", "3", "1", "2", "4", "10"]
+    rounds = ["F", "10", "2", "unused", "1"]
+    coded = pg.assign(
+        game_id=pd.Categorical(pg["game_id"], categories=sorted(game_ids) if sort else game_ids),
+        round=pd.Categorical(pg["round"], categories=sorted(rounds) if sort else rounds),
+    )
+    pd.testing.assert_frame_equal(standings.crosstable(coded, table), want, check_exact=True)
+
+
+@pytest.mark.parametrize("categories", [["black", "white"], ["white", "black"]])
+def test_the_colours_of_the_cells_are_the_games_whatever_their_type(categories):
+    games, history = tables()
+    pg = lists.player_games(games)
+    table = standings.standings(pg, standings.player_tournaments(pg, history))
+    want = standings.crosstable(pg, table)
+    assert want["colour"].cat.categories.tolist() == ["black", "white"]
+    # the site passes colours as categories; the first row of pg is a White game or not
+    for first in ("black", "white"):
+        start = pg.index[pg["colour"] == first][0]
+        rows = pg.loc[[start, *pg.index.drop(start)]].reset_index(drop=True)
+        coded = rows.assign(colour=pd.Categorical(rows["colour"], categories=categories))
+        got = standings.crosstable(coded, table)
+        pd.testing.assert_series_equal(got["colour"], want["colour"])

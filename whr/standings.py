@@ -8,7 +8,7 @@ player pages without recomputing anything per page.
 
 Ids (``player``, ``opponent``, ``tournament_id``) may be text or integer codes, and come out as
 they came in: a caller that numbers players and tournaments once (as the site does) passes the
-numbers and saves the work on text.
+numbers and saves the work on text; game ids and rounds may likewise come as categories.
 
 Definitions
 -----------
@@ -251,7 +251,8 @@ def player_tournaments(pg: pd.DataFrame, history: pd.DataFrame) -> pd.DataFrame:
             "rating_before": before,
             "rating_after": after,
             "rating_change": after - before,
-        }
+        },
+        copy=False,  # fresh arrays: no need to copy them into 2-D blocks
     )
     return frame.sort_values(
         ["player", "last_day", "first_day", "tournament_id"], kind="stable"
@@ -270,6 +271,27 @@ def _ids(column: pd.Series) -> np.ndarray:
     if pd.api.types.is_integer_dtype(column.dtype):
         return column.to_numpy(np.int64)
     return column.fillna("").astype("str").to_numpy(object)
+
+
+def _factorize(column: pd.Series, sort: bool = False) -> tuple[np.ndarray, pd.Index]:
+    """``pd.factorize`` of a column as text: codes and labels, the labels in order of appearance
+    or, with ``sort``, as text.
+
+    A categorical column (as the site passes game ids and rounds) is factorized by its codes,
+    with the same result, instead of by a string per row.
+    """
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        labels, codes = column.cat.categories.astype("str"), column.cat.codes.to_numpy(np.int64)
+        if not (codes < 0).any():
+            used = pd.unique(codes)  # in order of appearance
+            if sort and labels.is_monotonic_increasing:  # the site's are sorted
+                used = np.sort(used)
+            elif sort:
+                used = used[np.argsort(labels.take(used).to_numpy(object), kind="stable")]
+            code_of = np.empty(len(labels), np.int64)
+            code_of[used] = np.arange(len(used))
+            return code_of[codes], labels.take(used)
+    return pd.factorize(column.astype("str"), sort=sort)
 
 
 def _column(values: np.ndarray) -> pd.Series:
@@ -371,14 +393,17 @@ def crosstable(pg: pd.DataFrame, table: pd.DataFrame) -> pd.DataFrame:
         raise ValueError("table must be the standings of these games (a player has no row)")
     number = table["number"].to_numpy(np.int64)
     # rounds: numbered by the natural order of their labels, then per tournament from 0
-    r_code, labels = pd.factorize(pg["round"].fillna("").astype("str"))
+    r_code, labels = _factorize(pg["round"].fillna(""))
     natural = _natural_rounds(pd.Series(np.asarray(labels, dtype=object), dtype=object))
     key = t_pg.astype(np.int64) * (len(labels) + 1) + natural[r_code]
-    pairs = np.unique(key)
+    pair, pairs = pd.factorize(key, sort=True)
     column_of_pair = np.arange(len(pairs)) - _run_starts(_new_runs(pairs // (len(labels) + 1)))
-    column = column_of_pair[np.searchsorted(pairs, key)]
-    game_code, game_ids = pd.factorize(pg["game_id"].astype("str"), sort=True)
-    colour_code, colours = pd.factorize(pg["colour"])
+    column = column_of_pair[pair]
+    game_code, game_ids = _factorize(pg["game_id"], sort=True)
+    # one coding of the colours whatever the column's type: pd.factorize of a categorical (as
+    # the site passes) numbers them by first appearance, and those codes read against its
+    # categories swapped every colour when the first row was a White game
+    colour = pd.Categorical(pg["colour"], categories=["black", "white"])
     order = np.lexsort((game_code, _days(pg["day"]), column, number[me], t_pg))
     return pd.DataFrame(
         {
@@ -387,8 +412,9 @@ def crosstable(pg: pd.DataFrame, table: pd.DataFrame) -> pd.DataFrame:
             "column": column[order],
             "round": pd.Categorical.from_codes(r_code[order], categories=labels),
             "opponent": number[them][order],
-            "colour": pd.Categorical.from_codes(colour_code[order], categories=colours),
+            "colour": colour.take(order),
             "score": pg["score"].to_numpy(np.float64)[order],
             "game_id": pd.Categorical.from_codes(game_code[order], categories=game_ids),
-        }
+        },
+        copy=False,  # fresh arrays: no need to copy them into 2-D blocks
     )

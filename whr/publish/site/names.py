@@ -105,23 +105,19 @@ def namesake_labels(
         )
     keys = [" ".join(_text(x).casefold().split()) for x in names]
     shared = Counter(keys)
-    years = []
-    for y in birth_years:
-        text = _text(y)
-        years.append(str(int(float(text))) if text else "")
-    countries_text = [_text(c) or "?" for c in countries]
-    same = Counter(
-        (k, c, y) for k, c, y in zip(keys, countries_text, years, strict=True) if shared[k] > 1
-    )
-    out = []
-    for i in range(n):
-        if shared[keys[i]] < 2:
-            out.append("")
-            continue
+    out = [""] * n  # a name no other player has needs no label
+    namesakes = [i for i, k in enumerate(keys) if shared[k] > 1]
+    countries_text = {i: _text(countries[i]) or "?" for i in namesakes}
+    years: dict[int, str] = {}
+    for i in namesakes:
+        text = _text(birth_years[i])
+        years[i] = str(int(float(text))) if text else ""
+    same = Counter((keys[i], countries_text[i], years[i]) for i in namesakes)
+    for i in namesakes:
         parts = [countries_text[i]]
         if years[i]:
             parts.append(years[i])
         if not years[i] or same[(keys[i], countries_text[i], years[i])] > 1:
             parts.append(f"id {_text(ids[i])}")
-        out.append("(" + ", ".join(parts) + ")")
+        out[i] = "(" + ", ".join(parts) + ")"
     return out

@@ -1,10 +1,11 @@
 """Everything the pages need, prepared once and in bulk from the built tables.
 
 Group once, render many: the rows of every player page, tournament page and list are computed
-here for all of them together (one ``player_games`` call, one group by player and tournament,
-one standings table), as sorted columns; :mod:`whr.publish.site.render` then only slices
-contiguous runs and formats them. Nothing here decides who is listed, ranked or rated: that
-comes from the tables (:mod:`whr.lists`, :mod:`whr.standings`, :mod:`whr.changes` built them).
+here for all of them together (the games as each player sees them once, one group by player
+and tournament, one standings table), as sorted columns; :mod:`whr.publish.site.render` then
+only slices contiguous runs and formats them. Nothing here decides who is listed, ranked or
+rated: that comes from the tables (:mod:`whr.lists`, :mod:`whr.standings`, :mod:`whr.changes`
+built them).
 
 Players are numbered by their position in the players index (natural id order); the page
 scripts' data refer to players by that number.
@@ -14,12 +15,14 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 from markupsafe import escape
 
 from whr import lists, standings
@@ -92,15 +95,36 @@ def js_json(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
-def json_ints(values: np.ndarray) -> str:
-    """A JSON array of whole numbers from floats (rounded half to even, as Python's format);
-    NaN becomes null."""
-    a = np.rint(np.asarray(values, np.float64))
-    missing = np.isnan(a)
-    text_ = np.where(missing, 0, a).astype(np.int64).astype(str)
-    if missing.any():
-        text_ = np.where(missing, "null", text_)
-    return "[" + ",".join(text_.tolist()) + "]"
+def positions(ids: pa.Array, values: object) -> np.ndarray:
+    """The position of each of ``values`` among ``ids`` (distinct ids), -1 for one not there:
+    how players and tournaments are numbered. Arrow's hash lookup: several times faster than
+    ``pd.Index.get_indexer`` on text."""
+    text = pa.large_string()  # also for an empty list (no type to infer)
+    found = pc.index_in(pa.array(values, text), value_set=ids.cast(text))
+    return found.fill_null(-1).to_numpy().astype(np.int64)
+
+
+def json_arrays(columns: Iterable[np.ndarray]) -> list[str]:
+    """Each column as a JSON array of whole numbers from floats (rounded half to even, as
+    Python's format; NaN becomes null) or integers.
+
+    The columns are converted together by Arrow (one cast to text, one join per column), not
+    number by number in Python: the lists hold about a million numbers at RIF size."""
+    whole, missing, bounds = [], [], [0]
+    for values in columns:
+        a = np.asarray(values)
+        if a.dtype.kind == "f":
+            a = np.rint(a)
+            missing.append(np.isnan(a))
+            a = np.where(missing[-1], 0, a)
+        else:
+            missing.append(np.zeros(len(a), bool))
+        whole.append(a.astype(np.int64))
+        bounds.append(bounds[-1] + len(a))
+    numbers = pa.array(np.concatenate(whole), mask=np.concatenate(missing))
+    text = pc.cast(numbers, pa.string()).fill_null("null")
+    per_column = pa.ListArray.from_arrays(pa.array(bounds, pa.int32()), text)
+    return [f"[{joined}]" for joined in pc.binary_join(per_column, ",").to_pylist()]
 
 
 @dataclass(frozen=True)
@@ -118,10 +142,9 @@ class ListData:
 
 
 def columns_json(columns: Mapping[str, np.ndarray]) -> str:
-    """The columns of a list as one JSON object."""
+    """The columns of a list as one JSON object (see :func:`json_arrays`)."""
     parts = []
-    for name, values in columns.items():
-        array = json_ints(values)
+    for name, array in zip(columns, json_arrays(columns.values()), strict=True):
         if name == "d":  # rating change: "n" marks a new player (no previous rating)
             array = array.replace("null", '"n"')
         parts.append(f'"{name}":{array}')
@@ -129,25 +152,29 @@ def columns_json(columns: Mapping[str, np.ndarray]) -> str:
 
 
 def list_columns(
-    frame: pd.DataFrame, number: pd.Index, current: bool = False
+    frame: pd.DataFrame, numbers: np.ndarray, current: bool = False
 ) -> dict[str, np.ndarray]:
     """The columns of one list for the page script, in list order.
 
-    ``p`` player number, ``r`` rating and ``u`` uncertainty (whole Elo; ``u`` null on an
-    Elo-era list), ``g1`` ``g2`` ``g5`` (Gy1, Gy2, Gy5), ``s`` status (0 active, 1 inactive,
-    2 provisional), ``k`` rank, ``y`` rank on the "Gy1 >= 10" list (:func:`whr.lists.gy1_list`),
-    ``q`` rank on the previous list (ranks: 0 = none); ``d`` rating change since the previous
-    list (NaN: a new player), only when there was a previous list. The current list also has
-    ``n`` games, ``ck`` country rank and ``cy`` the "Gy1 >= 10" rank within the country.
+    ``p`` player number (``numbers``: the list's, given), ``r`` rating and ``u`` uncertainty
+    (whole Elo; ``u`` null on an Elo-era list), ``g1`` ``g2`` ``g5`` (Gy1, Gy2, Gy5), ``s``
+    status (0 active, 1 inactive, 2 provisional), ``k`` rank, ``y`` rank on the "Gy1 >= 10"
+    list (:func:`whr.lists.gy1_list`), ``q`` rank on the previous list (ranks: 0 = none);
+    ``d`` rating change since the previous list (NaN: a new player), only when there was a
+    previous list. The current list also has ``n`` games, ``ck`` country rank and ``cy`` the
+    "Gy1 >= 10" rank within the country.
     """
-    players = frame["player"].to_numpy(object)
-    position = pd.Index(players)
+    players = frame["player"]
+    # the Gy1 list once; its rows found by id (ids are unique within a list)
     gy1 = lists.gy1_list(frame)
+    gy1_rows = positions(pa.array(players), gy1["player"])
     y = np.zeros(len(frame), np.int64)
-    y[position.get_indexer(gy1["player"].to_numpy(object))] = gy1["gy1_rank"].to_numpy(np.int64)
-    status = pd.Series(frame["status"].to_numpy(object)).map(STATUS_CODES).to_numpy(np.int64)
+    y[gy1_rows] = gy1["gy1_rank"].to_numpy(np.int64)
+    status = positions(pa.array(lists.STATUSES), frame["status"])
+    if (status < 0).any():
+        raise ValueError(f"a list's status must be one of {lists.STATUSES}")
     out: dict[str, np.ndarray] = {
-        "p": number.get_indexer(players),
+        "p": numbers,
         "r": floats(frame["rating"]),
         "u": floats(frame["uncertainty"]),
         "g1": frame["gy1"].to_numpy(np.int64),
@@ -164,20 +191,21 @@ def list_columns(
     if current:
         out["n"] = frame["games"].to_numpy(np.int64)
         out["ck"] = np.nan_to_num(floats(frame["country_rank"]))
+        # The Gy1 rank within a country, derived from the one Gy1 list: the country's players
+        # keep their order on it (gy1_list of them, in rank order, lists them in that order),
+        # so a player's rank is 1 + the number of the country's players above them.
+        country = gy1["country"]
+        known = country.notna().to_numpy(bool)
         cy = np.zeros(len(frame), np.int64)
-        for code in gy1["country"].dropna().unique():  # each country's players among gy1's
-            part = lists.gy1_list(lists.country_list(gy1, code))
-            cy[position.get_indexer(part["player"].to_numpy(object))] = part["gy1_rank"].to_numpy(
-                np.int64
-            )
+        cy[gy1_rows[known]] = country[known].groupby(country[known]).cumcount().to_numpy() + 1
         out["cy"] = cy
     return out
 
 
 def _list(
-    frame: pd.DataFrame, day: dt.date, key: str, number: pd.Index
+    frame: pd.DataFrame, day: dt.date, key: str, numbers: np.ndarray
 ) -> tuple[ListData, dict[str, np.ndarray]]:
-    columns = list_columns(frame, number, current=(key == "current"))
+    columns = list_columns(frame, numbers, current=(key == "current"))
     counts = {s: int((columns["s"] == i).sum()) for s, i in STATUS_CODES.items()}
     counts["gy1"] = int((columns["y"] > 0).sum())
     counts["players"] = len(frame)
@@ -252,9 +280,9 @@ def _tournaments(
     """The tournaments with rated games (page, name, place, games, dates, rule), newest first,
     and the page name of every tournament id read or played."""
     tours = tournaments.drop_duplicates("tournament_id")
-    tids = games["tournament_id"].fillna("").astype("str").to_numpy(object)
-    pages = page_names([*tours["tournament_id"].astype("str").tolist(), *set(tids.tolist())])
-    code, ids = pd.factorize(tids, sort=True)
+    code, ids = pd.factorize(games["tournament_id"].fillna("").astype("str"), sort=True)
+    ids = ids.to_numpy(object)
+    pages = page_names([*tours["tournament_id"].astype("str").tolist(), *ids.tolist()])
     day = days(games["date"])
     n = np.bincount(code, minlength=len(ids))
     first = np.full(len(ids), np.iinfo(np.int64).max)
@@ -323,6 +351,62 @@ def _exclusions(
     )
 
 
+def numbered_player_games(
+    games: pd.DataFrame, number: pa.Array, t_number: pa.Array
+) -> pd.DataFrame:
+    """:func:`whr.lists.player_games` of the rated games, with players and tournaments by
+    number (positions in ``number`` and ``t_number``; -1 for a player not on the list, as one of
+    a game after the list's day; a missing tournament is the one named "") and game_id, round
+    ("" when not recorded) and colour as categories.
+
+    The same rows in the same order (the test suite compares the two): by player, day,
+    tournament and game id as text, a missing tournament last, so that sums over a player's
+    games add up in the same order. Built from codes of the games, each text column factorized
+    once, instead of a text per side that is then looked up again.
+    """
+    n = len(games)
+    day = days_of(games["date"])
+    result = games["result"].to_numpy(np.float64)
+    if np.isnan(result).any() or np.isnat(day).any():
+        raise ValueError("rated games must all have a result and a date")
+    nan = np.full(n, np.nan)
+    black_rating = games["black_rating"].to_numpy(np.float64) if "black_rating" in games else nan
+    white_rating = games["white_rating"].to_numpy(np.float64) if "white_rating" in games else nan
+    # codes in text order, for the order of the rows
+    sides = pd.concat([games["black"], games["white"]], ignore_index=True).astype("str")
+    player_code, player_ids = pd.factorize(sides, sort=True)
+    t_code, _ = pd.factorize(games["tournament_id"], sort=True)  # missing: -1, sorted last
+    game_code, game_ids = pd.factorize(games["game_id"].astype("str"), sort=True)
+    round_code, round_labels = pd.factorize(games["round"].fillna("").astype("str"), sort=True)
+    tournament = positions(t_number, games["tournament_id"].fillna("").astype("str"))
+
+    # one row per game and side: black's sides, then white's
+    player = positions(number, player_ids)[player_code]
+    opponent = np.concatenate([player[n:], player[:n]])
+    t_key = np.tile(np.where(t_code < 0, t_code.max(initial=0) + 1, t_code), 2)
+    game_code = np.tile(game_code, 2)
+    day = np.tile(day.astype("datetime64[s]"), 2)
+    order = np.lexsort((game_code, t_key, day, player_code))
+    colour = np.repeat(np.array([0, 1], np.int8), n)
+    return pd.DataFrame(
+        {
+            "player": player[order],
+            "opponent": opponent[order],
+            "tournament_id": np.tile(tournament, 2)[order],
+            "game_id": pd.Categorical.from_codes(game_code[order], categories=game_ids),
+            "round": pd.Categorical.from_codes(
+                np.tile(round_code, 2)[order], categories=round_labels
+            ),
+            "day": day[order],
+            "colour": pd.Categorical.from_codes(colour[order], categories=["black", "white"]),
+            "score": np.concatenate([result, 1.0 - result])[order],
+            "rating": np.concatenate([black_rating, white_rating])[order],
+            "opponent_rating": np.concatenate([white_rating, black_rating])[order],
+        },
+        copy=False,  # fresh arrays: no need to copy them into 2-D blocks
+    )
+
+
 def prepare(
     as_of: dt.date,
     tables: Mapping[str, pd.DataFrame],
@@ -333,7 +417,7 @@ def prepare(
     """Prepare the data of every page (see the module docstring); arguments as ``write_site``."""
     ratings = tables["ratings"]
     players = _player_table(ratings, tables["players"])
-    number = pd.Index(players["player"])
+    number = pa.array(players["player"])
     game = str(info.get("parameters", {}).get("category", "renju")).capitalize()
 
     countries = lists.countries(ratings)
@@ -353,7 +437,13 @@ def prepare(
         }
     )
 
-    current, current_columns = _list(ratings, as_of, "current", number)
+    # the player numbers of every list, looked up at once (the year ends are many)
+    frames = [ratings, *year_end.values()]
+    numbers = np.split(
+        positions(number, pd.concat([f["player"] for f in frames], ignore_index=True)),
+        np.cumsum([len(f) for f in frames])[:-1],
+    )
+    current, current_columns = _list(ratings, as_of, "current", numbers[0])
     games = tables["games"]
     exclusions = tables.get("exclusions")
     if exclusions is None:
@@ -362,11 +452,11 @@ def prepare(
         )
     excluded = exclusions["tournament_id"].fillna("").astype("str").value_counts().to_dict()
     tours, tournament_page = _tournaments(tables["tournaments"], games, excluded)
-    t_number = pd.Index(tours["tournament_id"])
+    t_number = pa.array(tours["tournament_id"])
 
     # players and tournaments by number from here on: whr.standings works on the codes
     history = tables["history"]
-    h_number = number.get_indexer(history["player"].astype("str").to_numpy(object))
+    h_number = positions(number, history["player"].astype("str"))
     history = pd.DataFrame(
         {
             "player": h_number,
@@ -376,25 +466,7 @@ def prepare(
         }
     )
     history = history.iloc[np.lexsort((days(history["date"]), h_number))].reset_index(drop=True)
-    sides = lists.player_games(games)
-    # text columns as categories (a label per distinct value, not a Python string per row)
-    round_code, round_labels = pd.factorize(sides["round"].fillna("").astype("str"), sort=True)
-    game_code, game_ids = pd.factorize(sides["game_id"].astype("str"), sort=True)
-    pg = pd.DataFrame(
-        {
-            "player": number.get_indexer(sides["player"]),
-            "opponent": number.get_indexer(sides["opponent"]),
-            "tournament_id": t_number.get_indexer(sides["tournament_id"].fillna("").astype("str")),
-            "game_id": pd.Categorical.from_codes(game_code, categories=game_ids),
-            "round": pd.Categorical.from_codes(round_code, categories=round_labels),
-            "day": sides["day"].to_numpy(),
-            "colour": pd.Categorical(sides["colour"], categories=["black", "white"]),
-            "score": sides["score"].to_numpy(np.float64),
-            "rating": sides["rating"].to_numpy(np.float64),
-            "opponent_rating": sides["opponent_rating"].to_numpy(np.float64),
-        }
-    )
-    del sides
+    pg = numbered_player_games(games, number, t_number)
     pt = standings.player_tournaments(pg, history)
     table = standings.standings(pg, pt)
     cells = standings.crosstable(pg, table)
@@ -418,10 +490,13 @@ def prepare(
     event = event_key.get_indexer(
         pg["player"].to_numpy(np.int64) * n_t + pg["tournament_id"].to_numpy(np.int64)
     )
-    label_number = pd.to_numeric(pd.Series(round_labels, dtype=object), errors="coerce")
+    round_code = pg["round"].cat.codes.to_numpy(np.int64)
+    label_number = pd.to_numeric(
+        pd.Series(pg["round"].cat.categories, dtype=object), errors="coerce"
+    )
     order = np.lexsort(
         (
-            game_code,
+            pg["game_id"].cat.codes.to_numpy(np.int64),
             round_code,
             label_number.fillna(np.inf).to_numpy(np.float64)[round_code],
             days(pg["day"]),
@@ -438,7 +513,8 @@ def prepare(
             "score": pg["score"].to_numpy(np.float64)[order],
             "opponent_rating": pg["opponent_rating"].to_numpy(np.float64)[order],
             "game_id": pg["game_id"].iloc[order].reset_index(drop=True),
-        }
+        },
+        copy=False,  # fresh arrays: no need to copy them into 2-D blocks
     )
     history = history.rename(columns={"player": "number"})
 
@@ -458,7 +534,10 @@ def prepare(
         country_page=dict(zip(countries["code"], countries["page"], strict=True)),
         current=current,
         current_columns=current_columns,
-        year_end={d: _list(f, d, str(d.year), number)[0] for d, f in year_end.items()},
+        year_end={
+            d: _list(f, d, str(d.year), n)[0]
+            for (d, f), n in zip(year_end.items(), numbers[1:], strict=True)
+        },
         tournaments=tours,
         tournament_page=tournament_page,
         events=pt,
