@@ -23,7 +23,6 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
-from markupsafe import escape
 
 from whr import lists, standings
 from whr.publish.site.names import namesake_labels, page_names, slug
@@ -61,13 +60,6 @@ def signed(value: float) -> str:
     """A rating change as shown: ``+12``, ``−3`` (minus sign), ``0``; rounded to whole Elo."""
     n = int(np.rint(value))
     return f"+{n}" if n > 0 else (f"\u2212{-n}" if n < 0 else "0")
-
-
-def points(value: float) -> str:
-    """A score as shown: ``3``, ``3½``, ``½``."""
-    whole = int(value)
-    half = value - whole >= 0.25
-    return (str(whole) if whole or not half else "") + ("½" if half else "")
 
 
 def floats(values: object) -> np.ndarray:
@@ -548,10 +540,3 @@ def prepare(
         linked=linked,
         exclusions=_exclusions(exclusions, tables["tournaments"], tournament_page),
     )
-
-
-def html_name(name: str, label: str, page: str, root: str, female: bool = False) -> str:
-    """A player's name linked to their page, with the namesake label after it (escaped HTML)."""
-    cls = " class=f" if female else ""
-    link = f"<a href={root}p/{page}.html{cls}>{escape(name)}</a>"
-    return link + (f" <small>{escape(label)}</small>" if label else "")
