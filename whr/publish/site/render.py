@@ -886,8 +886,11 @@ def write_excluded(r: Renderer) -> None:
 
 def write_top(r: Renderer, women: bool = False) -> None:
     site = r.site
-    all_lists = {site.as_of: site.current.frame} | {
-        day: data.frame for day, data in site.year_end.items()
+    # the columns the top players need: the lists are 37 and more, filtered twice
+    keep = ["list_date", "player", "name", "country", "rating", "games", "rank", "gy1"]
+    keep += ["status", "female"]
+    all_lists = {site.as_of: site.current.frame[keep]} | {
+        day: data.frame[keep] for day, data in site.year_end.items()
     }
     if women:
         all_lists = {d: lists.women(f) for d, f in all_lists.items()}
