@@ -331,6 +331,15 @@ def test_crosstables_add_up(published, small):
         entries = [e for c in cells for cell in c for e in cell.split()]
         assert all(re.fullmatch(r"\d+[+=-][bw]", e) for e in entries), tid
         assert len(entries) == 2 * len(part), tid  # each game in both players' rows
+        # each game in its round's column, in both players' rows, with its result and colours
+        row_of = {players[r[3]]: r[0] for r in rows}
+        column = {label: k for k, label in enumerate(data["rounds"])}
+        for g in part.itertuples():
+            k = column[str(g.round) if isinstance(g.round, str) and g.round else "\u2013"]
+            b, w = row_of[g.black], row_of[g.white]
+            mark = {1.0: ("+", "-"), 0.5: ("=", "="), 0.0: ("-", "+")}[g.result]
+            assert f"{w}{mark[0]}b" in cells[b - 1][k].split(), (tid, g.game_id)
+            assert f"{b}{mark[1]}w" in cells[w - 1][k].split(), (tid, g.game_id)
         for r, c in zip(rows, cells, strict=True):  # a row's points are its cells' points
             twice = sum(2 if "+" in e else 1 if "=" in e else 0 for x in c for e in x.split())
             assert twice == r[4], tid

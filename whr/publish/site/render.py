@@ -492,7 +492,8 @@ class _Columns:
         self.c_black = (c["colour"] == "black").to_numpy(bool)
         self.c_score = c["score"].to_numpy(np.float64)
         self.c_id = c["game_id"].astype("str").to_numpy(object) if site.linked else None
-        heads = c.drop_duplicates(["tournament", "column"])
+        # each tournament's round labels by column (a row may miss the first rounds)
+        heads = c.drop_duplicates(["tournament", "column"]).sort_values(["tournament", "column"])
         self.rounds: dict[int, list[str]] = {}
         for k, label in zip(heads["tournament"].tolist(), heads["round"].tolist(), strict=True):
             self.rounds.setdefault(k, []).append(label or "–")
