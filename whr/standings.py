@@ -132,10 +132,12 @@ def performance(
         excess = np.bincount(group, weights=p, minlength=n_groups) - target
         slope = np.bincount(group, weights=p * (1.0 - p), minlength=n_groups) * _ELO_NATURAL
         hi = np.where(excess > 0, rating, hi)
-        lo = np.where(excess > 0, lo, rating)
+        lo = np.where(excess < 0, rating, lo)
         with np.errstate(divide="ignore", invalid="ignore"):
             step = rating - excess / slope
-        step = np.where((step > lo) & (step < hi), step, 0.5 * (lo + hi))
+        # the bracket closed: a converged step lands on the end just moved to the rating, and
+        # bisecting from there instead would take some 35 steps more
+        step = np.where((step >= lo) & (step <= hi), step, 0.5 * (lo + hi))
         moved = np.abs(step - rating)
         rating = step
         if moved.max(initial=0.0) < PERFORMANCE_TOLERANCE_ELO:
