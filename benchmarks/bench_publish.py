@@ -15,7 +15,8 @@ build + render <= 3 s; at 1M games <= 60 s, site <= 250 MB, index.html <= 1 MB, 
 
 With ``--browser``, also opens the players index and the home page in Debian's Chromium
 (Playwright) with the CPU slowed down 4 times (a phone-class CPU) and prints the time until
-the table is drawn and the time per search keystroke.
+the table is drawn and the time per search keystroke; then the biggest player page and the
+biggest tournament page, and the time until their sections are drawn.
 
 Usage: python3 benchmarks/bench_publish.py [--games 120000] [--seed 0] [--out DIR] [--browser]
 """
@@ -78,6 +79,17 @@ def browser_figures(site: Path) -> None:
                 f"  browser, CPU / 4: {name} drawn in {load:.2f} s; search {len(times)} "
                 f"keystrokes, {sum(times) / len(times):.0f} ms each on average (two frames "
                 f"included), {max(times):.0f} ms at most"
+            )
+        # a player page and the biggest tournament page: their sections are drawn by the script
+        player = max((site / "p").iterdir(), key=lambda f: f.stat().st_size)
+        tournament = max((site / "tournaments").iterdir(), key=lambda f: f.stat().st_size)
+        for path, selector in ((player, "#games tbody tr"), (tournament, "#pairings table")):
+            t = time.perf_counter()
+            page.goto(path.as_uri())
+            page.wait_for_selector(selector)
+            print(
+                f"  browser, CPU / 4: {path.parent.name}/{path.name} "
+                f"({path.stat().st_size / 1e3:.0f} kB) drawn in {time.perf_counter() - t:.2f} s"
             )
         b.close()
 
