@@ -175,18 +175,13 @@ def _count_within(groups: np.ndarray) -> np.ndarray:
     return counts
 
 
-def _numbered(frame: pd.DataFrame, among: np.ndarray, by: str | None = None) -> pd.Series:
-    """Ranks 1..n in :func:`rank_order` among the rows ``among`` (within each ``by`` group
-    when given); null for the other rows."""
+def _numbered(frame: pd.DataFrame, among: np.ndarray) -> pd.Series:
+    """Ranks 1..n in :func:`rank_order` among the rows ``among``; null for the other rows."""
     among = np.asarray(among, dtype=bool)
     order = rank_order(frame)
     order = order[among[order]]
     rank = np.zeros(len(frame), dtype=np.int64)
-    if by is None:
-        rank[order] = np.arange(1, len(order) + 1)
-    else:
-        groups = frame[by].to_numpy(dtype=object)[order]
-        rank[order] = pd.Series(groups).groupby(groups, sort=False).cumcount().to_numpy() + 1
+    rank[order] = np.arange(1, len(order) + 1)
     return pd.Series(pd.array(np.where(among, rank, 0), dtype="Int32"), index=frame.index).where(
         among
     )
