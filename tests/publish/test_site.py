@@ -38,9 +38,10 @@ class Links(HTMLParser):
                 self.urls.append(value)
 
 
-def player_data(html: str) -> dict:
-    """The JSON a player page's script draws."""
-    return json.loads(html.split("id=player-data>", 1)[1].split("</script>", 1)[0])
+def page_data(html: str, element: str) -> dict:
+    """The JSON in a page's ``<script type=application/json id=element>``, which its script
+    draws (``player-data`` on a player page, ``cross-data`` on a tournament page)."""
+    return json.loads(html.split(f"id={element}>", 1)[1].split("</script>", 1)[0])
 
 
 def site_of(published: Path) -> Path:
@@ -307,11 +308,6 @@ def score(text: str) -> float:
     return float(text.replace("½", ".5")) if text != "½" else 0.5
 
 
-def cross_data(html: str) -> dict:
-    """The standings a tournament page's script draws as a crosstable."""
-    return json.loads(html.split("id=cross-data>", 1)[1].split("</script>", 1)[0])
-
-
 def test_crosstables_add_up(published, small):
     snap = snapshot(published)
     site = site_of(published)
@@ -321,7 +317,7 @@ def test_crosstables_add_up(published, small):
     names = page_names([*tournaments["tournament_id"], *games["tournament_id"]])
     for tid, part in games.groupby("tournament_id"):
         html = (site / "tournaments" / f"{names[tid]}.html").read_text(encoding="utf-8")
-        data = cross_data(html)
+        data = page_data(html, "cross-data")
         rows = data["rows"]
         assert {players[r[3]] for r in rows} == set(part["black"]) | set(part["white"]), tid
         assert [r[0] for r in rows] == list(range(1, len(rows) + 1)), tid
@@ -409,7 +405,7 @@ def test_namesakes_are_told_apart(published, small):
     games = pd.read_parquet(snapshot(published) / "games.parquet")
     names = page_names([*tournaments["tournament_id"], *games["tournament_id"]])
     html = (site / "tournaments" / f"{names[first['tournament_id']]}.html").read_text()
-    assert set(twins) <= {row[3] for row in cross_data(html)["rows"]}
+    assert set(twins) <= {row[3] for row in page_data(html, "cross-data")["rows"]}
 
 
 def test_games_not_rated_page_and_csv(published, small):
@@ -508,7 +504,7 @@ def test_renju_net_links_only_for_renjunet_games_and_only_when_asked(small, tmp_
     found: Counter[str] = Counter()
     for page in (site / "tournaments").glob("*.html"):
         text = page.read_text(encoding="utf-8")
-        rows = cross_data(text)["rows"]
+        rows = page_data(text, "cross-data")["rows"]
         found.update(e.split("@")[1] for r in rows for e in re.split("[, ]", r[10]) if "@" in e)
         assert "https:" not in text, page.name  # the page script makes the links
     assert set(found) == expected
@@ -517,7 +513,7 @@ def test_renju_net_links_only_for_renjunet_games_and_only_when_asked(small, tmp_
     on_players: Counter[str] = Counter()
     for page in (site / "p").glob("*.html"):
         text = page.read_text(encoding="utf-8")
-        events = player_data(text)["events"]
+        events = page_data(text, "player-data")["events"]
         on_players.update(g for event in events for g in (event[10:] or [[]])[0] if g)
         assert "https:" not in text.split("id=player-data>", 1)[0]
     assert set(on_players) == expected and set(on_players.values()) == {2}
@@ -532,7 +528,7 @@ def test_player_pages_hold_each_players_tournaments_and_games(published):
     pages = page_names(players["id"])
     for number, player in enumerate(players["id"]):
         html = (site / "p" / f"{pages[player]}.html").read_text(encoding="utf-8")
-        events = player_data(html)["events"]
+        events = page_data(html, "player-data")["events"]
         mine = games.loc[(games["black"] == player) | (games["white"] == player)]
         assert sum(len(e[9]) for e in events) == 4 * len(mine), player  # 4 numbers a game
         assert sorted(tournaments["pg"][e[0]] for e in events) == sorted(

@@ -408,7 +408,6 @@ class _Columns:
         self.country = p["country"].tolist()
         self.country_name = p["country_name"].tolist()
         self.birth_year = p["birth_year"].tolist()
-        self.label = p["label"].tolist()
 
         f = site.current.frame
         at = pd.Index(f["player"].to_numpy(object)).get_indexer(p["player"].to_numpy(object))
@@ -670,7 +669,7 @@ def tournament_pages(r: Renderer, cols: _Columns, page: Stencil, lo: int, hi: in
             cols.c_opp[cs].tolist(), cols.c_score[cs].tolist(), colour, strict=True
         )
     ]
-    if cols.c_id is not None:  # RenjuNet ids are digits (lists.renjunet_game_url)
+    if cols.c_id is not None:  # RenjuNet ids are digits (lists.renjunet_games)
         entries = [
             f"{e}@{g}" if g in cols.linked else e
             for e, g in zip(entries, cols.c_id[cs].tolist(), strict=True)

@@ -427,6 +427,8 @@
   var RESULT = [["l", "Loss"], ["d", "Draw"], ["w", "Win"]];
   function isoDay(d) { return new Date(d * 86400000).toISOString().slice(0, 10); }
   function score(twice) { return (twice >= 2 || twice === 0 ? String(Math.floor(twice / 2)) : "") + (twice % 2 ? "\u00bd" : ""); }
+  function performance(value, bound) { return value === null ? "" : (bound > 0 ? "\u2265" : (bound < 0 ? "\u2264" : "")) + value; }
+  function gameLink(id, text) { return "<a href=\"https://www.renju.net/game/" + esc(id) + "/\" rel=nofollow>" + text + "</a>"; }
   function playerApp() {
     var all = JSON.parse($("player-data").textContent), data = all.events;
     $("record").innerHTML = "<h2>Rating history</h2><figure class=chart data-band=1><svg role=img aria-label=\"Rating history\"></svg>" +
@@ -438,8 +440,7 @@
     var html = "<p class=meta>Newest first (<a href=../about.html#tournaments>the columns</a>).</p>" +
       "<div class=scroll><table class=games><thead><tr><th class=nm>Tournament<th>Date<th>Score<th title=performance>Perf.<th>Change<th>Before<th>After<th>Games</thead><tbody>";
     data.forEach(function (e) {
-      var perf = e[4] === null ? "" : (e[5] > 0 ? "\u2265" : (e[5] < 0 ? "\u2264" : "")) + e[4];
-      html += "<tr><td class=nm>" + tournament(e[0]) + "<td>" + isoDay(e[1]) + "<td>" + score(e[3]) + "<td>" + perf +
+      html += "<tr><td class=nm>" + tournament(e[0]) + "<td>" + isoDay(e[1]) + "<td>" + score(e[3]) + "<td>" + performance(e[4], e[5]) +
         (e[6] === null ? "<td class=new>new<td>\u2013" : "<td>" + signed(e[8]) + "<td>" + e[6]) + "<td>" + e[7] + "<td>" + e[2] + "</tr>";
     });
     $("events").innerHTML = data.length ? html + "</tbody></table></div>" : "<p>No rated games.</p>";
@@ -449,7 +450,7 @@
       html += "<tr class=t><td colspan=5>" + tournament(e[0]) + " \u00b7 " + isoDay(e[1]) + "</td></tr>";
       for (var g = e[9], j = 0; j < g.length; j += 4) {  // round, code, opponent, rating
         var res = RESULT[g[j + 1] % 3], text = res[1], id = e[10] && e[10][j / 4];
-        if (id) text = "<a href=\"https://www.renju.net/game/" + esc(id) + "/\" rel=nofollow>" + text + "</a>";
+        if (id) text = gameLink(id, text);
         html += "<tr><td>" + esc(g[j]) + "<td class=op>" + P.link(g[j + 2], "../", true) + "<td class=" + res[0] + ">" + text +
           "<td title=" + (g[j + 1] >= 3 ? "White>\u25cb" : "Black>\u25cf") + "<td>" + (g[j + 3] === null ? "" : g[j + 3]) + "</tr>";
       }
@@ -475,11 +476,10 @@
           var m = GAME.exec(g);
           if (!m) return esc(g);
           var text = m[1] + (m[2] === "-" ? "\u2212" : m[2]) + "/" + m[3];
-          return m[4] ? "<a href=\"https://www.renju.net/game/" + m[4] + "/\" rel=nofollow>" + text + "</a>" : text;
+          return m[4] ? gameLink(m[4], text) : text;
         }).join(" ");
       });
-      var perf = x[5] === null ? "" : (x[6] > 0 ? "\u2265" : (x[6] < 0 ? "\u2264" : "")) + x[5];
-      html += "<td>" + score(x[4]) + "<td>" + perf +
+      html += "<td>" + score(x[4]) + "<td>" + performance(x[5], x[6]) +
         (x[7] === null ? "<td>\u2013<td>" + x[8] + "<td class=new>new" : "<td>" + x[7] + "<td>" + x[8] + "<td>" + signed(x[9])) + "</tr>";
     });
     $("standings").innerHTML = html + "</tbody></table></div>";
