@@ -27,7 +27,6 @@ import whr
 from whr import changes, lists
 from whr.publish import parquet
 from whr.rules import default_directory, load_config
-from whr.tables import HISTORY, PLAYERS, conform
 
 
 def timed(name: str, call: Callable[[], object], repeat: int) -> None:
@@ -51,12 +50,7 @@ def main() -> None:
     as_of = max(data.games["date"])
     selection = whr.select(data, as_of, config=load_config(default_directory()))
     fit = whr.fit(selection.rated, whr.FitParams(w2_elo2_per_day=12.9, virtual_games=2))
-    # the inputs as build_tables prepares them
-    history = conform(fit.history, HISTORY)
-    history = history.sort_values(["player", "date"], kind="stable").reset_index(drop=True)
-    games = lists.rated_games(selection.rated, history)
-    pg = lists.player_games(games)
-    players = conform(data.players, PLAYERS).sort_values("player_id").reset_index(drop=True)
+    history, games, pg, players = parquet.list_inputs(data, selection, fit)
     year_end = lists.year_end_lists(as_of, history, pg, players, fit.rating_on)
     print(
         f"{len(selection.rated):,} rated games, {len(players):,} players, "

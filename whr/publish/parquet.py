@@ -124,6 +124,24 @@ def year_end_lists(year_end: pd.DataFrame) -> dict[dt.date, pd.DataFrame]:
     return out
 
 
+def list_inputs(
+    data: SourceData, selection: Selection, fit: Fit
+) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """What the lists are built from (:func:`whr.lists.list_on`), as :func:`build_tables`
+    prepares it: the history (HISTORY, by player and date), the rated games (RATED_GAMES),
+    the games as each player sees them (:func:`whr.lists.player_games`) and the players
+    (PLAYERS, by id)."""
+    history = conform(fit.history, HISTORY)
+    history = history.sort_values(["player", "date"], kind="stable").reset_index(drop=True)
+    games = lists.rated_games(selection.rated, history)
+    players = (
+        conform(data.players, PLAYERS)
+        .sort_values("player_id", kind="stable")
+        .reset_index(drop=True)
+    )
+    return history, games, lists.player_games(games), players
+
+
 def build_tables(
     as_of: dt.date,
     data: SourceData,
@@ -160,15 +178,7 @@ def build_tables(
     year_end : dict of datetime.date to pandas.DataFrame
         The year-end lists, newest first (also concatenated in ``tables["year_end"]``).
     """
-    history = conform(fit.history, HISTORY)
-    history = history.sort_values(["player", "date"], kind="stable").reset_index(drop=True)
-    games = lists.rated_games(selection.rated, history)
-    pg = lists.player_games(games)
-    players = (
-        conform(data.players, PLAYERS)
-        .sort_values("player_id", kind="stable")
-        .reset_index(drop=True)
-    )
+    history, games, pg, players = list_inputs(data, selection, fit)
     ratings = changes.since(lists.list_on(as_of, history, pg, players, fit.rating_on), previous)
     if previous is not None and previous_history is not None and len(previous):
         before = previous["list_date"].iloc[0]
