@@ -3,7 +3,8 @@
 # shellcheck (used by actionlint on the workflows' scripts),
 # and a virtual environment .venv with the project and its test dependencies. Safe to rerun.
 #
-#   bash tests/bootstrap.sh            the exact versions of requirements-lock.txt, hash-checked
+#   bash tests/bootstrap.sh            the exact versions of requirements-dev-lock.txt (the runtime
+#                                      lock's versions, plus the test tools), hash-checked
 #   bash tests/bootstrap.sh --newest   the newest releases allowed by pyproject.toml (no lock;
 #                                      the weekly workflow newest.yml)
 set -euo pipefail
@@ -30,11 +31,12 @@ fi
 [ -x .venv/bin/python ] || python3 -m venv .venv
 if [ "${1:-}" = --newest ]; then
     .venv/bin/python -m pip install -q --upgrade pip
-    .venv/bin/python -m pip install -q --upgrade --upgrade-strategy eager -e '.[test,dask]'
+    # pip 25.1 and newer read the dependency groups (--group)
+    .venv/bin/python -m pip install -q --upgrade --upgrade-strategy eager -e '.[dask]' --group test
 else
     # Every dependency at the version and with the sha256 of the lock (the pip that comes with
     # the interpreter: no unpinned upgrade first); then the project itself, editable, without
     # dependencies and without build isolation (setuptools comes from the lock too).
-    .venv/bin/python -m pip install -q --require-hashes -r requirements-lock.txt
+    .venv/bin/python -m pip install -q --require-hashes -r requirements-dev-lock.txt
     .venv/bin/python -m pip install -q --no-deps --no-build-isolation -e .
 fi

