@@ -54,8 +54,9 @@ def history_of(games: pd.DataFrame, ratings: dict[str, float]) -> pd.DataFrame:
 
 
 def rating_on_of(history: pd.DataFrame):
-    """Spec section 1 without interpolation subtleties: the last rating-day value on or before
-    the day (these histories are flat between days except for ``peak``)."""
+    """``Fit.rating_on``'s rule (docs/solver.md) without interpolation subtleties: the last
+    rating-day value on or before the day (these histories are flat between days except for
+    ``peak``)."""
 
     def rating_on(day: dt.date) -> pd.DataFrame:
         h = history.loc[history["date"] <= day].sort_values(["player", "date"])
