@@ -255,6 +255,10 @@ class SourceData:
         Tables with the schemas ``PLAYERS``, ``TOURNAMENTS``, ``GAMES`` and ``PROBLEMS``.
     inputs : tuple of (name, sha256)
         Every file read, in the order read.
+    without_facts : tuple of str
+        The files of records (as named in ``inputs``) read with no ``tournament_facts.csv``
+        beside them: their tournaments' thinking time and mode can come only from the
+        maintainers' rules (the run summary says so).
     """
 
     players: pd.DataFrame
@@ -262,6 +266,7 @@ class SourceData:
     games: pd.DataFrame
     problems: pd.DataFrame
     inputs: tuple[tuple[str, str], ...] = field(default=())
+    without_facts: tuple[str, ...] = field(default=())
 
     @property
     def sha256(self) -> str:
@@ -288,6 +293,7 @@ def concat(parts: list[SourceData]) -> SourceData:
         games=cat("games", GAMES),
         problems=cat("problems", PROBLEMS),
         inputs=tuple(i for p in parts for i in p.inputs),
+        without_facts=tuple(name for p in parts for name in p.without_facts),
     )
 
 
