@@ -111,7 +111,8 @@ class Selection:
         Schema ``whr.tables.PROBLEMS`` with severity "warning": ``unverified`` (one row per
         tournament with games rated on the database's flag alone; locator
         ``tournament=<id>``), ``implausible_date`` (one row per tournament with games dated
-        before rated play began or after the as-of date), ``override_unused``,
+        before any game can be rated; games after the list date are not warned of: they are
+        later, ``after_as_of``), ``override_unused``,
         ``duplicate_tournament``, and the facts file's ``unknown_tournament`` and
         ``facts_date_ignored`` (located by its line).
     tournaments : pandas.DataFrame
@@ -219,7 +220,7 @@ def select(
     )
     unverified = judged.unknown_fact & ~excluded
     warnings.extend(_unverified_warnings(games, tours, judged, unverified))
-    warnings.extend(_date_warnings(games, tours, judged, as_of, config))
+    warnings.extend(_date_warnings(games, tours, judged, config))
     warnings.extend(_unused_overrides(games, tours, config))
     waiting = judged.minutes_or_mode_unknown & (
         ~excluded
@@ -322,7 +323,6 @@ class _Judged:
     known: dict[str, np.ndarray]  # fact name -> known, per game
     note_kind: np.ndarray  # the verdict of each game's note (whr.rules.notes.KINDS or "")
     minutes_or_mode_unknown: np.ndarray  # judged by the 2021 rules, minutes or mode unknown
-    running: np.ndarray  # the game's tournament runs on the as-of date and the game is in it
 
 
 def _judge(
@@ -358,7 +358,6 @@ def _judge(
     in_category = per_game((tours["category"] == category).fillna(False).to_numpy(bool), False)
     flagged = per_game(_bools(tours["rated"], False), False)
     ordinary = per_game(np.nan_to_num(_floats(tours["type"]), nan=0.0) == 0, True)
-    start = per_game(days_of(tours["start"]), np.datetime64("NaT"))
     end = per_game(days_of(tours["end"]), np.datetime64("NaT"))
     # Rule 9 certifies renju rules; a category without a certified list skips the rule check.
     rules = [rule for rule in config.certified_rules if rule.category == category]
@@ -386,7 +385,6 @@ def _judge(
     # Section 4 of the 1996 rules: a note may say the game was a bye, or not played in reality
     # (a walk-over), or played although it names a default (an adjourned game).
     note_kind = classify_notes(games["note"], config.note_patterns)
-    running = (start <= as_of64) & (date <= end)
 
     conditions = {
         "duplicate_game": games["game_id"].duplicated(keep="first").to_numpy(),
@@ -425,7 +423,6 @@ def _judge(
         known=known,
         note_kind=note_kind,
         minutes_or_mode_unknown=modern & ~(minutes_known & mode_known),
-        running=running,
     )
 
 
@@ -532,10 +529,10 @@ def _messages(
                 + f" under the header {','.join(FACT_COLUMNS)!r}"
             )
         elif code == "before_rated_era":
-            text = "dated " + g("date").astype(str) + ", before rated play began"
+            text = "dated " + g("date").astype(str) + ", before any game can be rated"
             text = text + f" ({config.first_rated_day}): a wrong date"
         elif code == "after_as_of":
-            text = "played " + g("date").astype(str) + after
+            text = "played " + g("date").astype(str) + after + ": a later game, for a later list"
         elif code == "unfinished_tournament":
             text = "tournament " + q(g("tournament_id")) + " ends " + t("end").astype(str) + after
         elif code == "tournament_type":
@@ -611,40 +608,32 @@ def _unverified_warnings(
 
 
 def _date_warnings(
-    games: pd.DataFrame,
-    tours: pd.DataFrame,
-    judged: _Judged,
-    as_of: dt.date,
-    config: EligibilityConfig,
+    games: pd.DataFrame, tours: pd.DataFrame, judged: _Judged, config: EligibilityConfig
 ) -> list[dict]:
-    """One ``implausible_date`` warning per tournament with games dated before rated play
-    began, or after the as-of date without being games of a tournament running on it."""
+    """One ``implausible_date`` warning per tournament with games dated before any game can be
+    rated (``first_rated_day``): a date that cannot be right. Games after the list date are
+    not wrong, they are later (a past day rerun from a later database): ``after_as_of``,
+    counted with the other reasons and never a warning."""
     early = judged.reason == "before_rated_era"
-    late = (judged.reason == "after_as_of") & ~judged.running
-    if not (early.any() or late.any()):
+    if not early.any():
         return []
     ids, sources = _objects(tours["tournament_id"]), _objects(tours["source"])
     dates = days_of(games["date"])
+    why = f"before any game can be rated ({config.first_rated_day})"
+    positions, days = judged.pos[early], dates[early]
     out = []
-    for which, why in (
-        (early, f"before rated play began ({config.first_rated_day})"),
-        (late, f"after the as-of date {as_of}, outside a tournament running on it"),
-    ):
-        if not which.any():
-            continue
-        positions, days = judged.pos[which], dates[which]
-        for p in np.unique(positions):
-            mine = days[positions == p]
-            first, last = str(mine.min()), str(mine.max())
-            span = first if first == last else f"{first} to {last}"
-            n = len(mine)
-            tid = ids[p] if p >= 0 else None
-            message = (
-                f"{n} game{'s' if n != 1 else ''} dated {span}, {why}: excluded; the date is "
-                "wrong, fix it in the source"
-            )
-            warning = _warning("implausible_date", tid, message, sources[p] if p >= 0 else None)
-            out.append((_natural(tid), warning))
+    for p in np.unique(positions):
+        mine = days[positions == p]
+        first, last = str(mine.min()), str(mine.max())
+        span = first if first == last else f"{first} to {last}"
+        n = len(mine)
+        tid = ids[p] if p >= 0 else None
+        message = (
+            f"{n} game{'s' if n != 1 else ''} dated {span}, {why}: excluded; the date is "
+            "wrong, fix it in the source"
+        )
+        warning = _warning("implausible_date", tid, message, sources[p] if p >= 0 else None)
+        out.append((_natural(tid), warning))
     return [warning for _, warning in sorted(out, key=lambda item: item[0])]
 
 
