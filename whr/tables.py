@@ -60,7 +60,7 @@ TOURNAMENTS = pa.schema(
         pa.field("rule_id", pa.string()),
         pa.field("rule", pa.string()),  # rule name, e.g. "Taraguchi-10"
         pa.field("category", pa.string()),  # "renju" | "gomoku" | null (unknown rule)
-        pa.field("rated", pa.bool_()),  # the database's own "counts for rating" flag
+        pa.field("rated", pa.bool_()),  # the source's "counts for rating" flag; null: none (EGF)
         pa.field("type", pa.int32()),  # RenjuNet tournament type; 0 = ordinary
         pa.field("minutes", pa.float64()),  # thinking time per player; null when not known
         pa.field("mode", pa.string()),  # one of MODES; null when not known
@@ -114,6 +114,7 @@ TOURNAMENT_FACTS = pa.schema(  # one row per line of a tournament_facts.csv (whr
         pa.field("mode", pa.string()),  # one of MODES; null when not known
         pa.field("start", pa.date32()),  # first day; null when not given
         pa.field("end", pa.date32()),  # last day; null when not given
+        pa.field("category", pa.string()),  # one of CATEGORIES; null when not given
         pa.field("note", pa.string()),  # where the facts come from
         pa.field("source", pa.string()),  # "file:line" of the row
     ]

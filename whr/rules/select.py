@@ -36,7 +36,8 @@ from whr.tables import (
     days_of,
 )
 
-_FACTS = ("rule", "minutes", "mode", "moves")
+_FACTS = ("rated", "rule", "minutes", "mode", "moves")
+_FACT_NAMES = {"rated": "whether the RIF rates it (the source has no rated flag)"}
 
 
 class InvariantError(RuntimeError):
@@ -319,10 +320,10 @@ def _take(values: np.ndarray, pos: np.ndarray, fill: object) -> np.ndarray:
 class _Judged:
     reason: np.ndarray  # object array of codes, "" where rated
     pos: np.ndarray  # row of the game's tournament in ``tours``, -1 when unknown
-    unknown_fact: np.ndarray  # judged by the 2021 rules with a fact unknown
+    unknown_fact: np.ndarray  # judged by the 2021 rules with a fact unknown, or unconfirmed
     known: dict[str, np.ndarray]  # fact name -> known, per game
     note_kind: np.ndarray  # the verdict of each game's note (whr.rules.notes.KINDS or "")
-    minutes_or_mode_unknown: np.ndarray  # judged by the 2021 rules, minutes or mode unknown
+    minutes_or_mode_unknown: np.ndarray  # 2021 rules, minutes or mode unknown; or unconfirmed
 
 
 def _judge(
@@ -357,6 +358,8 @@ def _judge(
 
     in_category = per_game((tours["category"] == category).fillna(False).to_numpy(bool), False)
     flagged = per_game(_bools(tours["rated"], False), False)
+    # a source without a rated flag (an EGF table): not known until the maintainers confirm it
+    no_flag = per_game(tours["rated"].isna().to_numpy(bool), False)
     ordinary = per_game(np.nan_to_num(_floats(tours["type"]), nan=0.0) == 0, True)
     end = per_game(days_of(tours["end"]), np.datetime64("NaT"))
     # Rule 9 certifies renju rules; a category without a certified list skips the rule check.
@@ -376,11 +379,21 @@ def _judge(
     forced_in = per_game(_isin(t_ids, list(config.rated_tournaments)), False)
     forced_out = per_game(_isin(t_ids, list(config.unrated_tournaments)), False)
     # The RIF rates the tournament: its database flag, or the maintainers' rated_tournaments.
-    rated_by_rif = flagged | forced_in
+    # A tournament whose source has no flag, and that no maintainer confirmed (rated_tournaments;
+    # a facts line sets the flag, whr.sources.facts), is one whose facts are missing, in every
+    # era: rated under the "unverified" warning, or excluded as unverified in strict mode.
+    unconfirmed = no_flag & ~forced_in
+    rated_by_rif = flagged | forced_in | unconfirmed
     era_end = np.where(np.isnat(end), date, end)  # a tournament without an end: the game's date
     modern = era_end >= cutover64
-    known = {"rule": rule_known, "minutes": minutes_known, "mode": mode_known, "moves": moves_known}
-    unknown_fact = modern & ~(rule_known & minutes_known & mode_known & moves_known)
+    known = {
+        "rated": ~unconfirmed,
+        "rule": rule_known,
+        "minutes": minutes_known,
+        "mode": mode_known,
+        "moves": moves_known,
+    }
+    unknown_fact = unconfirmed | modern & ~(rule_known & minutes_known & mode_known & moves_known)
     player_ids = players["player_id"].dropna().unique()
     # Section 4 of the 1996 rules: a note may say the game was a bye, or not played in reality
     # (a walk-over), or played although it names a default (an adjourned game).
@@ -422,7 +435,7 @@ def _judge(
         unknown_fact=unknown_fact,
         known=known,
         note_kind=note_kind,
-        minutes_or_mode_unknown=modern & ~(minutes_known & mode_known),
+        minutes_or_mode_unknown=unconfirmed | modern & ~(minutes_known & mode_known),
     )
 
 
@@ -554,8 +567,13 @@ def _messages(
             text = "the database does not mark tournament " + q(g("tournament_id")) + " rated"
             text = text + " (nor does rated_tournaments)"
         else:  # unverified
-            text = "strict mode: tournament " + q(g("tournament_id"))
-            text = text + " is judged by the rules of " + cut + " but a fact is not known"
+            text = choose(
+                pd.Series(judged.known["rated"][at]),
+                " is judged by the rules of " + cut + " but a fact is not known",
+                " has no rated flag in its source (an EGF table) and no maintainer confirmed it "
+                "(rated_tournaments, or a line of tournament_facts.csv: see facts_needed.csv)",
+            )
+            text = "strict mode: tournament " + q(g("tournament_id")) + text
         message[which] = text.to_numpy(dtype=object) if isinstance(text, pd.Series) else text
     return message
 
@@ -597,9 +615,10 @@ def _unverified_warnings(
     out = []
     for i in sorted(range(len(positions)), key=lambda i: _natural(ids[positions[i]])):
         p, games_n = positions[i], int(sizes[i])
-        missing = ", ".join(name for name in _FACTS if unknown[name][i])
+        missing = ", ".join(_FACT_NAMES.get(name, name) for name in _FACTS if unknown[name][i])
+        alone = "without a rated flag" if unknown["rated"][i] else "on the database's flag alone"
         message = (
-            f"{games_n} game{'s' if games_n != 1 else ''} rated on the database's flag alone; "
+            f"{games_n} game{'s' if games_n != 1 else ''} rated {alone}; "
             f"not known: {missing} "
             "(settle them in tournament_facts.csv: see facts_needed.csv)"
         )
