@@ -389,8 +389,7 @@ def _check_games(
                     "unknown_player",
                     "error",
                     where[i],
-                    f"{side} player id {quote(ids[i])} is not in the players table; "
-                    "kept as null",
+                    f"{side} player id {quote(ids[i])} is not in the players table; kept as null",
                 )
             games[side] = games[side].where(~unknown, None)
     else:
