@@ -13,7 +13,15 @@ the value (the parse time and MB/s are printed; linear parsing keeps MB/s about 
 third input of each size holds many surnames of 900,000 characters, each under the default
 value limit: it is read under the default limits, linearly.
 
+Part 3 (``--canonical 20000,200000``, in rows; ``--canonical ''`` skips it) writes canonical
+tables (``players.csv``, ``tournaments.csv``, ``games.csv``) whose games table has that many rows,
+10 % of them bad in the ways real federation tables are (a result, a date, a number or a flag
+that does not parse, an unknown player or tournament, a repeated or missing id), and reads the
+directory with ``read_source`` in a fresh interpreter: reading must be linear in the rows (10
+times the rows in at most about 12 times the time).
+
     python3 benchmarks/bench_parse.py [--games 160000] [--seed 1] [--keep FILE] [--values ...]
+        [--canonical 20000,200000]
 """
 
 from __future__ import annotations
@@ -106,14 +114,107 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--values", default="25,50,100,200", help="sizes in MB of the one-value inputs ('' skips)"
     )
-    parser.add_argument("--skip-database", action="store_true", help="run part 2 only")
+    parser.add_argument(
+        "--canonical", default="20000,200000", help="rows of the canonical games tables ('' skips)"
+    )
+    parser.add_argument("--skip-database", action="store_true", help="run parts 2 and 3 only")
     args = parser.parse_args(argv)
     if not args.skip_database:
         _database(args)
     sizes = [int(v) for v in args.values.split(",") if v.strip()]
     if sizes:
         _one_value(sizes)
+    rows = [int(v) for v in args.canonical.split(",") if v.strip()]
+    if rows:
+        _canonical(rows, args.repeat)
     return 0
+
+
+CANONICAL = (
+    PEAK
+    + r"""
+import json, sys, time
+import whr
+import whr.sources  # imports (pandas, pyarrow) before the clock starts
+t0 = time.perf_counter()
+data = whr.read_source(sys.argv[1])
+t1 = time.perf_counter()
+print(json.dumps({"seconds": t1 - t0, "games": len(data.games), "problems": len(data.problems),
+                  "peak_rss_mb": peak_mb()}))
+"""
+)
+
+#: How every tenth row of the canonical games table is bad, in turn (column, bad value).
+_BAD = (
+    ("result", "1-0"),
+    ("date", "2019-13-01"),
+    ("black", "nobody"),
+    ("tournament_id", "t-none"),
+    ("moves", "-3"),
+    ("unrated", "maybe"),
+    ("game_id", None),  # a repeated id
+    ("game_id", ""),  # a missing id
+    ("white", "nobody"),
+    ("result", "2"),
+)
+
+
+def _write_canonical(folder: Path, rows: int) -> None:
+    """players, tournaments and a games table of ``rows`` rows, 10 % of them bad (``_BAD``)."""
+    n_players, n_tournaments = max(10, rows // 20), max(2, rows // 200)
+    with open(folder / "players.csv", "w", encoding="utf-8") as out:
+        out.write("player_id,name,country\n")
+        out.writelines(f"p{i},Player {i},CHN\n" for i in range(n_players))
+    with open(folder / "tournaments.csv", "w", encoding="utf-8") as out:
+        out.write("tournament_id,name,start,end,category,rated,minutes,mode\n")
+        out.writelines(
+            f"t{i},Tournament {i},2019-05-01,2019-05-03,renju,true,60,face_to_face\n"
+            for i in range(n_tournaments)
+        )
+    with open(folder / "games.csv", "w", encoding="utf-8") as out:
+        columns = ("game_id", "tournament_id", "round", "black", "white", "result", "date")
+        columns += ("moves", "unrated")
+        out.write(",".join(columns) + "\n")
+        for i in range(rows):
+            row = {
+                "game_id": f"g{i}",
+                "tournament_id": f"t{i % n_tournaments}",
+                "round": str(i % 9 + 1),
+                "black": f"p{i % n_players}",
+                "white": f"p{(i * 7 + 1) % n_players}",
+                "result": ("1", "0", "0.5")[i % 3],
+                "date": "2019-05-03",
+                "moves": str(20 + i % 50),
+                "unrated": "false",
+            }
+            if i % 10 == 9:
+                column, value = _BAD[(i // 10) % len(_BAD)]
+                row[column] = f"g{i - 1}" if value is None else value
+            out.write(",".join(row[c] for c in columns) + "\n")
+
+
+def _canonical(sizes: list[int], repeat: int) -> None:
+    print("\ncanonical tables, 10 % bad rows, read_source of the directory in a fresh interpreter:")
+    times = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for rows in sizes:
+            folder = Path(tmp) / str(rows)
+            folder.mkdir()
+            _write_canonical(folder, rows)
+            runs = [_child(CANONICAL, str(folder)) for _ in range(max(1, repeat))]
+            best = min(runs, key=lambda r: r["seconds"])
+            times[rows] = best["seconds"]
+            print(
+                f"{rows:>9} rows: {best['seconds']:7.2f} s (best of {len(runs)}), "
+                f"{best['games']} games, {best['problems']} problems, "
+                f"{best['peak_rss_mb']:.0f} MB peak"
+            )
+    if len(times) > 1:
+        small, large = min(times), max(times)
+        print(
+            f"{large / small:.0f}x the rows: {times[large] / times[small]:.1f}x the time "
+            "(linear: about the same factor)"
+        )
 
 
 def _write_one_value(path: Path, megabytes: int, kind: str) -> None:

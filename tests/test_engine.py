@@ -487,6 +487,49 @@ def test_split_against_an_empty_previous_list_is_all_new(small, small_fit):
     assert split[["rating_change", "change_own_games", "change_others"]].isna().all(axis=None)
 
 
+def _one_day_leaver():
+    """A previous list and a new input in which C's only game became unrated: C leaves, and A
+    (one rating day) is the only player whose own games changed."""
+    d1, d2 = date(2026, 11, 20), date(2026, 11, 21)
+    before = games_frame([["A", "B", 1.0, d1], ["A", "C", 0.5, d1], ["B", "D", 1.0, d2]])
+    after = before.drop(index=1).reset_index(drop=True)
+    return before, after, d2
+
+
+def test_split_of_a_single_one_day_mover_whose_opponent_left():
+    """The issue's crash: one free player-day, a 1 x 1 system, which SciPy's dpttrf wrapper
+    refuses ("unexpected array size: new_size=1, got array with arr_size=0")."""
+    before, after, day = _one_day_leaver()
+    previous, new = whr.fit(before), whr.fit(after)
+    split = whr.split_rating_change(previous.history, day, new, day, after).set_index("player")
+    assert list(split.index) == ["A", "B", "D"]  # C, gone from the input, has no row
+    own = _own_history_by_hand("A", after, previous, new)
+    r_prev = _rating_by_hand(previous.history[previous.history["player"] == "A"], day)
+    assert split.loc["A", "change_own_games"] == pytest.approx(own["rating"].iloc[-1] - r_prev)
+    assert split.loc["A", "change_own_games"] > 1.0  # the draw against C is gone: a win is left
+    total = split["change_own_games"] + split["change_others"]
+    np.testing.assert_allclose(total, split["rating_change"], atol=1e-9)
+    assert (split.loc[["B", "D"], "change_own_games"] == 0.0).all()
+
+
+def test_split_with_no_player_left_of_the_previous_list():
+    before, _, day = _one_day_leaver()
+    others = games_frame([["E", "F", 1.0, day]])
+    previous, new = whr.fit(before), whr.fit(others)
+    split = whr.split_rating_change(previous.history, day, new, day, others)
+    assert list(split["player"]) == ["E", "F"]
+    assert split[["rating_change", "change_own_games", "change_others"]].isna().all(axis=None)
+
+
+def test_warm_start_placing_a_single_one_day_newcomer():
+    """A warm start whose only new player-day is a newcomer's one day (the same 1 x 1 system)."""
+    before, _, day = _one_day_leaver()
+    after = pd.concat([before, games_frame([["N", "B", 0.0, day]])], ignore_index=True)
+    warm = whr.fit(after, warm_start=whr.fit(before))
+    cold = whr.fit(after)
+    np.testing.assert_allclose(warm.history["rating"], cold.history["rating"], atol=1e-6)
+
+
 def test_split_refuses_bad_arguments(two_lists):
     before, after, previous, new, _ = two_lists
     h = previous.history

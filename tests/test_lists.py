@@ -11,6 +11,8 @@ import datetime as dt
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from whr import lists
 from whr.tables import GAMES, PLAYERS, RATINGS, conform
@@ -54,8 +56,9 @@ def history_of(games: pd.DataFrame, ratings: dict[str, float]) -> pd.DataFrame:
 
 
 def rating_on_of(history: pd.DataFrame):
-    """Spec section 1 without interpolation subtleties: the last rating-day value on or before
-    the day (these histories are flat between days except for ``peak``)."""
+    """``Fit.rating_on``'s rule (docs/solver.md) without interpolation subtleties: the last
+    rating-day value on or before the day (these histories are flat between days except for
+    ``peak``)."""
 
     def rating_on(day: dt.date) -> pd.DataFrame:
         h = history.loc[history["date"] <= day].sort_values(["player", "date"])
@@ -128,7 +131,8 @@ def test_last_game_exactly_five_years_before_is_active_one_day_earlier_inactive(
     assert out.loc["edge", "last_game"] == five
     assert out.loc["edge", "status"] == "active"
     assert out.loc["edge", "rank"] == 1
-    assert out.loc["edge", "gy5"] == 0  # Gy5 keeps the RIF site's window (D - 5 years, D]
+    # Gy5 counts in the same window: an active player never shows Gy5 = 0
+    assert out.loc["edge", "gy5"] == 1
     assert out.loc["gone", "last_game"] == five - dt.timedelta(days=1)
     assert out.loc["gone", "status"] == "inactive"
     assert pd.isna(out.loc["gone", "rank"])
@@ -175,7 +179,7 @@ def test_status_rejects_games_after_the_list_date():
         lists.status([10], [D(2021, 1, 1)], "2020-01-01")
 
 
-def test_activity_windows_exclude_the_day_exactly_n_years_before():
+def test_activity_windows_include_the_day_exactly_n_years_before():
     on = D(2020, 6, 1)
     days = [
         D(2019, 6, 1),
@@ -188,8 +192,9 @@ def test_activity_windows_exclude_the_day_exactly_n_years_before():
     ]
     rows = [("p", "q", 0.5, d) for d in days]
     out = build(rows, {"p": 2000, "q": 2000}, on)
-    # (D-1y, D]: 2019-06-02 and D; (D-2y, D]: + 2019-06-01, 2018-06-02; (D-5y, D]: + 2018-06-01, 2015-06-02
-    assert out.loc["p", ["gy1", "gy2", "gy5", "games"]].tolist() == [2, 4, 6, 7]
+    # the active rule's window [D - N years, D]: [D-1y, D]: 2019-06-01, 2019-06-02 and D;
+    # [D-2y, D]: + 2018-06-01, 2018-06-02; [D-5y, D]: + 2015-06-01, 2015-06-02
+    assert out.loc["p", ["gy1", "gy2", "gy5", "games"]].tolist() == [3, 5, 7, 7]
     assert out.loc["p", ["wins", "draws", "losses"]].tolist() == [0, 7, 0]
     assert out.loc["p", "first_game"] == D(2015, 6, 1)
 
@@ -225,12 +230,12 @@ def test_best_rating_counts_only_rating_days_up_to_the_list_date():
     assert later.loc["peak", "status"] == "inactive"
 
 
-def test_ranks_are_1_to_n_ties_by_more_games_then_id_and_country_ranks_alike():
+def test_ranks_are_1_to_n_ties_by_id_whatever_the_games_and_country_ranks_alike():
     start = D(2020, 1, 1)
     rows = []
     for p, o, n in (("a", "oa", 10), ("b", "ob", 10), ("c", "oc", 10), ("m", "om", 12)):
         rows += series(p, o, n, start)
-    # a, b, m tie at 2300 (m has 12 games: first; then a, b by id); c below
+    # a, b, m tie at 2300: by id, although m has more games; c below; oc, om tie at 1000
     ratings = {"a": 2300, "b": 2300, "m": 2300, "c": 2100, "oa": 2000, "ob": 1950}
     ratings |= {"oc": 1000, "om": 1000}
     players = pd.concat(
@@ -243,9 +248,26 @@ def test_ranks_are_1_to_n_ties_by_more_games_then_id_and_country_ranks_alike():
         D(2020, 2, 1), history, lists.player_games(games), players, rating_on_of(history)
     )
     assert list(frame.columns) == RATINGS.names
-    assert frame["player"].tolist() == ["m", "a", "b", "c", "oa", "ob", "om", "oc"]
+    assert frame["player"].tolist() == ["a", "b", "m", "c", "oa", "ob", "oc", "om"]
     assert frame["rank"].tolist() == [1, 2, 3, 4, 5, 6, 7, 8]
-    assert frame["country_rank"].tolist() == [1, 2, 1, 3, 4, 2, 5, 6]
+    assert frame["country_rank"].tolist() == [1, 1, 2, 3, 4, 2, 5, 6]
+
+
+def test_ranks_follow_the_unrounded_ratings_not_more_games():
+    # The issue's list: rounded to 0.01 Elo with more games first, it read B, D, C, A.
+    ratings = {"A": 2000.0049, "B": 2000.0051, "C": 2000.0141, "D": 2000.0101}
+    rows = []
+    for p, n in (("A", 10), ("B", 40), ("C", 10), ("D", 20)):
+        rows += series(p, f"o{p}", n, D(2020, 1, 1))
+    frame = build(rows, ratings | {f"o{p}": 1500.0 for p in ratings}, D(2020, 6, 1))
+    assert frame.loc[["C", "D", "B", "A"], "rank"].tolist() == [1, 2, 3, 4]
+
+
+def test_tied_players_are_ordered_by_id_in_natural_order():
+    # "9" before "10" (numbers by value), as in the players index; equal ratings exactly
+    rows = series("10", "x", 10, D(2020, 1, 1)) + series("9", "y", 10, D(2020, 1, 1))
+    frame = build(rows, {"10": 2000.0, "9": 2000.0, "x": 1500.0, "y": 1400.0}, D(2020, 6, 1))
+    assert frame.loc[["9", "10"], "rank"].tolist() == [1, 2]
 
 
 def test_symmetric_players_are_ranked_by_id_whatever_the_float_noise():
@@ -277,11 +299,76 @@ def test_symmetric_players_are_ranked_by_id_whatever_the_float_noise():
     assert frame["player"].tolist()[:2] == ["p1", "p2"]
 
 
+# Ratings near one another: exact ties, near ties (steps of 4e-7 Elo: chains longer than 1e-6)
+# and clearly different ratings, so that the property tests meet every case of the rule.
+_RATINGS = st.builds(
+    lambda base, step: base + step * 4e-7,
+    st.sampled_from([1500.0, 2000.0, 2000.0000009, 2000.01, 2100.0]),
+    st.integers(0, 4),
+)
+_IDS = st.sampled_from(["1", "2", "9", "10", "010", "11", "a", "b", "B", "x7", "0100686"])
+_PROPERTY = {"max_examples": 80, "deadline": None, "derandomize": True, "database": None}
+
+
+def _never_above_a_higher_rating(ratings: np.ndarray) -> bool:
+    """In rank order, no rating is lower than a later one by more than the tie tolerance."""
+    later_max = np.maximum.accumulate(ratings[::-1])[::-1]
+    return bool(np.all(ratings >= later_max - lists.TIE_ELO))
+
+
+def _equal_ratings_by_id(frame: pd.DataFrame) -> bool:
+    """Players with exactly equal ratings stand in natural id order, as the players index."""
+    for _, group in frame.groupby("rating", sort=False):
+        ids = group["player"].reset_index(drop=True)
+        if ids.iloc[lists.natural_order(ids)].tolist() != ids.tolist():
+            return False
+    return True
+
+
+@settings(**(_PROPERTY | {"max_examples": 40}))
+@given(st.lists(st.tuples(_IDS, _RATINGS, st.sampled_from(["AAA", "BBB"])), min_size=2,
+                max_size=11, unique_by=lambda t: t[0]))  # fmt: skip
+def test_property_no_rank_is_above_a_higher_rating_on_a_list(players):
+    """A list built as published (list_on): world and country ranks follow the ratings."""
+    ids = [p for p, _, _ in players]
+    rows = []
+    for i, p in enumerate(ids):  # a ring: everybody has 20 games, all active
+        rows += series(p, ids[(i + 1) % len(ids)], 10, D(2020, 1, 1) + dt.timedelta(days=20 * i))
+    facts = players_of(ids)
+    facts["country"] = [c for _, _, c in players]
+    frame = build(rows, {p: r for p, r, _ in players}, D(2021, 1, 1), facts).reset_index()
+    assert frame["rank"].tolist() == list(range(1, len(ids) + 1))
+    assert _never_above_a_higher_rating(frame["rating"].to_numpy(float))
+    assert _equal_ratings_by_id(frame)
+    for _, country in frame.groupby("country"):
+        assert country["country_rank"].tolist() == list(range(1, len(country) + 1))
+        assert _never_above_a_higher_rating(country["rating"].to_numpy(float))
+
+
+@settings(**_PROPERTY)
+@given(st.lists(_RATINGS, min_size=1, max_size=60))
+def test_property_rank_order_groups_ties_within_the_tolerance(ratings):
+    """rank_order itself on longer lists (long chains of near ties): never above a rating
+    higher by more than 1e-6 Elo; equal ratings by id; the order is a permutation."""
+    frame = pd.DataFrame(
+        {"player": [str(1000 - i) for i in range(len(ratings))], "rating": ratings}
+    )
+    order = lists.rank_order(frame)
+    assert sorted(order.tolist()) == list(range(len(ratings)))
+    ranked = frame.iloc[order].reset_index(drop=True)
+    assert _never_above_a_higher_rating(ranked["rating"].to_numpy(float))
+    assert _equal_ratings_by_id(ranked)
+    # the order does not depend on the rows' order
+    again = frame.iloc[::-1].reset_index(drop=True)
+    assert again["player"].iloc[lists.rank_order(again)].tolist() == ranked["player"].tolist()
+
+
 def test_every_derived_rank_follows_the_same_order():
     base = pd.DataFrame(
         {
             "player": ["z", "y", "x", "w"],
-            "rating": [2000.001, 2000.0, 2000.0, 1990.0],  # z, y, x tie at 0.01 Elo
+            # z is 0.001 Elo higher: not a tie; y and x tie exactly; w is lower
+            "rating": [2000.001, 2000.0, 2000.0, 1990.0],
             "games": [20, 30, 20, 50],
             "gy1": [12, 12, 12, 12],
             "status": ["active"] * 4,
@@ -290,16 +377,16 @@ def test_every_derived_rank_follows_the_same_order():
             "name": list("zyxw"),
         }
     )
-    # y has more games; then x before z by id; w is lower
-    assert base["player"].iloc[lists.rank_order(base)].tolist() == ["y", "x", "z", "w"]
-    base["rank"] = pd.array([3, 1, 2, 4], dtype="Int32")
+    # z first (higher, whatever the games); then x before y by id; w is lower
+    assert base["player"].iloc[lists.rank_order(base)].tolist() == ["z", "x", "y", "w"]
+    base["rank"] = pd.array([1, 3, 2, 4], dtype="Int32")
     gy1 = lists.gy1_list(base)
-    assert gy1["player"].tolist() == ["y", "x", "z", "w"]
+    assert gy1["player"].tolist() == ["z", "x", "y", "w"]
     assert gy1["gy1_rank"].tolist() == [1, 2, 3, 4]
     women = lists.women(base)
-    assert dict(zip(women["player"], women["rank"], strict=True)) == {"z": 3, "y": 1, "x": 2}
+    assert dict(zip(women["player"], women["rank"], strict=True)) == {"z": 1, "x": 2, "y": 3}
     five = lists.top_five({D(2020, 12, 31): base.assign(list_date=D(2020, 12, 31))}, places=3)
-    assert five["player"].tolist() == ["y", "x", "z"]
+    assert five["player"].tolist() == ["z", "x", "y"]
     assert five["rank"].tolist() == [1, 2, 3]
 
 
@@ -434,12 +521,12 @@ def test_gy1_list_needs_ten_games_in_the_year_up_to_the_list_date():
     on = D(2026, 6, 15)
     rows = (
         series("a", "x", 10, D(2026, 6, 6))  # 10 games, all in the last year
-        + [("b", "x", 1.0, D(2025, 6, 15))]  # exactly one year before: outside the window
+        + [("b", "x", 1.0, D(2025, 6, 14))]  # a year and a day before: outside the window
         + series("b", "x", 9, D(2026, 1, 1))  # so b has 10 games but only 9 in the last year
         + series("c", "x", 9, D(2026, 2, 1))  # provisional: 9 games
     )
     frame = build(rows, {"a": 2000.0, "b": 2100.0, "c": 2200.0, "x": 1800.0}, on)
-    # by hand: x played 29 games, 28 of them in (2025-06-15, 2026-06-15]
+    # by hand: x played 29 games, 28 of them in [2025-06-15, 2026-06-15]
     assert frame.loc[["a", "b", "c", "x"], "gy1"].tolist() == [10, 9, 9, 28]
     gy1 = lists.gy1_list(frame.reset_index())
     assert gy1["player"].tolist() == ["a", "x"]  # b (9 in the year) and c (provisional) are out

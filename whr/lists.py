@@ -12,11 +12,17 @@ status each player had on that December 31, not today's.
   D - 5 years;
 - provisional (``"provisional"``): at most 9 rated games.
 
-Ranks (:func:`rank_order`): established active players are numbered 1..n in rating order, as
-the RIF's site numbers them; ratings equal to 0.01 Elo (the fit's tolerance, the precision of the
-player pages) are ties, broken by more rated games, then by player id (as text). Every rank of
-this module (world, country, the Gy1 list, women, the top five of a year, the Elo-era list) is
-given in that one order.
+The activity counts Gy1, Gy2, Gy5 (rated games in the last 1, 2, 5 years) use the same window
+as the active rule (:func:`window_start`): games on days in [D - N years, D]. An active player
+therefore never shows Gy5 = 0.
+
+Ranks (:func:`rank_order`): established active players are numbered 1..n in the order of their
+unrounded ratings, highest first; a rank never sits above a higher rating. Ratings within
+:data:`TIE_ELO` (1e-6 Elo) of each other are ties: players with symmetric histories get such
+ratings, equal but for the float noise of the fit, and the noise must not decide. Tied players
+are ordered by player id, in natural order (:func:`natural_order`: all-digit ids by number).
+Every rank of this module (world, country, the Gy1 list, women, the top five of a year, the
+Elo-era list) is given in that one order.
 Virtual games (the engine's regularisation) never appear in the rated games and never count.
 """
 
@@ -43,8 +49,8 @@ from whr.tables import (
 
 ESTABLISHED_GAMES = 10  # rated games needed to be established (rule 10)
 ACTIVE_YEARS = 5  # active: the last rated game on or after D - 5 years (rule 10)
-RANK_DECIMALS = 2  # ratings equal to 0.01 Elo are ties for the ranks (then games, then id)
-WINDOWS_YEARS = (1, 2, 5)  # the Gy1, Gy2, Gy5 activity counts
+TIE_ELO = 1e-6  # ratings this close are ties for the ranks, ordered by player id
+WINDOWS_YEARS = (1, 2, 5)  # the Gy1, Gy2, Gy5 activity counts, in the active rule's window
 
 RatingOn = Callable[[dt.date], pd.DataFrame]
 
@@ -70,6 +76,29 @@ def years_before(day: dt.date, years: int) -> dt.date:
         return day.replace(year=day.year - years)
     except ValueError:  # February 29 in a year that has none
         return day.replace(year=day.year - years, day=28)
+
+
+def window_start(on: dt.date, years: int) -> dt.date:
+    """The first day of the window of the last ``years`` years up to the list date ``on``.
+
+    The one window of the lists: a day counts when it is in [window_start(on, years), on]. The
+    active rule (rule 10 of the RIF rating rules 2021: the last game "not more than 5 years"
+    before D) and the Gy1, Gy2, Gy5 counts both use it, so the day exactly ``years`` years
+    before ``on`` counts in both.
+
+    Parameters
+    ----------
+    on : datetime.date
+        The list date D.
+    years : int
+        Whole years, >= 0.
+
+    Returns
+    -------
+    datetime.date
+        :func:`years_before` ``(on, years)``.
+    """
+    return years_before(on, years)
 
 
 def status(
@@ -109,7 +138,7 @@ def status(
         )
     if (last > np.datetime64(on, "D")).any():
         raise ValueError(f"last_game must be on or before the list date {on}")
-    cutoff = np.datetime64(years_before(on, ACTIVE_YEARS), "D")
+    cutoff = np.datetime64(window_start(on, ACTIVE_YEARS), "D")
     if established is None:
         established = games >= ESTABLISHED_GAMES
     else:
@@ -128,36 +157,61 @@ def status(
 def rank_order(frame: pd.DataFrame) -> np.ndarray:
     """Positions of ``frame``'s rows in rank order: the one order every rank follows.
 
-    Rating descending, compared to :data:`RANK_DECIMALS` decimals (closer ratings are ties:
-    below the fit's tolerance, and a symmetric pair must not be split by float noise); then
-    more rated games first; then player id ascending, as text.
+    Rating descending, unrounded; ratings within :data:`TIE_ELO` of each other are ties,
+    ordered by player id in natural order (:func:`natural_order`). See :func:`_rank_order` for
+    how ties are grouped.
 
     Parameters
     ----------
     frame : pandas.DataFrame
-        Columns ``rating``, ``games``, ``player`` (a list, schema ``RATINGS``).
+        Columns ``rating`` and ``player`` (a list, schema ``RATINGS``).
 
     Returns
     -------
     numpy.ndarray of int
         A permutation of ``range(len(frame))``.
     """
-    missing = [c for c in ("rating", "games", "player") if c not in frame]
+    missing = [c for c in ("rating", "player") if c not in frame]
     if missing:
-        raise ValueError(f"frame must have columns rating, games, player; lacks {missing}")
-    return _rank_order(
-        frame["rating"].to_numpy(dtype=float),
-        frame["games"].to_numpy(dtype=np.int64),
-        frame["player"].astype("str").to_numpy(dtype=object),
-    )
+        raise ValueError(f"frame must have columns rating, player; lacks {missing}")
+    by_id = natural_order(frame["player"])
+    key = np.empty(len(frame), dtype=np.int64)
+    key[by_id] = np.arange(len(frame))
+    return _rank_order(frame["rating"].to_numpy(dtype=float), key)
 
 
-def _rank_order(rating: np.ndarray, games: np.ndarray, player: np.ndarray) -> np.ndarray:
-    """:func:`rank_order` on arrays. ``player`` is compared as given: the ids as text, or
-    numbers that sort as the ids do as text (the lists' player numbers, faster to compare)."""
-    rating = np.round(rating, RANK_DECIMALS)
-    # lexsort: the last key is the primary one
-    return np.lexsort((player, -games, -rating))
+def _rank_order(rating: np.ndarray, key: np.ndarray) -> np.ndarray:
+    """:func:`rank_order` on arrays: ``key`` (integers) orders the players as their ids do.
+
+    Going down the ratings, a tie group starts at the highest rating not yet placed and takes
+    every rating within :data:`TIE_ELO` below it; inside a group the players are ordered by
+    ``key``. So equal ratings are always in one group, a player never sits above a rating
+    higher than theirs by more than ``TIE_ELO``, and no chain of close ratings can stretch a
+    group further.
+    """
+    rating = np.asarray(rating, dtype=float)
+    if np.isnan(rating).any():
+        raise ValueError("ratings to rank must not be NaN")
+    order = np.lexsort((key, -rating))  # rating descending; equal ratings by key
+    r = rating[order]
+    close = r[:-1] - r[1:] <= TIE_ELO  # a rating close to the one above it
+    if not close.any():
+        return order
+    # runs of close neighbours; only a run holds ties (most have two players, one group)
+    edges = np.flatnonzero(np.diff(np.concatenate([[False], close, [False]]).astype(np.int8)))
+    for first, last in zip(edges[::2], edges[1::2] + 1, strict=True):  # run: [first, last)
+        start = first
+        while start < last:
+            # the group: every rating of the run within TIE_ELO below the group's first
+            end = start + int(np.searchsorted(-r[start:last], TIE_ELO - r[start], side="right"))
+            part = order[start:end]
+            order[start:end] = part[np.argsort(key[part], kind="stable")]
+            start = end
+    return order
+
+
+def _day_before(day: dt.date) -> np.datetime64:
+    return np.datetime64(day, "D") - np.timedelta64(1, "D")
 
 
 def _count_within(groups: np.ndarray) -> np.ndarray:
@@ -326,7 +380,7 @@ def list_on(
     -------
     pandas.DataFrame
         Schema ``RATINGS``: active players by rank, then inactive, then provisional players, each
-        in the order of :func:`rank_order` (rating, then more games, then id).
+        in the order of :func:`rank_order` (unrounded rating; ties within 1e-6 Elo by id).
     """
     as_date(on, "on")
     return _lists([on], _ListInputs(history, games, players), rating_on)[on]
@@ -379,18 +433,23 @@ class _ListInputs:
     """What the lists of one set of inputs share, prepared once: the players numbered, each
     player's games and rating days in order, and the player facts as Arrow columns.
 
-    Players are the players of the games, numbered in the order of their ids as text, so that
-    sorting by number sorts by id (the last key of :func:`rank_order`); a player is compared as
-    a number from here on, and turned into text only in the output.
+    Players are the players of the games, numbered in the natural order of their ids
+    (:func:`natural_order`), so that sorting by number sorts by id (the key that orders tied
+    players, :func:`rank_order`); a player is compared as a number from here on, and turned
+    into text only in the output.
     """
 
     def __init__(self, history: pd.DataFrame, games: pd.DataFrame, players: pd.DataFrame):
-        number, ids = pd.factorize(games["player"].astype("str"), sort=True)
-        if (number < 0).any():
+        code, text_ids = pd.factorize(games["player"].astype("str"), sort=True)
+        if (code < 0).any():
             raise ValueError("games must name the player on every row")
-        self.index = pd.Index(ids)
+        natural = natural_order(pd.Series(text_ids, dtype="str"))
+        self.index = pd.Index(np.asarray(text_ids, dtype=object)[natural])
         self.ids = self.index.to_numpy(dtype=object)
-        n = len(ids)
+        n = len(self.ids)
+        to_number = np.empty(n, dtype=np.int64)
+        to_number[natural] = np.arange(n)
+        number = to_number[code]
 
         self.games = _PlayerRows(number, games["day"].to_numpy(), n)
         self.first_game = self.games.day[self.games.start]  # every player has a game
@@ -456,8 +515,8 @@ def _list_columns(
     columns: dict[str, np.ndarray] = {
         "games": end - start,
         **{name: total[end] - total[start] for name, total in inputs.results.items()},
-        # games in (D - y years, D]
-        **{f"gy{y}": end - g.end(years_before(on, y), listed) for y in WINDOWS_YEARS},
+        # games in [D - y years, D]: the active rule's window (window_start)
+        **{f"gy{y}": end - g.end(_day_before(window_start(on, y)), listed) for y in WINDOWS_YEARS},
         "first_game": g.day[start],
         "last_game": g.day[end - 1],
     }
@@ -498,7 +557,7 @@ def _list_columns(
         status_code[status_of == name] = code
 
     # list order: active, inactive, provisional, each in rank order
-    by_rank = _rank_order(rating, columns["games"], listed)
+    by_rank = _rank_order(rating, listed)
     order = by_rank[np.argsort(status_code[by_rank], kind="stable")]
     active = status_of[order] == "active"
     country = inputs.country[listed[order]]
@@ -728,7 +787,7 @@ def gy1_list(ratings: pd.DataFrame, min_games: int = GY1_GAMES) -> pd.DataFrame:
 
     A player is on it when established (at least 10 rated games up to the list date) and with
     at least ``min_games`` rated games in the year up to the list date (``gy1``, the window
-    (D - 1 year, D]). Such a player is always established active, so also ranked on the
+    [D - 1 year, D]). Such a player is always established active, so also ranked on the
     full list.
 
     Parameters

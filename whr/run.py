@@ -116,8 +116,8 @@ class Run:
         object.__setattr__(self, "out", Path(self.out))
         if not isinstance(self.as_of, dt.date) or isinstance(self.as_of, dt.datetime):
             raise RunError(f"as_of: expected a date, got {self.as_of!r}")
-        if self.as_of < dt.date(1988, 1, 1):
-            raise RunError(f"as_of: expected a date from 1988-01-01 on, got {self.as_of}")
+        if self.as_of < dt.date(1899, 1, 1):  # before it no game can be rated (eligibility.toml)
+            raise RunError(f"as_of: expected a date from 1899-01-01 on, got {self.as_of}")
         tomorrow = today_utc() + dt.timedelta(days=1)
         if self.as_of > tomorrow and self.force is None:
             raise RunError(

@@ -60,7 +60,7 @@ TOURNAMENTS = pa.schema(
         pa.field("rule_id", pa.string()),
         pa.field("rule", pa.string()),  # rule name, e.g. "Taraguchi-10"
         pa.field("category", pa.string()),  # "renju" | "gomoku" | null (unknown rule)
-        pa.field("rated", pa.bool_()),  # the database's own "counts for rating" flag
+        pa.field("rated", pa.bool_()),  # the source's "counts for rating" flag; null: none (EGF)
         pa.field("type", pa.int32()),  # RenjuNet tournament type; 0 = ordinary
         pa.field("minutes", pa.float64()),  # thinking time per player; null when not known
         pa.field("mode", pa.string()),  # one of MODES; null when not known
@@ -114,6 +114,7 @@ TOURNAMENT_FACTS = pa.schema(  # one row per line of a tournament_facts.csv (whr
         pa.field("mode", pa.string()),  # one of MODES; null when not known
         pa.field("start", pa.date32()),  # first day; null when not given
         pa.field("end", pa.date32()),  # last day; null when not given
+        pa.field("category", pa.string()),  # one of CATEGORIES; null when not given
         pa.field("note", pa.string()),  # where the facts come from
         pa.field("source", pa.string()),  # "file:line" of the row
     ]
@@ -255,6 +256,10 @@ class SourceData:
         Tables with the schemas ``PLAYERS``, ``TOURNAMENTS``, ``GAMES`` and ``PROBLEMS``.
     inputs : tuple of (name, sha256)
         Every file read, in the order read.
+    without_facts : tuple of str
+        The files of records (as named in ``inputs``) read with no ``tournament_facts.csv``
+        beside them: their tournaments' thinking time and mode can come only from the
+        maintainers' rules (the run summary says so).
     """
 
     players: pd.DataFrame
@@ -262,6 +267,7 @@ class SourceData:
     games: pd.DataFrame
     problems: pd.DataFrame
     inputs: tuple[tuple[str, str], ...] = field(default=())
+    without_facts: tuple[str, ...] = field(default=())
 
     @property
     def sha256(self) -> str:
@@ -288,6 +294,7 @@ def concat(parts: list[SourceData]) -> SourceData:
         games=cat("games", GAMES),
         problems=cat("problems", PROBLEMS),
         inputs=tuple(i for p in parts for i in p.inputs),
+        without_facts=tuple(name for p in parts for name in p.without_facts),
     )
 
 
@@ -317,9 +324,9 @@ RATINGS = pa.schema(
         pa.field("wins", pa.int32(), nullable=False),
         pa.field("draws", pa.int32(), nullable=False),
         pa.field("losses", pa.int32(), nullable=False),
-        pa.field("gy1", pa.int32(), nullable=False),  # rated games in (D - 1 year, D]
-        pa.field("gy2", pa.int32(), nullable=False),  # ... (D - 2 years, D]
-        pa.field("gy5", pa.int32(), nullable=False),  # ... (D - 5 years, D]
+        pa.field("gy1", pa.int32(), nullable=False),  # rated games in [D - 1 year, D]
+        pa.field("gy2", pa.int32(), nullable=False),  # ... [D - 2 years, D]
+        pa.field("gy5", pa.int32(), nullable=False),  # ... [D - 5 years, D] (the active window)
         pa.field("first_game", pa.date32(), nullable=False),
         pa.field("last_game", pa.date32(), nullable=False),  # last rated game up to D
         pa.field("best_rating", pa.float64(), nullable=False),  # max over rating days up to D

@@ -50,6 +50,21 @@ def test_tridiagonal_inverse_diagonal_matches_dense():
     )
 
 
+def test_a_one_by_one_system_is_solved_too():
+    """SciPy's dpttrf/dpttrs wrappers refuse n = 1 (an empty off-diagonal): one free player-day."""
+    np.testing.assert_allclose(core.tridiagonal_inverse_diagonal([4.0], []), [0.25])
+    # player 0 has one rating day, players 1 and 2 two and one
+    pr = core.build(
+        np.array([0, 1]), np.array([1, 2]), np.array([0, 5]), np.array([1.0, 0.5]), 3,
+        w2=1.0, **VIRTUAL,
+    )  # fmt: skip
+    r = np.zeros(pr.n)
+    free = np.flatnonzero(pr.pd_player == 0)
+    assert free.size == 1
+    out = core.local_newton(pr, r, free, tol_elo=1e-10, tol_grad=1e-12, max_iter=50)
+    assert abs(core.gradient(pr, out)[free[0]]) < 1e-9 and out[free[0]] > 0  # a win: above 0
+
+
 @pytest.mark.parametrize("jitter", [0.0, 0.001])
 def test_uncertainty_matches_dense_inverse_of_player_blocks(problem, jitter):
     r = np.random.default_rng(4).normal(0, 0.5, problem.n)

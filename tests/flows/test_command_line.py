@@ -113,6 +113,20 @@ def test_a_rules_copy_equal_to_the_bundled_rules_is_official(tmp_path: Path) -> 
         run.check_local()
 
 
+def test_a_past_day_can_be_any_day_a_game_can_be_rated() -> None:
+    """The complete history is rated (from 1899, eligibility.toml's first_rated_day), so a past
+    day as early as that can be rerun; before it no game can be rated."""
+    import datetime as dt
+
+    from whr.rules import default_directory, load_config
+    from whr.run import RunError
+
+    first = load_config(default_directory()).first_rated_day
+    assert Run(sources=("x",), out="out", as_of=first).as_of == dt.date(1899, 1, 1)
+    with pytest.raises(RunError, match="as_of: expected a date from 1899-01-01 on"):
+        Run(sources=("x",), out="out", as_of=first - dt.timedelta(days=1))
+
+
 def test_one_value_one_set_of_defaults() -> None:
     """The command line, the flow and the run description declare the same parameters and the
     same defaults (the defaults live in whr.params and whr.run only)."""

@@ -8,9 +8,9 @@ off those files by hand with the rules of ``docs/egf.md``:
 - ``forfeit_unknown.h9`` (2021-09-01/02): 2 games, 1 result by default (``!``), 1 unknown (``?``);
 - ``header.h9`` (TC[R240510EE], PC[EE, Tallinn], 2024-05-10/12): 4 games.
 
-Tables carry no moves, so from 2021-08-08 their games are rated under the ``unverified``
-warning (default, non-strict mode); before it they are rated on the tournament's flag, which
-every table sets.
+Tables carry no rated flag, and no maintainer confirmed these (``rated_tournaments`` or a
+facts line), so in every era their games are rated under the ``unverified`` warning (default,
+non-strict mode); from 2021-08-08 their moves are unknown too.
 """
 
 from __future__ import annotations
@@ -148,9 +148,10 @@ def test_a_directory_of_tables_alone_is_a_source(tables_only: dict, table_dir: P
     ] + [{"name": path.name, "sha256": sha256(path)} for path in maintained]
     games, exclusions = check_egf_games(tables_only["snapshot"])
     assert len(games) == len(RATED) and len(exclusions) == len(EXCLUDED)  # nothing else read
-    # rated without moves from 2021-08-08: the 4 games of header.h9 and the 2 rated games of
-    # forfeit_unknown.h9 count under the "unverified" warning; byes.h9 (2020) does not
-    assert manifest["counts"]["selection"]["unverified"] == 4 + 2
+    # rated without a flag (and, from 2021-08-08, without moves): the 4 games of header.h9,
+    # the 2 rated games of forfeit_unknown.h9 and the 2 games of byes.h9 (2020) count under the
+    # "unverified" warning: no table is confirmed
+    assert manifest["counts"]["selection"]["unverified"] == 4 + 2 + 2
     check_egf_tournaments_and_players(tables_only["snapshot"])
     ratings = pd.read_parquet(tables_only["snapshot"] / "ratings.parquet")
     # the two byes.h9/forfeit_unknown.h9 people with the same names and countries are one

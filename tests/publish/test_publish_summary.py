@@ -57,6 +57,7 @@ def test_summary_counts_top_list_and_changes(tmp_path: Path) -> None:
         games=games,
         problems=tables.empty(tables.PROBLEMS),
         inputs=(("db.rif", "ab" * 32),),
+        without_facts=("db.rif",),
     )
     exclusions = pd.DataFrame(
         {"game_id": ["a", "b", "c", "d"], "reason": ["forfeit", "forfeit", "self_game", "bye"]}
@@ -66,6 +67,11 @@ def test_summary_counts_top_list_and_changes(tmp_path: Path) -> None:
     text = summary.summarize(data, selection, published)
 
     assert "| db.rif | " + "ab" * 32 + " |" in text
+    lines = [line for line in text.splitlines() if line.startswith("No `tournament_facts")]
+    assert lines == [
+        "No `tournament_facts.csv` beside `db.rif`: thinking time and mode of play come only "
+        "from the maintainers' facts."
+    ]
     assert "| read | 5 |" in text and "| rated | 2 |" in text and "| excluded | 3 |" in text
     assert "| excluded: forfeit | 2 |" in text and "| excluded: self\\_game | 1 |" in text
     assert "| byes (rounds without a game, not counted above) | 1 |" in text
@@ -106,6 +112,7 @@ def test_summary_without_previous_list(tmp_path: Path) -> None:
     selection = SimpleNamespace(rated=empty.games, exclusions=tables.empty(tables.EXCLUSIONS))
     text = summary.summarize(empty, selection, published)
     assert "No previous list." in text
+    assert "tournament_facts.csv" not in text  # every source had its facts (none was read)
     assert text.startswith("# variants/w2-19/gomoku list of 2026-11-30")
     assert "a past day" in text and "Repaired" not in text
 

@@ -166,11 +166,13 @@ def test_game_on_the_as_of_date_counts():
     assert list(run(data, as_of=AS_OF).rated["game_id"]) == ["x"]
 
 
-def test_dates_before_rated_play_or_in_the_future_are_excluded_and_reported():
+def test_only_dates_that_cannot_be_right_are_wrong_and_later_games_are_only_later():
     tours = [
         tournament("typo", end=dt.date(201, 5, 1)),  # 0201-05-01, meant 2019-05-01
         tournament("one", end=dt.date(1, 1, 1)),
-        tournament("first", end=dt.date(1988, 1, 1)),  # the first day of rated play: fine
+        tournament("1898", end=dt.date(1898, 12, 31)),  # before the game's modern rules
+        tournament("1899", end=dt.date(1899, 1, 1)),  # the first day a game can be rated: fine
+        tournament("1975", end=dt.date(1975, 6, 1)),  # flagged rated: rated whatever its year
         tournament("future", end=dt.date(2091, 5, 1), start=dt.date(2091, 5, 1)),
         modern("running", start=dt.date(2026, 11, 28), end=dt.date(2026, 12, 2)),
     ]
@@ -178,7 +180,9 @@ def test_dates_before_rated_play_or_in_the_future_are_excluded_and_reported():
         game("a", tournament_id="typo"),
         game("b", tournament_id="typo", black="p3", white="p4"),
         game("c", tournament_id="one"),
-        game("d", tournament_id="first"),
+        game("g", tournament_id="1898"),
+        game("d", tournament_id="1899"),
+        game("h", tournament_id="1975"),
         game("e", tournament_id="future"),
         game("f", tournament_id="running"),  # dated by the running tournament's last day
     ]
@@ -188,16 +192,23 @@ def test_dates_before_rated_play_or_in_the_future_are_excluded_and_reported():
         "a": "before_rated_era",
         "b": "before_rated_era",
         "c": "before_rated_era",
+        "g": "before_rated_era",
         "e": "after_as_of",
         "f": "after_as_of",
     }
-    assert list(sel.rated["game_id"]) == ["d"]
+    assert list(sel.rated["game_id"]) == ["d", "h"]
     warned = sel.warnings.loc[sel.warnings["code"] == "implausible_date"].set_index("locator")
-    # the running tournament is not implausible: its games are simply not finished
-    assert sorted(warned.index) == ["tournament=future", "tournament=one", "tournament=typo"]
-    assert warned.loc["tournament=typo", "message"].startswith("2 games dated 0201-05-01, before")
-    assert "after the as-of date 2026-11-30" in warned.loc["tournament=future", "message"]
+    # games after the list date are later, not wrong: no warning to fix the source
+    assert sorted(warned.index) == ["tournament=1898", "tournament=one", "tournament=typo"]
+    message = warned.loc["tournament=typo", "message"]
+    assert message.startswith("2 games dated 0201-05-01, before any game can be rated (1899-01-01)")
     assert (warned["source"] == "test").all()
+    later = sel.exclusions.set_index("game_id").loc["e", "message"]
+    assert (
+        later
+        == "played 2091-05-01, after the as-of date 2026-11-30: a later game, for a later list"
+    )
+    assert sel.counts.by_reason.set_index("reason").at["after_as_of", "games"] == 2
 
 
 def test_an_undated_game_says_which_facts_line_to_add():

@@ -27,7 +27,7 @@ def reasons(sel) -> dict[str, str]:
 def test_repository_rules_are_those_of_2021():
     config = load_config(default_directory())
     assert config.cutover == CUTOVER
-    assert config.first_rated_day == dt.date(1988, 1, 1)
+    assert config.first_rated_day == dt.date(1899, 1, 1)  # the complete history is rated
     assert config.min_minutes == 30
     assert config.accepted_modes == {"face_to_face", "online_supervised"}
     assert config.require_rated_flag is True  # the flag is the federation's decision

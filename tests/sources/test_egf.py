@@ -47,7 +47,7 @@ def test_header_keys_and_informational_lines():
     assert row["mode"] == "face_to_face"  # CL[B]
     assert row["rule"] == "Taraguchi-10"
     assert row["category"] == "renju"
-    assert row["rated"] and row["type"] == 0
+    assert pd.isna(row["rated"]) and row["type"] == 0  # the format has no rated flag
 
 
 def test_long_entries_give_colours_and_black_scores():
@@ -486,3 +486,77 @@ def test_maribor_with_the_facts_line_is_dated_and_rated(tmp_path):
     ]
     scores = games["result"].where(games["black"] == leon, 1.0 - games["result"])
     assert scores.tolist() == [1.0] * 5
+
+
+# -- no invented rated flag: a table is confirmed only by the maintainers --------------------
+
+ONLINE_2020 = (
+    "; EV[Online Cup 2020]\n; CL[D]\n; DT[2020-05-02]\n; TM[20]\n; HA[h7]\n"
+    " 1 A A 1d EE Tall 2 2+/b0 3+/w0\n"
+    " 2 B B 1d EE Tall 1 1-/w0 4+/b0\n"
+    " 3 C C 1d EE Tall 1 4+/b0 1-/b0\n"
+    " 4 D D 1d EE Tall 0 3-/w0 2-/w0\n"
+)
+
+
+def _online_2020(tmp_path: Path, facts: str | None = None):
+    import whr
+
+    (tmp_path / "cup.h9").write_text(ONLINE_2020, encoding="utf-8")
+    if facts is not None:
+        (tmp_path / "tournament_facts.csv").write_text(facts, encoding="utf-8")
+    return whr.read_source(tmp_path / "cup.h9")
+
+
+def _select(data, strict=False, category="renju", **overrides):
+    import dataclasses
+    from types import MappingProxyType
+
+    import whr
+
+    rules = whr.rules.load_config(whr.rules.default_directory())
+    rules = dataclasses.replace(rules, **{k: MappingProxyType(v) for k, v in overrides.items()})
+    return whr.select(data, dt.date(2025, 1, 1), category, strict, config=rules)
+
+
+def test_an_unconfirmed_table_is_a_tournament_whose_facts_are_missing(tmp_path):
+    """An online 2020 table with handicaps (HA[h7], ignored): before, the reader's invented flag
+    rated it whole even in strict mode."""
+    import whr
+
+    data = _online_2020(tmp_path)
+    assert data.tournaments["rated"].isna().all()
+    default = _select(data)
+    assert len(default.rated) == 4 and default.counts.unverified == 4
+    warning = default.warnings.query("code == 'unverified'")
+    assert warning["locator"].tolist() == ["tournament=egf:cup"]
+    assert "4 games rated without a rated flag; not known: whether the RIF rates it" in (
+        warning["message"].item()
+    )
+    needed = whr.rules.facts_needed(default)
+    assert needed["tournament_id"].tolist() == ["egf:cup"] and needed["games"].tolist() == [4]
+    strict = _select(data, strict=True)
+    assert strict.rated.empty
+    assert set(strict.exclusions["reason"]) == {"unverified"}
+    assert "no maintainer confirmed it" in strict.exclusions["message"].iloc[0]
+
+
+def test_a_table_is_confirmed_by_rated_tournaments_or_a_facts_line(tmp_path):
+    import whr
+
+    data = _online_2020(tmp_path)
+    forced = _select(data, strict=True, rated_tournaments={"egf:cup": "confirmed"})
+    assert len(forced.rated) == 4 and forced.counts.unverified == 0
+    assert whr.rules.facts_needed(forced).empty
+    # a line of the facts beside the table confirms it (here with its category)
+    header = "tournament_id,minutes,mode,note,category\n"
+    confirmed = _online_2020(tmp_path, header + "egf:cup,,,the federation's word,\n")
+    assert confirmed.tournaments["rated"].tolist() == [True]
+    assert len(_select(confirmed, strict=True).rated) == 4
+    gomoku = _online_2020(tmp_path, header + "egf:cup,,,,gomoku\n")
+    assert gomoku.tournaments["category"].tolist() == ["gomoku"]
+    assert set(_select(gomoku).exclusions["reason"]) == {"out_of_category"}
+    assert len(_select(gomoku, strict=True, category="gomoku").rated) == 4
+    bad = _online_2020(tmp_path, header + "egf:cup,,,,chess\n")
+    assert bad.problems.query("code == 'bad_value'")["message"].str.contains("chess").all()
+    assert bad.tournaments["category"].tolist() == ["renju"]  # renju when not given

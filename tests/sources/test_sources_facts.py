@@ -43,6 +43,32 @@ def test_facts_fill_the_tournaments_and_count_as_an_input(tmp_path: Path) -> Non
     assert data.problems.query("source == 'tournament_facts.csv'").empty
 
 
+def test_a_database_file_reads_the_facts_beside_it_as_its_directory_does(tmp_path: Path) -> None:
+    source = _source(tmp_path, "tournament_id,minutes,mode,note\n5001,45,online,\n9999,60,,\n")
+    from_file = whr.read_source(source / "renjunet_v10_20250301.rif")
+    from_directory = whr.read_source(source)
+    assert _facts_of(from_file, "5001") == (45.0, "online")
+    for table in ("players", "tournaments", "games", "problems"):
+        pd.testing.assert_frame_equal(getattr(from_file, table), getattr(from_directory, table))
+    assert from_file.inputs == from_directory.inputs and len(from_file.inputs) == 2
+    assert from_file.sha256 == from_directory.sha256  # so "no new data" agrees too
+    assert from_file.without_facts == from_directory.without_facts == ()
+    assert "unknown_tournament" in set(from_file.problems["code"])  # 9999, from either
+
+
+def test_a_source_without_facts_is_named(tmp_path: Path) -> None:
+    shutil.copy(FIXTURES / "basic.rif", tmp_path / "renjunet_v10_20250301.rif")
+    egf = tmp_path / "egf"
+    egf.mkdir()
+    alone = whr.read_source(tmp_path / "renjunet_v10_20250301.rif")
+    assert alone.without_facts == ("renjunet_v10_20250301.rif",)
+    assert whr.read_source(tmp_path).without_facts == ("renjunet_v10_20250301.rif",)
+    # a list: only the sources without facts are named
+    with_facts = _source(egf, "tournament_id,minutes\n5001,45\n") / "renjunet_v10_20250301.rif"
+    both = whr.read_source([with_facts, FIXTURES / "problems.rif"])
+    assert both.without_facts == ("problems.rif",)
+
+
 def test_bad_rows_are_problems_with_their_line_and_the_rest_applies(tmp_path: Path) -> None:
     source = _source(
         tmp_path,

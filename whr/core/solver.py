@@ -56,6 +56,38 @@ __all__ = [
 ]
 
 
+def _pttrf(d: np.ndarray, e: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
+    """LAPACK ``dpttrf`` (``L D L^T`` of a symmetric positive definite tridiagonal matrix) of any
+    size, 1 x 1 included.
+
+    SciPy's wrapper refuses a 1 x 1 matrix: it checks the empty off-diagonal against a size of
+    at least one and raises "unexpected array size: new_size=1, got array with arr_size=0". One
+    free player-day (a player with one rating day whose games changed, in the change split; a
+    newcomer placed by a warm start) is such a matrix, so every factorisation goes through here.
+
+    Returns
+    -------
+    d, e, info
+        As ``dpttrf``: the pivots, the multipliers, and 0 on success (k > 0 when the leading
+        minor of order k is not positive).
+    """
+    if d.size <= 1:
+        info = 0 if d.size == 0 or d[0] > 0 else 1
+        return d.copy(), np.zeros(0), info
+    d_out, e_out, info = lapack.dpttrf(d, e)
+    return d_out, e_out, int(info)
+
+
+def _pttrs(d: np.ndarray, e: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """LAPACK ``dpttrs``: solve with :func:`_pttrf`'s factors, of any size (see there)."""
+    if d.size <= 1:
+        return b / d
+    y, info = lapack.dpttrs(d, e, b)
+    if info != 0:  # pragma: no cover - only for a bad argument
+        raise np.linalg.LinAlgError(f"dpttrs failed (info={info})")
+    return y
+
+
 class ConvergenceError(RuntimeError):
     """Newton's method did not converge within its iteration cap.
 
@@ -130,7 +162,7 @@ class Operator:
         self._u.data[:] = w
         self._diag = diag
         if self.problem.n:
-            d, e, info = lapack.dpttrf(diag, self._pre_e)
+            d, e, info = _pttrf(diag, self._pre_e)
             if info != 0:  # pragma: no cover - A is positive definite by construction
                 raise np.linalg.LinAlgError(f"dpttrf failed (info={info})")
             self._pre_d, self._pre_el = d, e
@@ -154,8 +186,7 @@ class Operator:
         """Solve the players' tridiagonal blocks: ``M^-1 @ x``."""
         if not x.size:
             return x.copy()
-        y, info = lapack.dpttrs(self._pre_d, self._pre_el, x)
-        return y
+        return _pttrs(self._pre_d, self._pre_el, x)
 
     def cg(self, g: np.ndarray, rtol: float, max_iter: int) -> tuple[np.ndarray, int]:
         """Preconditioned conjugate gradients for ``A x = g`` from ``x = 0``.
@@ -211,10 +242,10 @@ def tridiagonal_inverse_diagonal(d: np.ndarray, e: np.ndarray) -> np.ndarray:
     e = np.asarray(e, dtype=np.float64)
     if d.size == 0:
         return d.copy()
-    fwd, _, info = lapack.dpttrf(d, e)
+    fwd, _, info = _pttrf(d, e)
     if info != 0:
         raise np.linalg.LinAlgError(f"tridiagonal matrix is not positive definite (info={info})")
-    bwd, _, info = lapack.dpttrf(d[::-1].copy(), e[::-1].copy())
+    bwd, _, info = _pttrf(d[::-1].copy(), e[::-1].copy())
     if info != 0:  # pragma: no cover - same matrix, reversed
         raise np.linalg.LinAlgError(f"tridiagonal matrix is not positive definite (info={info})")
     return 1.0 / (fwd + bwd[::-1] - d)

@@ -71,7 +71,8 @@ def round_half_away(value: ArrayLike) -> np.ndarray | float:
 def expected_score(rating: ArrayLike, opponent_rating: ArrayLike) -> np.ndarray | float:
     """Expected score of a player against an opponent: ``1 / (1 + 2**((opp - own) / 120))``.
 
-    Seed 000 section 7 (``Ee`` for one game) and GA 1997 rule 8 (``We``).
+    RIF qualification system 1996, section 7 (``Ee`` for one game) and RIF General Assembly
+    1997, rule 8 (``We``).
 
     Parameters
     ----------
@@ -222,8 +223,9 @@ def provisional_rating(
 
     ``R = floor((Rp * Np + sum(Ro) + 400 * (W - L)) / (Np + N))``, at most ``cap_mean + 300``
     (GA 1997 rule 7: ``Rp = Ra + 400 (W - L) / N`` "at most Ra + 300"). Only games against
-    established opponents count; ``Ro`` are their ratings before the tournament. Seed 003's
-    example: 2000 after 2 games, then a win and a draw against 2200 and 2100, gives 2175.
+    established opponents count; ``Ro`` are their ratings before the tournament. The worked
+    example of the Japanese explanation of the Elo-era ratings: 2000 after 2 games, then a win
+    and a draw against 2200 and 2100, gives 2175.
 
     Parameters
     ----------

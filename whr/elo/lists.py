@@ -60,8 +60,9 @@ def elo_list(
     -------
     pandas.DataFrame
         Schema ``RATINGS`` (``whr.tables.conform``-ed): one row per player with an Elo rating on
-        D; active players by rank (1..n: rating, then more games, then id, as
-        :func:`whr.lists.rank_order`), then inactive, then provisional, each in that order. ``games``, ``wins``, ``draws``,
+        D; active players by rank (1..n: the unrounded rating, ties within 1e-6 Elo by player
+        id, as :func:`whr.lists.rank_order`), then inactive, then provisional, each in that
+        order. ``games``, ``wins``, ``draws``,
         ``losses``, ``gy1``, ``gy2``, ``gy5``, ``first_game``, ``last_game`` count every game of
         ``games`` up to D, as the WHR list does, including the games of a tournament still
         running on D and games the rules did not count (against provisional players, or below

@@ -106,6 +106,12 @@ def summarize(data: SourceData, selection: Selection, published: Published) -> s
     parts.append("\n## Input\n")
     parts.append(_table(["file", "sha256"], [(name, digest) for name, digest in data.inputs]))
     parts.append(f"\nCombined sha256: `{data.sha256}`\n")
+    without = getattr(data, "without_facts", ())
+    if without:
+        parts.append(
+            f"\nNo `tournament_facts.csv` beside {', '.join(f'`{markdown_text(n)}`' for n in without)}"
+            ": thinking time and mode of play come only from the maintainers' facts.\n"
+        )
 
     excluded = value_counts(selection.exclusions, ["reason"])
     byes = excluded.pop("bye", 0)  # a bye is a round without a game: counted apart

@@ -58,8 +58,11 @@ class EligibilityConfig:
     cutover : datetime.date
         First last-day of a tournament judged by the RIF rating rules 2021 (2021-08-08).
     first_rated_day : datetime.date
-        Games dated before it are out (``before_rated_era``): rated play began in 1988 (RIF
-        General Assembly 1996, decision 1: the tournaments from 1988 on).
+        Games dated before it are out (``before_rated_era``): a date that cannot be right
+        (bundled: 1899-01-01, when the game took its modern name and rules). The 2021 rules
+        fit the complete history, so a tournament the database flags rated counts whatever
+        its year; the August 1988 start belongs to the first Elo list (RIF General Assembly
+        1996, decision 1), not to WHR.
     min_minutes : float
         Minimum thinking time per player, in minutes, from the cut-over (30).
     accepted_modes : frozenset of str
@@ -200,7 +203,7 @@ def _read_settings(path: Path) -> dict:
     cutover = need("cutover", dt.date, "a TOML date such as 2021-08-08")
     if isinstance(cutover, dt.datetime):
         raise ConfigError(f"{path}: 'cutover' must be a date without a time, got {cutover!r}")
-    first_day = need("first_rated_day", dt.date, "a TOML date such as 1988-01-01")
+    first_day = need("first_rated_day", dt.date, "a TOML date such as 1899-01-01")
     if isinstance(first_day, dt.datetime):
         raise ConfigError(f"{path}: 'first_rated_day' must be a date, got {first_day!r}")
     if first_day >= cutover:

@@ -34,7 +34,8 @@ def facts_needed(selection: Selection) -> pd.DataFrame:
         whose verdict waits on the facts (``Counts.by_tournament["waiting_on_facts"]``, > 0);
         and ``minutes``, ``mode``, ``note`` empty, to be filled. One row per tournament of the
         list's category judged by the 2021 rules (from 2021-08-08) with minutes or mode
-        unknown, by end date, then id (numbers by value).
+        unknown, or, of any year, without a rated flag in its source and not confirmed (an EGF
+        table: the copied line confirms it), by end date, then id (numbers by value).
 
     Raises
     ------

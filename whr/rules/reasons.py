@@ -28,8 +28,8 @@ REASONS = MappingProxyType(
         "unknown_player": "a side is missing or not in the players table",
         "self_play": "black and white are the same player",
         "unknown_date": "the game's date is not known",
-        "before_rated_era": "the game is dated before rated play began (1988): a wrong date",
-        "after_as_of": "the game is dated after the as-of date",
+        "before_rated_era": "the game is dated before any game can be rated (1899): a wrong date",
+        "after_as_of": "the game is dated after the list date: a later game, for a later list",
         "unfinished_tournament": "the tournament ends after the as-of date (not finished yet)",
         "tournament_type": "the tournament type is not 0 (ordinary); the RIF's site rates type 0 only",
         # From the cut-over date (2021-08-08): rule 9 of the 2021 rules.
@@ -50,8 +50,8 @@ WARNINGS = MappingProxyType(
         "unverified": "games rated on the database's flag alone: a fact the 2021 rules need is unknown",
         "override_unused": "an override list names an id that is not in the data",
         "duplicate_tournament": "a tournament id appears more than once; the first row is used",
-        "implausible_date": "games dated before rated play began, or after the as-of date "
-        "outside a tournament running on it: excluded, the date needs fixing",
+        "implausible_date": "games dated before any game can be rated (1899): excluded, the "
+        "date needs fixing",
         "unknown_tournament": "tournament_facts.csv names a tournament that is not in the data",
         "facts_date_ignored": "tournament_facts.csv gives a date the source already gives "
         "differently; the source's is kept",

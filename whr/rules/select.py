@@ -36,7 +36,8 @@ from whr.tables import (
     days_of,
 )
 
-_FACTS = ("rule", "minutes", "mode", "moves")
+_FACTS = ("rated", "rule", "minutes", "mode", "moves")
+_FACT_NAMES = {"rated": "whether the RIF rates it (the source has no rated flag)"}
 
 
 class InvariantError(RuntimeError):
@@ -111,7 +112,8 @@ class Selection:
         Schema ``whr.tables.PROBLEMS`` with severity "warning": ``unverified`` (one row per
         tournament with games rated on the database's flag alone; locator
         ``tournament=<id>``), ``implausible_date`` (one row per tournament with games dated
-        before rated play began or after the as-of date), ``override_unused``,
+        before any game can be rated; games after the list date are not warned of: they are
+        later, ``after_as_of``), ``override_unused``,
         ``duplicate_tournament``, and the facts file's ``unknown_tournament`` and
         ``facts_date_ignored`` (located by its line).
     tournaments : pandas.DataFrame
@@ -219,7 +221,7 @@ def select(
     )
     unverified = judged.unknown_fact & ~excluded
     warnings.extend(_unverified_warnings(games, tours, judged, unverified))
-    warnings.extend(_date_warnings(games, tours, judged, as_of, config))
+    warnings.extend(_date_warnings(games, tours, judged, config))
     warnings.extend(_unused_overrides(games, tours, config))
     waiting = judged.minutes_or_mode_unknown & (
         ~excluded
@@ -318,11 +320,10 @@ def _take(values: np.ndarray, pos: np.ndarray, fill: object) -> np.ndarray:
 class _Judged:
     reason: np.ndarray  # object array of codes, "" where rated
     pos: np.ndarray  # row of the game's tournament in ``tours``, -1 when unknown
-    unknown_fact: np.ndarray  # judged by the 2021 rules with a fact unknown
+    unknown_fact: np.ndarray  # judged by the 2021 rules with a fact unknown, or unconfirmed
     known: dict[str, np.ndarray]  # fact name -> known, per game
     note_kind: np.ndarray  # the verdict of each game's note (whr.rules.notes.KINDS or "")
-    minutes_or_mode_unknown: np.ndarray  # judged by the 2021 rules, minutes or mode unknown
-    running: np.ndarray  # the game's tournament runs on the as-of date and the game is in it
+    minutes_or_mode_unknown: np.ndarray  # 2021 rules, minutes or mode unknown; or unconfirmed
 
 
 def _judge(
@@ -357,8 +358,9 @@ def _judge(
 
     in_category = per_game((tours["category"] == category).fillna(False).to_numpy(bool), False)
     flagged = per_game(_bools(tours["rated"], False), False)
+    # a source without a rated flag (an EGF table): not known until the maintainers confirm it
+    no_flag = per_game(tours["rated"].isna().to_numpy(bool), False)
     ordinary = per_game(np.nan_to_num(_floats(tours["type"]), nan=0.0) == 0, True)
-    start = per_game(days_of(tours["start"]), np.datetime64("NaT"))
     end = per_game(days_of(tours["end"]), np.datetime64("NaT"))
     # Rule 9 certifies renju rules; a category without a certified list skips the rule check.
     rules = [rule for rule in config.certified_rules if rule.category == category]
@@ -377,16 +379,25 @@ def _judge(
     forced_in = per_game(_isin(t_ids, list(config.rated_tournaments)), False)
     forced_out = per_game(_isin(t_ids, list(config.unrated_tournaments)), False)
     # The RIF rates the tournament: its database flag, or the maintainers' rated_tournaments.
-    rated_by_rif = flagged | forced_in
+    # A tournament whose source has no flag, and that no maintainer confirmed (rated_tournaments;
+    # a facts line sets the flag, whr.sources.facts), is one whose facts are missing, in every
+    # era: rated under the "unverified" warning, or excluded as unverified in strict mode.
+    unconfirmed = no_flag & ~forced_in
+    rated_by_rif = flagged | forced_in | unconfirmed
     era_end = np.where(np.isnat(end), date, end)  # a tournament without an end: the game's date
     modern = era_end >= cutover64
-    known = {"rule": rule_known, "minutes": minutes_known, "mode": mode_known, "moves": moves_known}
-    unknown_fact = modern & ~(rule_known & minutes_known & mode_known & moves_known)
+    known = {
+        "rated": ~unconfirmed,
+        "rule": rule_known,
+        "minutes": minutes_known,
+        "mode": mode_known,
+        "moves": moves_known,
+    }
+    unknown_fact = unconfirmed | modern & ~(rule_known & minutes_known & mode_known & moves_known)
     player_ids = players["player_id"].dropna().unique()
     # Section 4 of the 1996 rules: a note may say the game was a bye, or not played in reality
     # (a walk-over), or played although it names a default (an adjourned game).
     note_kind = classify_notes(games["note"], config.note_patterns)
-    running = (start <= as_of64) & (date <= end)
 
     conditions = {
         "duplicate_game": games["game_id"].duplicated(keep="first").to_numpy(),
@@ -424,8 +435,7 @@ def _judge(
         unknown_fact=unknown_fact,
         known=known,
         note_kind=note_kind,
-        minutes_or_mode_unknown=modern & ~(minutes_known & mode_known),
-        running=running,
+        minutes_or_mode_unknown=unconfirmed | modern & ~(minutes_known & mode_known),
     )
 
 
@@ -532,10 +542,10 @@ def _messages(
                 + f" under the header {','.join(FACT_COLUMNS)!r}"
             )
         elif code == "before_rated_era":
-            text = "dated " + g("date").astype(str) + ", before rated play began"
+            text = "dated " + g("date").astype(str) + ", before any game can be rated"
             text = text + f" ({config.first_rated_day}): a wrong date"
         elif code == "after_as_of":
-            text = "played " + g("date").astype(str) + after
+            text = "played " + g("date").astype(str) + after + ": a later game, for a later list"
         elif code == "unfinished_tournament":
             text = "tournament " + q(g("tournament_id")) + " ends " + t("end").astype(str) + after
         elif code == "tournament_type":
@@ -557,8 +567,13 @@ def _messages(
             text = "the database does not mark tournament " + q(g("tournament_id")) + " rated"
             text = text + " (nor does rated_tournaments)"
         else:  # unverified
-            text = "strict mode: tournament " + q(g("tournament_id"))
-            text = text + " is judged by the rules of " + cut + " but a fact is not known"
+            text = choose(
+                pd.Series(judged.known["rated"][at]),
+                " is judged by the rules of " + cut + " but a fact is not known",
+                " has no rated flag in its source (an EGF table) and no maintainer confirmed it "
+                "(rated_tournaments, or a line of tournament_facts.csv: see facts_needed.csv)",
+            )
+            text = "strict mode: tournament " + q(g("tournament_id")) + text
         message[which] = text.to_numpy(dtype=object) if isinstance(text, pd.Series) else text
     return message
 
@@ -600,9 +615,10 @@ def _unverified_warnings(
     out = []
     for i in sorted(range(len(positions)), key=lambda i: _natural(ids[positions[i]])):
         p, games_n = positions[i], int(sizes[i])
-        missing = ", ".join(name for name in _FACTS if unknown[name][i])
+        missing = ", ".join(_FACT_NAMES.get(name, name) for name in _FACTS if unknown[name][i])
+        alone = "without a rated flag" if unknown["rated"][i] else "on the database's flag alone"
         message = (
-            f"{games_n} game{'s' if games_n != 1 else ''} rated on the database's flag alone; "
+            f"{games_n} game{'s' if games_n != 1 else ''} rated {alone}; "
             f"not known: {missing} "
             "(settle them in tournament_facts.csv: see facts_needed.csv)"
         )
@@ -611,40 +627,32 @@ def _unverified_warnings(
 
 
 def _date_warnings(
-    games: pd.DataFrame,
-    tours: pd.DataFrame,
-    judged: _Judged,
-    as_of: dt.date,
-    config: EligibilityConfig,
+    games: pd.DataFrame, tours: pd.DataFrame, judged: _Judged, config: EligibilityConfig
 ) -> list[dict]:
-    """One ``implausible_date`` warning per tournament with games dated before rated play
-    began, or after the as-of date without being games of a tournament running on it."""
+    """One ``implausible_date`` warning per tournament with games dated before any game can be
+    rated (``first_rated_day``): a date that cannot be right. Games after the list date are
+    not wrong, they are later (a past day rerun from a later database): ``after_as_of``,
+    counted with the other reasons and never a warning."""
     early = judged.reason == "before_rated_era"
-    late = (judged.reason == "after_as_of") & ~judged.running
-    if not (early.any() or late.any()):
+    if not early.any():
         return []
     ids, sources = _objects(tours["tournament_id"]), _objects(tours["source"])
     dates = days_of(games["date"])
+    why = f"before any game can be rated ({config.first_rated_day})"
+    positions, days = judged.pos[early], dates[early]
     out = []
-    for which, why in (
-        (early, f"before rated play began ({config.first_rated_day})"),
-        (late, f"after the as-of date {as_of}, outside a tournament running on it"),
-    ):
-        if not which.any():
-            continue
-        positions, days = judged.pos[which], dates[which]
-        for p in np.unique(positions):
-            mine = days[positions == p]
-            first, last = str(mine.min()), str(mine.max())
-            span = first if first == last else f"{first} to {last}"
-            n = len(mine)
-            tid = ids[p] if p >= 0 else None
-            message = (
-                f"{n} game{'s' if n != 1 else ''} dated {span}, {why}: excluded; the date is "
-                "wrong, fix it in the source"
-            )
-            warning = _warning("implausible_date", tid, message, sources[p] if p >= 0 else None)
-            out.append((_natural(tid), warning))
+    for p in np.unique(positions):
+        mine = days[positions == p]
+        first, last = str(mine.min()), str(mine.max())
+        span = first if first == last else f"{first} to {last}"
+        n = len(mine)
+        tid = ids[p] if p >= 0 else None
+        message = (
+            f"{n} game{'s' if n != 1 else ''} dated {span}, {why}: excluded; the date is "
+            "wrong, fix it in the source"
+        )
+        warning = _warning("implausible_date", tid, message, sources[p] if p >= 0 else None)
+        out.append((_natural(tid), warning))
     return [warning for _, warning in sorted(out, key=lambda item: item[0])]
 
 

@@ -23,6 +23,11 @@ What a directory may hold (other files are ignored):
 - EGF tournament tables ``*.h0`` ... ``*.h9`` and ``*.egf``, read by ``whr.sources.egf``;
 - ``tournament_facts.csv``: thinking time, mode of play and dates of its tournaments, which
   RenjuNet (or an EGF table without ``DT[]``) does not record (see ``whr.sources.facts``).
+
+A file read on its own reads the ``tournament_facts.csv`` beside it exactly as its directory
+does, so a database gives the same tables whether it is named or its directory is. A source read
+without such a file (a URL, a file or a directory without one) is named in
+``SourceData.without_facts``.
 """
 
 from __future__ import annotations
@@ -99,7 +104,8 @@ def pick_database(directory: Path, as_of: dt.date | None) -> Path | None:
         oldest = min(d[0] for d in dated)
         raise SourceError(
             f"{directory}: every RenjuNet database file is dated after as_of={as_of} "
-            f"(the oldest is of {oldest}); pass a later as_of or add an older file"
+            f"(the oldest is of {oldest}); pass a later as_of, add an older file, or name a "
+            "later file itself to rerun a past day from it (its later games are left out)"
         )
     newest = max((day, version) for day, version, _ in eligible)
     chosen = sorted(p.name for day, version, p in eligible if (day, version) == newest)
@@ -128,9 +134,20 @@ def _read_directory(directory: Path, as_of: dt.date | None, limits: ReadLimits) 
             f"{directory}: nothing to read: expected renjunet_v10_YYYYMMDD.rif (.gz/.zip), "
             "players/tournaments/games .csv/.parquet, or EGF tables .h9/.egf"
         )
-    data = parts[0] if len(parts) == 1 else concat(parts)
-    facts = directory / FACTS_FILE
-    return apply_facts(data, read_facts(facts)) if facts.is_file() else data
+    return _with_facts(parts[0] if len(parts) == 1 else concat(parts), directory)
+
+
+def _with_facts(data: SourceData, directory: Path | None) -> SourceData:
+    """``data`` with the ``tournament_facts.csv`` of ``directory`` applied (the directory of a
+    source: a database file's facts sit beside it); without one (or for a download, None),
+    ``data`` naming its files in ``without_facts``."""
+    facts = None if directory is None else directory / FACTS_FILE
+    if facts is not None and facts.is_file():
+        return apply_facts(data, read_facts(facts))
+    records = set(data.games["source"].dropna().unique())
+    records |= set(data.tournaments["source"].dropna().unique())
+    names = tuple(name for name, _ in data.inputs if name in records)  # not reference files
+    return dataclasses.replace(data, without_facts=names)
 
 
 def _read_file(path: Path, name: str | None, limits: ReadLimits) -> SourceData:
@@ -148,7 +165,7 @@ def _read_one(
         url = str(source)
         with tempfile.TemporaryDirectory(prefix="whr-pull-") as workdir:
             local = pull(url, workdir)
-            data = _read_file(local, name or url, limits)
+            data = _with_facts(_read_file(local, name or url, limits), None)
     else:
         path = Path(source)
         if path.is_dir():
@@ -159,7 +176,7 @@ def _read_one(
                 )
             data = _read_directory(path, as_of, limits)
         elif path.is_file():
-            data = _read_file(path, name, limits)
+            data = _with_facts(_read_file(path, name, limits), path.parent)
         else:
             raise SourceError(f"{path}: no such file or directory")
     return cut_names(data, limits.max_name_chars)

@@ -233,12 +233,13 @@ def _parse_column(
         allowed = {"mode": MODES, "category": CATEGORIES}.get(column)
         if allowed is not None:
             bad = out.notna() & ~out.isin(allowed)
+            written = out.to_numpy()
             for i in np.flatnonzero(bad.to_numpy()):
                 log.add(
                     "bad_value",
                     "warning",
                     where[i],
-                    f"{column} {quote(out.iloc[i])} is not one of {list(allowed)}; kept as null",
+                    f"{column} {quote(written[i])} is not one of {list(allowed)}; kept as null",
                 )
             out = out.where(~bad, None)
         return out
@@ -274,12 +275,13 @@ def _parse_column(
         else:
             bad = text.notna() & out.isna()
             code = "bad_value"
+    written = text.to_numpy()
     for i in np.flatnonzero(bad.to_numpy()):
         log.add(
             code,
             "error" if code == "bad_result" else "warning",
             where[i],
-            f"{column} {quote(text.iloc[i])} is not a valid {ftype}"
+            f"{column} {quote(written[i])} is not a valid {ftype}"
             f"{_range_words(column)}; kept as null",
         )
     if default is not None:
@@ -297,7 +299,10 @@ def _range_words(column: str) -> str:
 
 def _read_table(
     path: Path, kind: str, log: ProblemLog, name: str, limits: ReadLimits
-) -> pd.DataFrame:
+) -> tuple[pd.DataFrame, list[str]]:
+    """The table parsed to its schema's columns, and each row's locator (a plain list, kept
+    beside the frame: in ``DataFrame.attrs`` it would be deep-copied by every column access,
+    which made reading quadratic in the problem rows)."""
     raw, first = _read_raw(path, name, log, limits)
     raw.columns = [str(c).strip() for c in raw.columns]
     schema = SCHEMAS[kind]
@@ -337,55 +342,54 @@ def _read_table(
         frame["game_id"] = frame["game_id"].astype(object).map(lambda v: "" if pd.isna(v) else v)
         for i in np.flatnonzero((frame["game_id"] == "").to_numpy()):
             log.add("missing_id", "error", where[i], "game without an id; kept with an empty id")
-    frame.attrs["where"] = where
-    return frame
+    return frame, where
 
 
-def _dedupe(frame: pd.DataFrame, kind: str, log: ProblemLog) -> pd.DataFrame:
+def _dedupe(
+    frame: pd.DataFrame, where: list[str], kind: str, log: ProblemLog
+) -> tuple[pd.DataFrame, list[str]]:
     """Report duplicate ids; players and tournaments keep the first row, games keep all."""
     key = KEYS[kind]
-    where = frame.attrs.get("where", [])
-    valid = frame[key].notna() & (frame[key] != "")
-    dup = (frame[key].duplicated(keep="first") & valid).to_numpy()
+    ids = frame[key]
+    valid = ids.notna() & (ids != "")
+    dup = (ids.duplicated(keep="first") & valid).to_numpy()
+    id_values = ids.to_numpy()
     for i in np.flatnonzero(dup):
         log.add(
             "duplicate_id",
             "error" if kind == "games" else "warning",
             where[i],
-            f"{kind[:-1]} id {frame[key].iloc[i]} appears again"
+            f"{kind[:-1]} id {id_values[i]} appears again"
             + ("" if kind == "games" else "; the first one is kept"),
         )
     if kind == "games":
-        keep = np.ones(len(frame), dtype=bool)
-    else:
-        missing = ~valid.to_numpy()
-        for i in np.flatnonzero(missing):
-            log.add("missing_id", "error", where[i], f"{kind[:-1]} without an id; skipped")
-        keep = ~dup & ~missing
-    out = frame.loc[keep].reset_index(drop=True)
-    out.attrs["where"] = [w for w, k in zip(where, keep, strict=True) if k]
-    return out
+        return frame, where
+    missing = ~valid.to_numpy()
+    for i in np.flatnonzero(missing):
+        log.add("missing_id", "error", where[i], f"{kind[:-1]} without an id; skipped")
+    keep = ~dup & ~missing
+    return frame.loc[keep].reset_index(drop=True), [where[i] for i in np.flatnonzero(keep)]
 
 
 def _check_games(
     games: pd.DataFrame,
+    where: list[str],
     players: pd.DataFrame | None,
     tournaments: pd.DataFrame | None,
     log: ProblemLog,
 ) -> pd.DataFrame:
     games = games.copy()
-    where = games.attrs.get("where", [])
     if players is not None:
         known = set(players["player_id"])
         for side in ("black", "white"):
             unknown = ~games[side].isin(known).to_numpy()
+            ids = games[side].to_numpy()
             for i in np.flatnonzero(unknown):
                 log.add(
                     "unknown_player",
                     "error",
                     where[i],
-                    f"{side} player id {quote(games[side].iloc[i])} is not in the players table; "
-                    "kept as null",
+                    f"{side} player id {quote(ids[i])} is not in the players table; kept as null",
                 )
             games[side] = games[side].where(~unknown, None)
     else:
@@ -395,12 +399,13 @@ def _check_games(
     if tournaments is not None:
         ends = dict(zip(tournaments["tournament_id"], tournaments["end"], strict=True))
         unknown = ~games["tournament_id"].isin(ends.keys()).to_numpy()
+        ids = games["tournament_id"].to_numpy()
         for i in np.flatnonzero(unknown):
             log.add(
                 "unknown_tournament",
                 "error",
                 where[i],
-                f"tournament id {quote(games['tournament_id'].iloc[i])} is not in the tournaments table",
+                f"tournament id {quote(ids[i])} is not in the tournaments table",
             )
         fallback = games["tournament_id"].map(lambda t: ends.get(t))
         games["date"] = games["date"].where(games["date"].notna(), fallback)
@@ -461,9 +466,9 @@ def read_canonical(
         label = name or by_kind[kind].name
         log = ProblemLog(label)
         logs.append(log)
-        frame = _dedupe(_read_table(by_kind[kind], kind, log, label, limits), kind, log)
+        frame, where = _dedupe(*_read_table(by_kind[kind], kind, log, label, limits), kind, log)
         if kind == "games":
-            frame = _check_games(frame, frames["players"], frames["tournaments"], log)
+            frame = _check_games(frame, where, frames["players"], frames["tournaments"], log)
         frames[kind] = frame
     parts = [
         SourceData(
@@ -489,9 +494,7 @@ def read_canonical(
 def _conform(frame: pd.DataFrame | None, schema: pa.Schema) -> pd.DataFrame:
     if frame is None:
         return empty(schema)
-    clean = frame.copy()
-    clean.attrs = {}
-    return conform(clean, schema)
+    return conform(frame, schema)
 
 
 def write_canonical(data: SourceData, directory: str | Path, fmt: str = "parquet") -> list[Path]:

@@ -2,11 +2,14 @@
 
 The format is the plain-text results table of the European Go Federation, exported by pairing
 programs such as OpenGotha and MacMahon (``docs/egf.md``; the EGF table format).
-Federations send renju results in it, so every table is read as a renju tournament.
+Federations send renju results in it, so a table is read as a renju tournament unless the
+tournament's facts (``tournament_facts.csv``, column ``category``) say otherwise.
 
 A table turns into the shared tables of :mod:`whr.tables`:
 
-- one ``tournaments`` row (header keys ``EV PC DT TM CL TC``, plus our own ``RU`` and ``MO``);
+- one ``tournaments`` row (header keys ``EV PC DT TM CL TC``, plus our own ``RU`` and ``MO``),
+  with ``rated`` null: the format has no rated flag, and none is invented (eligibility rates
+  the tournament without question only once the maintainers confirm it);
 - one ``games`` row per pairing found in a round (each game is written on both players' lines;
   the two entries must agree, else the row keeps a null result and a problem ``egf_mismatch``
   names both lines), and one row per round without a game (``0+``, ``0-``, ``0=``: a bye,
@@ -95,7 +98,10 @@ DEFAULT_MAPPING = bundled("egf_players.csv")
 DEFAULT_COUNTRIES = bundled("country_codes.csv")
 """The maintainer-kept mapping from the tables' 2-letter country codes to the list's codes."""
 
-CATEGORY = "renju"  # federations send renju tables; the format itself comes from Go
+CATEGORY = "renju"  # unless the facts say otherwise: federations send renju tables
+# The format has no rated flag: ``rated`` stays null (not known), and eligibility treats the
+# tournament as one whose facts are missing until the maintainers confirm it
+# (``rated_tournaments``, or a line of ``tournament_facts.csv``).
 MODE_BY_CLASS = {"A": "face_to_face", "B": "face_to_face", "C": "face_to_face", "D": "online"}
 UNKNOWN_COUNTRY = "XX"  # OpenGotha's placeholder
 LIST_CODE = re.compile(
@@ -569,7 +575,7 @@ def _tournament(
         "rule_id": None,
         "rule": header.get("RU") or None,
         "category": CATEGORY,
-        "rated": True,
+        "rated": None,
         "type": 0,
         "minutes": minutes,
         "mode": _mode(header, source, problems),

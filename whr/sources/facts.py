@@ -18,10 +18,12 @@ columns, in any order (others, such as those of ``facts_needed.csv``, are ignore
 - ``minutes``: thinking time per player, in minutes, a finite number in (0, 1440];
 - ``mode``: ``face_to_face``, ``online_supervised`` or ``online`` (``whr.tables.MODES``);
 - ``start``, ``end``: the tournament's first and last day, ``YYYY-MM-DD``;
+- ``category``: ``renju`` or ``gomoku`` (``whr.tables.CATEGORIES``), the list the tournament
+  belongs to (an EGF table is renju unless its line says otherwise);
 - ``note``: where the facts come from.
 
-At least one of ``minutes``, ``mode``, ``start``, ``end`` must be a column. An empty cell means
-"not known".
+At least one of ``minutes``, ``mode``, ``start``, ``end``, ``category`` must be a column. An
+empty cell means "not known".
 
 Policy (documented in ``docs/eligibility.md``)
 ----------------------------------------------
@@ -30,7 +32,10 @@ Policy (documented in ``docs/eligibility.md``)
 - A bad cell (``minutes`` not a finite number in range, ``inf``, negative; an unknown ``mode``;
   a date that is not ``YYYY-MM-DD``; ``start`` after ``end``) is a ``bad_value`` problem and is
   ignored (not known); the other cells of its line apply.
-- ``minutes`` and ``mode`` given in the file replace the source's values. ``start`` and
+- ``minutes``, ``mode`` and ``category`` given in the file replace the source's values.
+- A line is the maintainers' word on its tournament: a tournament whose source has no rated
+  flag (``rated`` null: an EGF table) is confirmed by it, and gets ``rated`` true. A flag the
+  source does give is never changed (``unrated_tournaments`` and ``rated_tournaments`` do that). ``start`` and
   ``end`` only fill dates the source does not give (a game is dated by its tournament's last
   day, so re-dating a tournament the source dates would move games it dated); a different date
   is reported (``facts_date_ignored``). Games without a date of a tournament whose ``end``
@@ -55,6 +60,7 @@ import pandas as pd
 
 from whr.sources._common import ProblemLog, SourceError, sha256_file
 from whr.tables import (
+    CATEGORIES,
     GAMES,
     MODES,
     PROBLEMS,
@@ -79,7 +85,7 @@ __all__ = [
 
 FACTS_FILE = "tournament_facts.csv"
 COLUMNS = ("tournament_id", "minutes", "mode", "note", "start", "end")  # the header we write
-FACT_COLUMNS = ("minutes", "mode", "start", "end")  # at least one of them in a header
+FACT_COLUMNS = ("minutes", "mode", "start", "end", "category")  # one of them in a header
 MAX_MINUTES = 1440.0  # a day of thinking time per player: the largest sensible value
 
 
@@ -219,6 +225,15 @@ def _row(row: dict[str, str], tid: str, source: str, where: str, log: ProblemLog
             f"mode {mode!r} is not one of {', '.join(MODES)}; taken as not known",
         )
         mode = None
+    category = row.get("category", "") or None
+    if category is not None and category not in CATEGORIES:
+        log.add(
+            "bad_value",
+            "error",
+            where,
+            f"category {category!r} is not one of {', '.join(CATEGORIES)}; taken as not known",
+        )
+        category = None
     days: dict[str, dt.date | None] = {}
     for column in ("start", "end"):
         text = row.get(column, "")
@@ -250,6 +265,7 @@ def _row(row: dict[str, str], tid: str, source: str, where: str, log: ProblemLog
         "mode": mode,
         "start": start,
         "end": end,
+        "category": category,
         "note": row.get("note", "") or None,
         "source": source,
     }
@@ -272,8 +288,9 @@ def merge_facts(
     Returns
     -------
     tournaments, games, problems : pandas.DataFrame
-        New tables (the inputs are not modified): ``minutes``/``mode`` replaced where the facts
-        give them, ``start``/``end`` filled where missing, undated games of a tournament whose
+        New tables (the inputs are not modified): ``minutes``/``mode``/``category`` replaced
+        where the facts give them, ``rated`` true where the source gives no flag (a line
+        confirms its tournament), ``start``/``end`` filled where missing, undated games of a tournament whose
         end was filled dated that day; and the problems of applying them (``unknown_tournament``
         and ``facts_date_ignored`` warnings, located by the facts file's line).
     """
@@ -288,12 +305,17 @@ def merge_facts(
     filled_end: dict[str, dt.date] = {}
     if hit.any():
         rows = by_id.reindex(ids[hit].to_numpy())
-        for column in ("minutes", "mode"):
+        for column in ("minutes", "mode", "category"):
             given = rows[column].to_numpy(dtype=object)
             known = pd.notna(given)
             values = out[column].astype(object).to_numpy(copy=True)
             values[np.flatnonzero(hit)[known]] = given[known]
             out[column] = values
+        # a line confirms a tournament whose source has no rated flag (an EGF table)
+        rated = out["rated"].astype(object).to_numpy(copy=True)
+        confirmed = np.flatnonzero(hit)
+        rated[confirmed[pd.isna(rated[confirmed])]] = True
+        out["rated"] = rated
         starts = out["start"].astype(object).to_numpy(copy=True)
         ends = out["end"].astype(object).to_numpy(copy=True)
         for at, tid, start, end, line in zip(
