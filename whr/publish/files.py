@@ -279,10 +279,17 @@ def sync_dir(path: Path) -> None:
 def remove(path: Path) -> None:
     """Remove a file, a link (never what it points to) or a directory tree, if there."""
     found = kind(path)
-    if found == "dir":
-        shutil.rmtree(path)  # removes links inside, never follows them
-    elif found is not None:
-        os.unlink(path)
+    try:
+        if found == "dir":
+            shutil.rmtree(path)  # removes links inside, never follows them
+        elif found is not None:
+            os.unlink(path)
+    except OSError as exc:  # rmtree names a file inside by its name alone
+        name = os.fsdecode(exc.filename) if exc.filename is not None else None
+        if name is None or not os.path.isabs(name):
+            where = path if name is None else Path(path, name)
+            raise type(exc)(exc.errno, exc.strerror, str(where)) from None
+        raise
 
 
 def _renameat2() -> Any:
