@@ -176,7 +176,7 @@ def _year_end(day: dt.date) -> bool:
     return (day.month, day.day) == (12, 31)
 
 
-def _check(
+def check_day(
     path: Path, day: dt.date, channel: Channel | None, level: str, hashes: dict[Path, str]
 ) -> Entry | Damaged:
     """Check the entry ``path`` of ``day``; ``level``: ``"sizes"``, ``"list"`` (also the
@@ -276,7 +276,7 @@ def check_entry(entry: Path, *, checksums: bool = False) -> Entry | str:
     its size (and, with ``checksums``, its sha256), and so is the month file it names for its
     list.
     """
-    found = _check(
+    found = check_day(
         entry, dt.date.fromisoformat(entry.name), None, "all" if checksums else "sizes", {}
     )
     return found if isinstance(found, Entry) else found.what
@@ -299,9 +299,6 @@ class Scan:
 
     good: list[Entry]
     damaged: list[Damaged]
-    files: int = 0
-    bytes: int = 0
-    """How many files were checked against their sha256, and their bytes."""
 
 
 def scan(
@@ -319,18 +316,13 @@ def scan(
     """
     days = layout.days(channel)
     hashes = {} if hashes is None else hashes
-    before = set(hashes)
     good: list[Entry] = []
     damaged: list[Damaged] = []
     for day in days:
         level = "all" if every or day == days[-1] else "list"
-        found = _check(layout.day(channel, day), day, channel, level, hashes)
+        found = check_day(layout.day(channel, day), day, channel, level, hashes)
         (good if isinstance(found, Entry) else damaged).append(found)  # type: ignore[arg-type]
-    checked = Scan(good, damaged)
-    hashed = [p for p in hashes if p not in before or every]
-    checked.files = len(hashed)
-    checked.bytes = sum(size(p) for p in hashed if is_file(p))
-    return checked
+    return Scan(good, damaged)
 
 
 def entries(layout: Layout, channel: Channel) -> tuple[list[Entry], list[str]]:
@@ -705,7 +697,7 @@ def compact(
             if restored:
                 said += restored
                 again = {
-                    d.day: _check(d.path, d.day, channel, "list", hashes) for d in of_month
+                    d.day: check_day(d.path, d.day, channel, "list", hashes) for d in of_month
                 }  # the restored days, checked as any other
                 good += [e for e in again.values() if isinstance(e, Entry)]
                 good.sort(key=lambda e: e.day)
@@ -783,6 +775,7 @@ __all__ = [
     "Scan",
     "StateError",
     "TreeError",
+    "check_day",
     "check_entry",
     "check_tree",
     "compact",

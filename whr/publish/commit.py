@@ -13,11 +13,16 @@ The archive entry is the truth; the current site is a view rendered from it. :fu
 5. tidies: removes what was moved aside, compacts the archive, rewrites the index.
 
 A run killed at any point leaves a tree that :func:`recover` repairs, and every run (and every
-``publish``) starts with it: a moved-aside entry whose replacement never arrived is put back,
-work directories are removed, and a site that does not show the newest complete day — because
-the run died between steps 4's two renames, or the pointer was damaged — is rendered again from
-that day's entry. Since the site is always rendered from the entry's files, a repaired tree is
-the tree a clean run leaves.
+``publish``) starts with it: planted links are removed or refused
+(:func:`whr.publish.archive.check_tree`), a moved-aside entry whose replacement never arrived is
+put back (only when its manifest names that day and its files match their checksums), work
+directories and temporary files are removed, the archive is checked
+(:func:`whr.publish.archive.scan`), a site that does not show the newest complete day — because
+the run died between step 4's two renames, or the pointer or the site's copy of the list was
+damaged — is rendered again from that day's entry, and an interrupted compaction is finished.
+Since the site is always rendered from the entry's files, a repaired tree is the tree a clean
+run leaves. :func:`verify` (``rif-rating --verify``) does the same with the sha256 of every
+archived file.
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ from whr.publish.archive import (
     Scan,
     StateError,
     cached_sha256,
+    check_day,
     check_entry,
     check_tree,
     compact,
@@ -48,7 +54,6 @@ from whr.publish.archive import (
     write_day_page,
     write_index,
 )
-from whr.publish.archive import _check as check_day
 from whr.publish.files import (
     copy_file,
     exchange,
