@@ -350,7 +350,9 @@ def trial(scenario: Scenario, base: Path, out: Path, at: int, mode: str, expecte
         text = child.get("error") or " ".join(child.get("warnings", []))
         if "No space left" in text and str(out) not in text:
             said.append(f"the disk-full error names no path: {text}")
-    return {"mode": mode, "step": at, "child": child["outcome"], "tree": equal, "problems": said}
+    told = child.get("error") or "; ".join(child.get("warnings", []))
+    return {"mode": mode, "step": at, "child": child["outcome"], "said": told[:300],
+            "tree": equal, "problems": said}  # fmt: skip
 
 
 def main() -> None:
