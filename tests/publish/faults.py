@@ -1,9 +1,12 @@
 """Kill a real publishing run, or fill its disk, at every file-system step; check the repair.
 
-Usage: python faults.py SCENARIO [--modes kill|full|both|alternate] [--steps A:B] [--workdir DIR]
+Usage: python faults.py SCENARIO [--modes kill|full|both|alternate] [--steps A:B] [--kinds]
+                         [--beyond SCENARIO] [--workdir DIR]
 
 ``--steps A:B`` tries the steps A to B (1-based, B included; ``commit:`` from the commit point
-on); ``--modes alternate`` kills at odd steps and fills the disk at even ones.
+on); ``--modes alternate`` kills and fills the disk in turn; ``--kinds`` tries the files a loop
+writes into a work directory (the entry's tables, the site's pages) by the first one only;
+``--beyond S`` only the kinds of step scenario S does not have (days and hashes aside).
 
 A scenario is a published tree to start from, an action on it (a real :func:`whr.publish.publish`
 call) and "the next ordinary run" (what the daily job does next: :func:`whr.publish.recover`,
@@ -69,13 +72,6 @@ class _FixedClock(dt.datetime):
     @classmethod
     def now(cls, tz: Any = None) -> dt.datetime:  # type: ignore[override]
         return CREATED if tz is not None else CREATED.replace(tzinfo=None)
-
-
-# Every run of the driver records the same creation time in its manifests, so that the trees
-# of different runs can be compared byte for byte.
-commit.dt = types.SimpleNamespace(  # type: ignore[assignment]
-    date=dt.date, datetime=_FixedClock, timedelta=dt.timedelta, UTC=dt.UTC
-)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -355,45 +351,90 @@ def trial(scenario: Scenario, base: Path, out: Path, at: int, mode: str, expecte
             "tree": equal, "problems": said}  # fmt: skip
 
 
+def key(label: str, *, dates: bool = False) -> str:
+    """A step's kind: its label without tokens, with the files a loop writes into a work
+    directory as one (``F``); with ``dates``, also without the days and month hashes."""
+    label = re.sub(r"\.work-[0-9a-f-]+", ".work-X", label)
+    label = re.sub(r"\.\d+-[0-9a-f]{8}\.tmp", ".T.tmp", label)
+    label = re.sub(r"\.old-[0-9a-f-]+", ".old-X", label)
+    label = re.sub(r"(\.work-X/(entry|site))/[^ ]+", r"\1/F", label)
+    label = re.sub(r"rmtree \(after its first removal\) \S+", "rmtree-inner", label)
+    if dates:
+        label = re.sub(r"\d{4}-\d{2}-\d{2}", "D", label)
+        label = re.sub(r"\d{4}-\d{2}\.[0-9a-f]{16}\.parquet", "M.parquet", label)
+    return label
+
+
+def count(scenario: Scenario, root: Path) -> tuple[Path, Path, dict, list[str], int]:
+    """Prepare the scenario's starting tree under ``root``, and run its action once without a
+    fault: the starting tree, the trials' tree, the trees expected, the steps and the commit
+    step."""
+    base, out = root / "base", root / "out"  # every trial at the same path: same manifests
+    scenario.prepare(out)
+    shutil.move(out, base)
+    expected = {}
+    shutil.copytree(base, out, symlinks=True)
+    recover(out)
+    expected["before"] = tree(out)  # the tree as the action found it
+    assert not problems(out), problems(out)
+    shutil.rmtree(out)
+    shutil.copytree(base, out, symlinks=True)
+    counted = run_child(scenario, out, None, "kill", root / "report.json")
+    assert counted["outcome"] == "published", counted
+    scenario.next_run(out)
+    expected["after"] = tree(out)
+    assert not problems(out), problems(out)
+    steps = counted["steps"]
+    entry = f"archive/renju/{scenario.day.isoformat()}"
+    (commit_at,) = [
+        i + 1 for i, x in enumerate(steps) if x.startswith("rename ") and x.endswith(entry)
+    ]
+    return base, out, expected, steps, commit_at
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("scenario", choices=["republish", "close"])
     parser.add_argument("--modes", default="both", choices=["kill", "full", "both", "alternate"])
     parser.add_argument("--steps", default=":", help="A:B, the steps tried (1-based, B included; "
                         "A may be 'commit', the commit point)")  # fmt: skip
+    parser.add_argument("--kinds", action="store_true", help="a loop's files written into a "
+                        "work directory: only the first (each kind of step once)")  # fmt: skip
+    parser.add_argument("--beyond", choices=["republish", "close"], default=None,
+                        help="only the kinds of step that scenario has not")  # fmt: skip
     parser.add_argument("--workdir", type=Path, default=None)
     args = parser.parse_args()
+    # Every run of the driver records the same creation time in its manifests, so that the
+    # trees of different runs can be compared byte for byte.
+    commit.dt = types.SimpleNamespace(  # type: ignore[assignment]
+        date=dt.date, datetime=_FixedClock, timedelta=dt.timedelta, UTC=dt.UTC
+    )
     scenario = Scenario(args.scenario)
     with tempfile.TemporaryDirectory(prefix="faults-") as tmp:
         root = args.workdir or Path(tmp)
-        base, out = root / "base", root / "out"  # every trial at the same path: same manifests
-        scenario.prepare(out)
-        shutil.move(out, base)
-        expected = {}
-        shutil.copytree(base, out, symlinks=True)
-        recover(out)
-        expected["before"] = tree(out)  # the tree as the action found it
-        assert not problems(out), problems(out)
-        shutil.rmtree(out)
-        shutil.copytree(base, out, symlinks=True)
-        counted = run_child(scenario, out, None, "kill", root / "report.json")
-        assert counted["outcome"] == "published", counted
-        scenario.next_run(out)
-        expected["after"] = tree(out)
-        assert not problems(out), problems(out)
-        steps = counted["steps"]
-        entry = f"archive/renju/{scenario.day.isoformat()}"
-        (commit_at,) = [
-            i + 1 for i, x in enumerate(steps) if x.startswith("rename ") and x.endswith(entry)
-        ]
+        base, out, expected, steps, commit_at = count(scenario, root)
+        known: set[str] = set()
+        if args.beyond:
+            (root / "beyond").mkdir()
+            other = count(Scenario(args.beyond), root / "beyond")[3]
+            known = {key(x, dates=True) for x in other}
         first, last = args.steps.split(":")
         lo = commit_at if first == "commit" else int(first or 1)
-        hi = int(last or len(steps))
+        hi = min(int(last or len(steps)), len(steps))
+        chosen, seen = [], set()
+        for at in range(lo, hi + 1):
+            kind = key(steps[at - 1])
+            if (args.kinds and kind in seen and ".work-X/" in kind) or (
+                key(steps[at - 1], dates=True) in known
+            ):
+                continue
+            seen.add(kind)
+            chosen.append(at)
         modes = {"both": ["kill", "full"], "alternate": None}.get(args.modes, [args.modes])
         started = time.perf_counter()
         results = []
-        for at in range(lo, min(hi, len(steps)) + 1):
-            for mode in modes or [("kill", "full")[at % 2]]:
+        for i, at in enumerate(chosen):
+            for mode in modes or [("kill", "full")[i % 2]]:
                 result = trial(scenario, base, out, at, mode, expected)
                 result["label"] = steps[at - 1]
                 # before the commit point the action published nothing; after it, all of it
@@ -409,6 +450,7 @@ def main() -> None:
             "steps": len(steps),
             "commit_step": commit_at,
             "labels": steps,
+            "chosen": chosen,
             "trials": len(results),
             "kills": sum(r["mode"] == "kill" for r in results),
             "disk_full": sum(r["mode"] == "full" for r in results),
