@@ -61,6 +61,7 @@ from whr.publish.files import (
     kind,
     link_target,
     make_dir,
+    named,
     read_parquet,
     remove,
     sha256,
@@ -207,15 +208,18 @@ def render_site(layout: Layout, entry: Entry, target: Path) -> None:
         "data": os.path.relpath(layout.day(entry.channel, entry.day), site) + "/",
         "archive": os.path.relpath(layout.archive_html, site),
     }
-    write_site(
-        target,
-        entry.day,
-        tables,
-        year_end,
-        {**entry.manifest, "links": links},
-        base_url=options.get("base_url"),
-        game_links=bool(options.get("game_links", False)),
-    )
+    try:
+        write_site(
+            target,
+            entry.day,
+            tables,
+            year_end,
+            {**entry.manifest, "links": links},
+            base_url=options.get("base_url"),
+            game_links=bool(options.get("game_links", False)),
+        )
+    except OSError as exc:  # a page's write names no file: say at least where
+        raise named(exc, target) from None
     for name in SITE_COPIES:
         if name in entry.manifest["files"]:
             copy_file(entry.path / name, target / name)

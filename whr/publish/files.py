@@ -44,7 +44,7 @@ def token() -> str:
     return f"{os.getpid()}-{secrets.token_hex(4)}"
 
 
-def _named(exc: OSError, path: Path | str) -> OSError:
+def named(exc: OSError, path: Path | str) -> OSError:
     """``exc`` with ``path`` as its file name when the system gave none (``write``, ``fsync``)."""
     if exc.filename is not None or exc.errno is None:
         return exc
@@ -152,7 +152,7 @@ def write_bytes(path: Path, data: bytes) -> None:
         os.replace(tmp, path)
     except OSError as exc:
         _discard(tmp)
-        raise _named(exc, tmp) from None
+        raise named(exc, tmp) from None
     except BaseException:
         _discard(tmp)
         raise
@@ -271,7 +271,7 @@ def sync_dir(path: Path) -> None:
     try:
         os.fsync(fd)
     except OSError as exc:
-        raise _named(exc, path) from None
+        raise named(exc, path) from None
     finally:
         os.close(fd)
 

@@ -134,8 +134,12 @@ def hold(out: str | os.PathLike[str], *, wait: bool = False) -> Iterator[Path]:
                 os.close(fd)
                 raise
             since = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
-            os.ftruncate(fd, 0)
-            os.pwrite(fd, f"pid {os.getpid()}\nsince {since}\n".encode(), 0)
+            try:
+                os.ftruncate(fd, 0)
+                os.pwrite(fd, f"pid {os.getpid()}\nsince {since}\n".encode(), 0)
+            except OSError as exc:
+                os.close(fd)
+                raise TreeError(f"cannot write the lock {path} ({exc.strerror})") from None
             _held[key] = [fd, 1]
     try:
         yield path
