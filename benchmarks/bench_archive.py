@@ -91,7 +91,7 @@ def main() -> None:
         newest = entries[-1]
         months = sorted((archive / "months").glob("*.parquet"))
         closed = [
-            p for p in entries[:-1] if (archive / "months" / f"{p.name[:7]}.parquet").exists()
+            p for p in entries[:-1] if any(m.name.startswith(f"{p.name[:7]}.") for m in months)
         ]
         open_days = [p for p in entries[:-1] if p not in closed]
         assert closed and months, "publish more days: no month was closed"

@@ -7,7 +7,11 @@ lock (a second run fails at once), and only then imports and runs the Prefect fl
 (:mod:`flows.pipeline`).
 
 Exit status: 0 published, or nothing new to publish; 1 failed (nothing was published); 2 bad
-arguments; 3 partly published (a list failed, another was published). On GitHub Actions the
+arguments; 3 partly published (a list failed, another was published).
+
+``rif-rating --verify [--out OUT]`` publishes nothing: it checks every archived file of OUT
+against its sha256 (:func:`whr.publish.verify`, without Prefect), repairs what a killed run
+left, and exits 0 when every day checks, 1 when a day is damaged (each named with what to do). On GitHub Actions the
 outcome is also written to ``$GITHUB_OUTPUT``: ``outcome`` (``published``, ``no-new-data``,
 ``partial``, ``failed``), ``as-of`` and ``published`` (the lists published, e.g.
 ``renju gomoku``).
@@ -64,7 +68,6 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--source",
         action="append",
-        required=True,
         metavar="S",
         help="a database file (RenjuNet .rif/.xml, possibly .gz/.zip; canonical CSV/Parquet), a "
         "directory of dated database files (the newest not after --as-of is used), or an "
@@ -223,7 +226,36 @@ def parser() -> argparse.ArgumentParser:
         action="store_true",
         help="show tracebacks of failures (otherwise one line says what failed)",
     )
+    p.add_argument(
+        "--verify",
+        action="store_true",
+        help="publish nothing: check every archived file of OUT against its sha256 and every "
+        "day's page, repair what a killed run left, report each damaged day with what to do "
+        "(exit status 0: every day checks; 1: a day is damaged); --source is not needed",
+    )
     return p
+
+
+def _verify(args: argparse.Namespace) -> int:
+    """``--verify``: check the published tree ``args.out`` (no Prefect); the exit status."""
+    import whr.publish
+
+    try:
+        done = whr.publish.verify(args.out)
+    except (whr.publish.LockedError, whr.publish.TreeError, whr.publish.StateError) as exc:
+        print(f"{PROG}: failed: {exc}", file=sys.stderr)
+        return EXIT["failed"]
+    for line in done.repaired:
+        print(f"{PROG}: repaired: {line}")
+    for line in done.damaged:
+        print(f"{PROG}: damaged: {line}", file=sys.stderr)
+    print(
+        f"{PROG}: verified {done.files} files ({done.bytes / 1e6:.1f} MB) of {done.days} days "
+        f"in {done.lists} list{'' if done.lists == 1 else 's'}: "
+        + ("every day checks" if done.ok else f"{len(done.damaged)} damaged (above)"),
+        file=sys.stdout if done.ok else sys.stderr,
+    )
+    return 0 if done.ok else EXIT["failed"]
 
 
 def run_of(args: argparse.Namespace) -> Run:
@@ -304,7 +336,12 @@ def _terminate(signum: int, frame: Any) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the job from the command line; returns the exit status."""
-    args = parser().parse_args(argv)
+    p = parser()
+    args = p.parse_args(argv)
+    if args.verify:
+        return _verify(args)
+    if not args.source:
+        p.error("the following arguments are required: --source")
     try:
         run = run_of(args)
         run.check_local()
@@ -312,6 +349,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{PROG}: error: {_with_option(str(exc))}", file=sys.stderr)
         return EXIT["usage"]
 
+    from whr.publish.layout import TreeError
     from whr.publish.lock import LockedError, hold
 
     signal.signal(signal.SIGTERM, _terminate)
@@ -320,7 +358,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             from flows import pipeline
 
             result = pipeline.execute(run, verbose=args.verbose, dask=args.dask)
-    except LockedError as exc:
+    except (LockedError, TreeError) as exc:
         print(f"{PROG}: failed: {exc}", file=sys.stderr)
         _github_output("failed", run, [])
         return EXIT["failed"]

@@ -126,8 +126,8 @@ def test_the_next_day_keeps_yesterdays_addresses_and_compacts_its_entry(plain, t
 def test_closed_months_move_into_one_file_and_year_ends_stay_whole(plain, tmp_path):
     days = [dt.date(2025, 12, 30), dt.date(2025, 12, 31), dt.date(2026, 1, 1)]
     lists = {day: support.publish_inputs(tmp_path, plain, day).ratings for day in days}
-    month = tmp_path / "archive" / "renju" / "months" / "2025-12.parquet"
-    assert month.is_file()
+    (month,) = (tmp_path / "archive" / "renju" / "months").iterdir()
+    assert month.name == f"2025-12.{file_sha256(month)[:16]}.parquet"  # named by its content
     assert {p.name for p in support.entry_of(tmp_path, days[0]).iterdir()} == {
         "manifest.json",
         "index.html",
@@ -141,7 +141,7 @@ def test_closed_months_move_into_one_file_and_year_ends_stay_whole(plain, tmp_pa
         pd.testing.assert_frame_equal(got, expected, check_dtype=False)  # the rows, exactly
     index = json.loads((tmp_path / "published.json").read_text(encoding="utf-8"))
     by_day = {d["date"]: d for d in index["lists"][0]["days"]}
-    assert by_day["2025-12-30"]["list"] == "archive/renju/months/2025-12.parquet"
+    assert by_day["2025-12-30"]["list"] == f"archive/renju/months/{month.name}"
     assert by_day["2025-12-31"]["full"] and by_day["2026-01-01"]["full"]
     assert not by_day["2025-12-30"]["full"]
 

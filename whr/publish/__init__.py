@@ -2,7 +2,8 @@
 
 ``publish(run, category, data, selection, fit, rules_sha256=...)`` adds the day to the list's
 archive and, when it is the newest day, switches the list's site to it, as one recoverable
-transaction (:mod:`whr.publish.commit`); ``recover(out)`` repairs what a killed run left. The
+transaction (:mod:`whr.publish.commit`); ``recover(out)`` repairs what a killed run left, and
+``verify(out)`` checks every archived file against its sha256. The
 paths are :mod:`whr.publish.layout`'s, the archive and its index :mod:`whr.publish.archive`'s,
 the lock :mod:`whr.publish.lock`'s, the gates :mod:`whr.publish.gates`'s, and the markdown run
 summary :mod:`whr.publish.summary`'s. See ``docs/operations.md`` for the published tree.
@@ -11,9 +12,9 @@ summary :mod:`whr.publish.summary`'s. See ``docs/operations.md`` for the publish
 from __future__ import annotations
 
 from whr.publish.archive import StateError
-from whr.publish.commit import Published, absent, publish, recover, unchanged
+from whr.publish.commit import Published, Verified, absent, publish, recover, unchanged, verify
 from whr.publish.gates import GateError
-from whr.publish.layout import Channel, Layout
+from whr.publish.layout import Channel, Layout, TreeError
 from whr.publish.lock import LockedError, hold
 from whr.publish.parquet import PublishError
 from whr.publish.summary import markdown_text, summarize, value_counts
@@ -26,6 +27,8 @@ __all__ = [
     "PublishError",
     "Published",
     "StateError",
+    "TreeError",
+    "Verified",
     "absent",
     "hold",
     "markdown_text",
@@ -34,4 +37,5 @@ __all__ = [
     "summarize",
     "unchanged",
     "value_counts",
+    "verify",
 ]

@@ -13,41 +13,61 @@ The archive entry is the truth; the current site is a view rendered from it. :fu
 5. tidies: removes what was moved aside, compacts the archive, rewrites the index.
 
 A run killed at any point leaves a tree that :func:`recover` repairs, and every run (and every
-``publish``) starts with it: a moved-aside entry whose replacement never arrived is put back,
-work directories are removed, and a site that does not show the newest complete day — because
-the run died between steps 4's two renames, or the pointer was damaged — is rendered again from
-that day's entry. Since the site is always rendered from the entry's files, a repaired tree is
-the tree a clean run leaves.
+``publish``) starts with it: planted links are removed or refused
+(:func:`whr.publish.archive.check_tree`), a moved-aside entry whose replacement never arrived is
+put back (only when its manifest names that day and its files match their checksums), work
+directories and temporary files are removed, the archive is checked
+(:func:`whr.publish.archive.scan`), a site that does not show the newest complete day — because
+the run died between step 4's two renames, or the pointer or the site's copy of the list was
+damaged — is rendered again from that day's entry, and an interrupted compaction is finished.
+Since the site is always rendered from the entry's files, a repaired tree is the tree a clean
+run leaves. :func:`verify` (``rif-rating --verify``) does the same with the sha256 of every
+archived file.
 """
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import datetime as dt
-import errno
 import os
-import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from whr.digest import file_sha256
 from whr.publish import gates
 from whr.publish.archive import (
+    DAY,
     Entry,
+    Scan,
     StateError,
+    cached_sha256,
+    check_day,
     check_entry,
+    check_tree,
     compact,
-    entries,
+    page_links_list,
     read_list,
     read_pointer,
+    scan,
+    verify_files,
     write_day_page,
     write_index,
 )
-from whr.publish.files import make_dir, read_parquet, token, write_json
+from whr.publish.files import (
+    copy_file,
+    exchange,
+    is_dir,
+    kind,
+    link_target,
+    make_dir,
+    named,
+    read_parquet,
+    remove,
+    sha256,
+    token,
+    write_json,
+)
 from whr.publish.layout import Channel, Layout
 from whr.publish.lock import COMMIT, hold
 from whr.publish.parquet import (
@@ -68,7 +88,16 @@ if TYPE_CHECKING:
     from whr.engine import Fit
     from whr.rules import Selection
 
-__all__ = ["Published", "absent", "publish", "recover", "render_site", "unchanged"]
+__all__ = [
+    "Published",
+    "Verified",
+    "absent",
+    "publish",
+    "recover",
+    "render_site",
+    "unchanged",
+    "verify",
+]
 
 MANIFEST_FORMAT = 2
 FACTS_NEEDED_FILE = "facts_needed.csv"
@@ -117,46 +146,13 @@ class Published:
 
 
 # ---------------------------------------------------------------------------------------------
-# Exchanging two directories
-
-
-def _renameat2() -> Any:
-    try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
-        return libc.renameat2
-    except (OSError, AttributeError):
-        return None
-
-
-_RENAMEAT2 = _renameat2()
-_AT_FDCWD = -100
-_RENAME_EXCHANGE = 2
+# The commit's steps (each its own function: the kill tests stop a run just before one)
 
 
 def swap(new: Path, target: Path) -> None:
-    """Put directory ``new`` at ``target``; what was at ``target`` ends up at ``new``.
-
-    Atomic where the system can exchange two names at once (Linux ``renameat2``); elsewhere two
-    renames, with a moment without ``target`` that :func:`recover` repairs if the run dies in
-    it.
-    """
-    if not target.exists():
-        target.parent.mkdir(parents=True, exist_ok=True)
-        os.rename(new, target)
-        return
-    if _RENAMEAT2 is not None:
-        done = _RENAMEAT2(
-            _AT_FDCWD, os.fsencode(new), _AT_FDCWD, os.fsencode(target), _RENAME_EXCHANGE
-        )
-        if done == 0:
-            return
-        code = ctypes.get_errno()
-        if code not in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP):
-            raise OSError(code, os.strerror(code), str(target))
-    old = new.with_name(new.name + ".old")
-    os.rename(target, old)
-    os.rename(new, target)
-    os.rename(old, new)
+    """Put the new site ``new`` at ``target``; the old one ends up at ``new``
+    (:func:`whr.publish.files.exchange`: atomic on Linux)."""
+    exchange(new, target)
 
 
 def move_aside(entry: Path) -> Path:
@@ -171,21 +167,17 @@ def rename_in(staged: Path, entry: Path) -> None:
     os.rename(staged, entry)
 
 
-def tidy(layout: Layout, channel: Channel, work: Path, aside: Path | None) -> None:
+def tidy(
+    layout: Layout, channel: Channel, work: Path, aside: Path | None, hashes: dict[Path, Any]
+) -> list[str]:
     """After a commit: remove the work directory and what was moved aside, compact, index."""
     with COMMIT:
         if aside is not None:
-            _remove(aside)
-        _remove(work)
-        compact(layout, channel)
-        write_index(layout)
-
-
-def _remove(path: Path) -> None:
-    if path.is_dir() and not path.is_symlink():
-        shutil.rmtree(path)
-    else:
-        path.unlink(missing_ok=True)
+            remove(aside)
+        remove(work)
+        said = compact(layout, channel, hashes=hashes)
+        write_index(layout, {channel: scan(layout, channel, hashes=hashes)})
+        return said
 
 
 # ---------------------------------------------------------------------------------------------
@@ -216,18 +208,21 @@ def render_site(layout: Layout, entry: Entry, target: Path) -> None:
         "data": os.path.relpath(layout.day(entry.channel, entry.day), site) + "/",
         "archive": os.path.relpath(layout.archive_html, site),
     }
-    write_site(
-        target,
-        entry.day,
-        tables,
-        year_end,
-        {**entry.manifest, "links": links},
-        base_url=options.get("base_url"),
-        game_links=bool(options.get("game_links", False)),
-    )
-    for name in ("ratings.parquet", FACTS_NEEDED_FILE):
+    try:
+        write_site(
+            target,
+            entry.day,
+            tables,
+            year_end,
+            {**entry.manifest, "links": links},
+            base_url=options.get("base_url"),
+            game_links=bool(options.get("game_links", False)),
+        )
+    except OSError as exc:  # a page's write names no file: say at least where
+        raise named(exc, target) from None
+    for name in SITE_COPIES:
         if name in entry.manifest["files"]:
-            shutil.copyfile(entry.path / name, target / name)
+            copy_file(entry.path / name, target / name)
     write_json(
         target / "latest.json",
         {
@@ -240,46 +235,100 @@ def render_site(layout: Layout, entry: Entry, target: Path) -> None:
     )
 
 
-def _shows(layout: Layout, channel: Channel, entry: Entry) -> bool:
+SITE_COPIES = ("ratings.parquet", FACTS_NEEDED_FILE)
+"""Files of the newest entry that its site holds a copy of (checked on every run)."""
+
+
+def _shows(layout: Layout, channel: Channel, entry: Entry, hashes: dict[Path, Any]) -> bool:
+    """True when the site shows ``entry``: its pointer names it, its pages are there and its
+    copies of the entry's files match their checksums."""
+    site = layout.site(channel)
     pointer = read_pointer(layout, channel)
-    return (
-        pointer is not None
+    if not (
+        is_dir(site)
+        and pointer is not None
         and pointer.get("date") == entry.day.isoformat()
         and pointer.get("manifest_sha256") == entry.manifest_sha256
-        and (layout.site(channel) / "index.html").is_file()
-    )
+        and kind(site / "index.html") == "file"
+    ):
+        return False
+    for name in SITE_COPIES:
+        info = entry.manifest["files"].get(name)
+        if info is not None and (
+            kind(site / name) != "file" or cached_sha256(site / name, hashes) != info["sha256"]
+        ):
+            return False
+    return True
 
 
 # ---------------------------------------------------------------------------------------------
 # Repair
 
 
-def _recover_channel(layout: Layout, channel: Channel) -> list[str]:
+def _put_back(layout: Layout, channel: Channel, old: Path) -> str:
+    """What to do with an entry moved aside by a run that was killed before it was replaced."""
+    archive = layout.archive(channel)
+    name = old.name[1:11]
+    target = archive / name
+    if kind(old) != "dir":
+        what = f"the symbolic link (to {link_target(old)})" if kind(old) == "link" else "the file"
+        remove(old)
+        return f"removed {what} {old}: not an entry a run moved aside"
+    if kind(target) is not None:
+        remove(old)
+        return f"removed {old}, left by a run that was killed after replacing it"
+    if DAY.fullmatch(name):
+        found = check_day(old, dt.date.fromisoformat(name), channel, "all", {})
+        if isinstance(found, Entry):
+            os.replace(old, target)
+            return f"put back {target}, moved aside by a run that was killed"
+        why = found.what.split("; ")[0]
+    else:
+        why = "its name is not an entry's"
+    return (
+        f"left {old} where it is: it is not put back as {name} ({why}); a run puts back only "
+        f"an entry whose manifest names that day and whose files match their checksums; "
+        f"delete it, or republish the day (--as-of {name} --force REASON)"
+    )
+
+
+def _tmp_files(layout: Layout, channel: Channel) -> list[Path]:
+    """Temporary files a killed write left in the directories this list writes to."""
+    archive = layout.archive(channel)
+    folders = [archive, layout.months(channel), layout.site(channel)]
+    folders += [layout.day(channel, day) for day in layout.days(channel)]
+    return [
+        path
+        for folder in folders
+        if is_dir(folder)
+        for path in folder.iterdir()
+        if path.name.startswith(".") and path.name.endswith(".tmp") and kind(path) != "dir"
+    ]
+
+
+def _recover_channel(
+    layout: Layout, channel: Channel, hashes: dict[Path, Any], *, every: bool = False
+) -> tuple[list[str], Scan]:
     said: list[str] = []
     archive = layout.archive(channel)
     for old in sorted(archive.glob(".*.old-*")):
-        target = archive / old.name[1:11]
-        if not target.exists() and (old / "manifest.json").is_file():
-            os.replace(old, target)
-            said.append(f"put back {target}, moved aside by a run that was killed")
-        else:
-            _remove(old)
-            said.append(f"removed {old}, left by a run that was killed")
+        said.append(_put_back(layout, channel, old))
     for work in sorted(archive.glob(".work-*")):
-        _remove(work)
+        remove(work)
         said.append(f"removed {work}, left by a run that was killed")
-    for tmp in [*archive.rglob(".*.tmp"), *layout.site(channel).glob(".*.tmp")]:
-        tmp.unlink(missing_ok=True)
-    good, bad = entries(layout, channel)
-    said += [f"damaged: {text}" for text in bad]
-    if good and not _shows(layout, channel, good[-1]):
-        last = good[-1]
+    for tmp in _tmp_files(layout, channel):
+        os.unlink(tmp)
+    found = scan(layout, channel, every=every, hashes=hashes)
+    said += [f"damaged: {d.what}" for d in found.damaged]
+    if found.good and not _shows(layout, channel, found.good[-1], hashes):
+        last = found.good[-1]
         shown = (read_pointer(layout, channel) or {}).get("date")
         if last.full:
+            verify_files(last)
             work = make_dir(archive / f".work-{token()}")
             render_site(layout, last, work / "site")
             swap(work / "site", layout.site(channel))
-            _remove(work)
+            remove(work)
             said.append(
                 f"{layout.site(channel)} showed {shown or 'no day'}; it now shows "
                 f"{last.day}, the newest published day"
@@ -290,8 +339,25 @@ def _recover_channel(layout: Layout, channel: Channel) -> list[str]:
                 f"{last.day} has no tables to render it from; republish it with "
                 f"--as-of {last.day} --force REASON"
             )
-    compact(layout, channel)
-    return said
+    said += compact(layout, channel, found, hashes)
+    return said, scan(layout, channel, every=every, hashes=hashes)
+
+
+def _repair(
+    layout: Layout, channels: list[Channel] | None, hashes: dict[Path, Any], *, every: bool = False
+) -> tuple[list[str], dict[Channel, Scan]]:
+    """Repair the tree (the lock held): planted links, then each list, then the index."""
+    said = check_tree(layout)
+    scans = {}
+    for ch in channels if channels is not None else layout.channels():
+        told, scans[ch] = _recover_channel(layout, ch, hashes, every=every)
+        said += told
+    for tmp in layout.out.glob(".*.tmp"):
+        if kind(tmp) != "dir":
+            os.unlink(tmp)
+    if layout.channels():
+        write_index(layout, scans)
+    return said, scans
 
 
 def recover(out: str | os.PathLike[str], channel: Channel | None = None) -> list[str]:
@@ -309,19 +375,63 @@ def recover(out: str | os.PathLike[str], channel: Channel | None = None) -> list
     list of str
         One sentence per repair, and per damaged day found (damaged days are reported, never
         deleted).
+
+    Raises
+    ------
+    whr.publish.layout.TreeError
+        When a directory of the archive is a symbolic link (the run refuses to follow it).
     """
     layout = Layout(Path(out))
-    if not layout.out.is_dir():
+    if not is_dir(layout.out) and kind(layout.out) != "link":
         return []
     with hold(layout.out), COMMIT:
-        said = []
-        for ch in [channel] if channel is not None else layout.channels():
-            said += _recover_channel(layout, ch)
-        for tmp in layout.out.glob(".*.tmp"):
-            tmp.unlink(missing_ok=True)
-        if layout.channels():
-            write_index(layout)
-        return said
+        return _repair(layout, [channel] if channel is not None else None, {})[0]
+
+
+@dataclass(frozen=True)
+class Verified:
+    """What :func:`verify` checked and found."""
+
+    lists: int
+    days: int
+    files: int
+    bytes: int
+    damaged: tuple[str, ...]
+    repaired: tuple[str, ...]
+
+    @property
+    def ok(self) -> bool:
+        """True when every published day checked (after the repairs)."""
+        return not self.damaged
+
+
+def verify(out: str | os.PathLike[str]) -> Verified:
+    """Check every file of the archive of ``out`` against its sha256, and every day's page.
+
+    The repairs of :func:`recover` are made on the way (and a day's page that does not link
+    the file holding its list is written again); a damaged day is reported with what to do,
+    never deleted. ``rif-rating --verify`` runs this.
+    """
+    layout = Layout(Path(out))
+    if not is_dir(layout.out):
+        raise StateError(f"{layout.out}: no published tree there")
+    hashes: dict[Path, Any] = {}
+    with hold(layout.out), COMMIT:
+        said, scans = _repair(layout, None, hashes, every=True)
+        for found in scans.values():
+            for entry in found.good:
+                if not page_links_list(layout, entry):
+                    write_day_page(layout, entry, read_list(entry))
+                    said.append(f"wrote {entry.path / 'index.html'} again: it did not link "
+                                "the file that holds the day's list")  # fmt: skip
+        return Verified(
+            lists=len(scans),
+            days=sum(len(f.good) + len(f.damaged) for f in scans.values()),
+            files=len(hashes),
+            bytes=sum(os.lstat(p).st_size for p in hashes if kind(p) == "file"),
+            damaged=tuple(d.what for f in scans.values() for d in f.damaged),
+            repaired=tuple(x for x in said if not x.startswith("damaged: ")),
+        )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -338,9 +448,9 @@ def unchanged(
     """
     layout = Layout(run.out)
     path = layout.day(Channel(category, run.variant), run.as_of)
-    if not path.is_dir():
+    if not is_dir(path):
         return None
-    found = check_entry(path)
+    found = check_entry(path, checksums=True)
     if not isinstance(found, Entry):
         return None
     recorded = found.manifest.get("parameters") or {}
@@ -380,8 +490,15 @@ def _previous(
         return None, None, None, []
     entry = earlier[-1]
     try:
-        rows = read_list(entry)
-        history = read_parquet(entry.path / "history.parquet", HISTORY) if entry.full else None
+        rows = read_list(entry)  # its checksum was checked by the repair's scan
+        history = None
+        if entry.full:
+            if (
+                sha256(entry.path / "history.parquet")
+                != entry.manifest["files"]["history.parquet"]["sha256"]
+            ):
+                raise StateError(f"{entry.path / 'history.parquet'} does not match its checksum")
+            history = read_parquet(entry.path / "history.parquet", HISTORY)
         return entry, rows, history, []
     except Exception as exc:  # a damaged Parquet file raises pyarrow's own errors
         what = exc if isinstance(exc, (StateError, OSError)) else f"{type(exc).__name__}: {exc}"
@@ -447,9 +564,11 @@ def publish(
     layout = Layout(run.out)
     channel = Channel(category, run.variant)
     day = run.as_of
+    hashes: dict[Path, Any] = {}
     with hold(layout.out, wait=run.wait):
-        repaired = recover(layout.out, channel)
-        published, _ = entries(layout, channel)
+        with COMMIT:
+            repaired, scans = _repair(layout, [channel], hashes)
+        published = scans[channel].good
         latest = published[-1] if published else None
         previous, before, before_history, warnings = _previous(published, day)
         tables, _ = build_tables(
@@ -499,32 +618,31 @@ def publish(
         try:
             staged = make_dir(work / "entry")
             manifest = write_entry(staged, tables, info, csv={FACTS_NEEDED_FILE: needed})
-            entry = Entry(channel, day, staged, manifest, file_sha256(staged / "manifest.json"))
+            entry = Entry(channel, day, staged, manifest, sha256(staged / "manifest.json"))
             write_day_page(layout, entry, tables["ratings"], at=layout.day(channel, day))
             shows = latest is None or day >= latest.day
             if shows:
                 render_site(layout, entry, work / "site")
             with COMMIT:
                 target = layout.day(channel, day)
-                aside = move_aside(target) if target.exists() else None
+                aside = move_aside(target) if kind(target) is not None else None
                 try:
                     rename_in(staged, target)
                     if shows:
                         swap(work / "site", layout.site(channel))
                 except BaseException:
-                    if target.exists() and not staged.exists():
+                    if kind(target) is not None and kind(staged) is None:
                         os.rename(target, staged)
                     if aside is not None:
                         os.replace(aside, target)
                     raise
         except BaseException:
-            if work.exists():
-                _remove(work)
+            remove(work)
             raise
         # Committed: the day is published. What is left is tidying, which the next run's
         # repair also does, so a failure here is a warning, not a failed list.
         try:
-            tidy(layout, channel, work, aside)
+            warnings += tidy(layout, channel, work, aside, hashes)
         except Exception as exc:
             warnings.append(f"tidying after the publish failed ({exc}); the next run repairs it")
     return Published(

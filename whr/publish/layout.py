@@ -12,10 +12,16 @@
     OUT/archive/<list>/<D>/         one entry per published day D: manifest.json, the day's
                                     list (ratings.parquet) and page (index.html); every table
                                     while it is the newest day, and for ever on a December 31
-    OUT/archive/<list>/months/<YYYY-MM>.parquet
-                                    the lists of every day of a closed month, together
-    OUT/.staging/                   work in progress of the run that holds the lock
+    OUT/archive/<list>/months/<YYYY-MM>.<hash>.parquet
+                                    the lists of every day of a closed month, together; the
+                                    name holds the start of the file's sha256, so that a new
+                                    version is written beside the old one
+    OUT/archive/<list>/.work-<token>/
+                                    work in progress of the run that holds the lock
     OUT/.lock                       the lock (see :mod:`whr.publish.lock`)
+
+Every directory and file of the tree is a real one: a symbolic link is never followed (see
+:func:`whr.publish.archive.check_tree`).
 
 ``<list>`` is the category for the official lists (``renju``, ``gomoku``) and
 ``variants/<name>/<category>`` for a named variant.
@@ -24,14 +30,50 @@
 from __future__ import annotations
 
 import datetime as dt
+import os
 import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
 from whr.params import CATEGORIES
 
 DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
-MONTH = re.compile(r"(\d{4}-\d{2})\.parquet")
+MONTH = re.compile(r"(\d{4}-\d{2})(?:\.([0-9a-f]{16}))?\.parquet")
+"""A month's file: ``YYYY-MM.<16 hex digits of its sha256>.parquet`` (``YYYY-MM.parquet``: as
+written before version names)."""
+HASH_CHARS = 16
+
+
+class TreeError(RuntimeError):
+    """The published tree cannot be used as it is (a symbolic link or another kind of file
+    where the run keeps a directory or a file of its own, or no permission); the message names
+    the path and what to do."""
+
+
+def real_dir(path: Path) -> bool:
+    """True for a real directory, False when nothing is there; anything else (a symbolic link,
+    a file) raises :class:`TreeError`: a run never follows a link out of the tree."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return False
+    if stat.S_ISDIR(mode):
+        return True
+    what = "a symbolic link" if stat.S_ISLNK(mode) else "not a directory"
+    target = f" (to {os.readlink(path)})" if stat.S_ISLNK(mode) else ""
+    raise TreeError(
+        f"{path} is {what}{target}, where the published tree keeps a directory of its own; a "
+        "run never follows links out of the tree: put the directory itself there (or remove "
+        "what is there) and run again"
+    )
+
+
+def _is_dir(path: Path) -> bool:
+    try:
+        return stat.S_ISDIR(os.lstat(path).st_mode)
+    except OSError:
+        return False
 
 
 @dataclass(frozen=True, order=True)
@@ -73,10 +115,6 @@ class Layout:
         return self.out / "archive.html"
 
     @property
-    def staging(self) -> Path:
-        return self.out / ".staging"
-
-    @property
     def lock(self) -> Path:
         return self.out / ".lock"
 
@@ -98,32 +136,39 @@ class Layout:
     def months(self, channel: Channel) -> Path:
         return self.archive(channel) / "months"
 
-    def month_file(self, channel: Channel, month: str) -> Path:
-        """The lists of every day of a closed ``month`` (``YYYY-MM``)."""
-        return self.months(channel) / f"{month}.parquet"
+    def month_file(self, channel: Channel, month: str, sha256: str) -> Path:
+        """The file with the lists of every day of a closed ``month`` (``YYYY-MM``) whose
+        bytes have this sha256."""
+        return self.months(channel) / f"{month}.{sha256[:HASH_CHARS]}.parquet"
 
     def relative(self, path: Path) -> str:
         """``path`` relative to ``out``, with ``/`` (as published addresses are)."""
         return path.relative_to(self.out).as_posix()
 
     def channels(self) -> list[Channel]:
-        """Every list with an archive under ``out``, official ones first."""
+        """Every list with an archive under ``out``, official ones first.
+
+        Raises :class:`TreeError` when a directory of the archive is a symbolic link.
+        """
         root = self.out / "archive"
-        found = [Channel(c) for c in CATEGORIES if (root / c).is_dir()]
+        if not real_dir(root):
+            return []
+        found = [Channel(c) for c in CATEGORIES if real_dir(root / c)]
         variants = root / "variants"
-        if variants.is_dir():
-            for v in sorted(p.name for p in variants.iterdir() if p.is_dir()):
-                found += [Channel(c, v) for c in CATEGORIES if (variants / v / c).is_dir()]
+        if real_dir(variants):
+            for v in sorted(p.name for p in variants.iterdir() if real_dir(p)):
+                found += [Channel(c, v) for c in CATEGORIES if real_dir(variants / v / c)]
         return found
 
     def days(self, channel: Channel) -> list[dt.date]:
-        """The days with an archive entry directory of ``channel``, oldest first."""
+        """The days with an archive entry directory of ``channel``, oldest first (a symbolic
+        link with a day's name is not an entry)."""
         root = self.archive(channel)
-        if not root.is_dir():
+        if not real_dir(root):
             return []
         out = []
         for path in root.iterdir():
-            if path.is_dir() and DAY.fullmatch(path.name):
+            if DAY.fullmatch(path.name) and _is_dir(path):
                 try:
                     out.append(dt.date.fromisoformat(path.name))
                 except ValueError:
