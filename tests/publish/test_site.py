@@ -263,14 +263,6 @@ def test_ratings_csv_is_the_current_list(published):
     assert support.HOSTILE_NAME in names.values()
 
 
-def test_csv_cells_that_a_spreadsheet_would_run_are_quoted():
-    from whr.publish.site.render import csv_text
-
-    frame = pd.DataFrame({"name": ["=HYPERLINK(1)", "+1", "@x", "plain", None], "x": [-1.5] * 5})
-    lines = csv_text(frame).splitlines()
-    assert lines[1:] == ["'=HYPERLINK(1),-1.5", "'+1,-1.5", "'@x,-1.5", "plain,-1.5", ",-1.5"]
-
-
 class Table(HTMLParser):
     """The cell texts of the body rows of the table with a given id."""
 

@@ -62,7 +62,7 @@ from whr.publish.parquet import (
 )
 from whr.rules import facts_needed
 from whr.run import Run
-from whr.tables import HISTORY, SCHEMA_VERSION, SourceData
+from whr.tables import FACTS_NEEDED, HISTORY, SCHEMA_VERSION, SourceData
 
 if TYPE_CHECKING:
     from whr.engine import Fit
@@ -498,7 +498,9 @@ def publish(
         work = make_dir(layout.archive(channel) / f".work-{token()}")
         try:
             staged = make_dir(work / "entry")
-            manifest = write_entry(staged, tables, info, csv={FACTS_NEEDED_FILE: needed})
+            manifest = write_entry(
+                staged, tables, info, csv={FACTS_NEEDED_FILE: (needed, FACTS_NEEDED)}
+            )
             entry = Entry(channel, day, staged, manifest, file_sha256(staged / "manifest.json"))
             write_day_page(layout, entry, tables["ratings"], at=layout.day(channel, day))
             shows = latest is None or day >= latest.day

@@ -13,9 +13,7 @@ one chunk's strings exist at a time, and the chunks can be shared among worker p
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
-import io
 import json
 import multiprocessing
 import os
@@ -26,10 +24,12 @@ from typing import Any
 import jinja2
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 from markupsafe import Markup, escape
 
 from whr import lists
 from whr.digest import text_sha256
+from whr.publish.parquet import csv_text
 from whr.publish.site.prepare import (
     ListData,
     Prepared,
@@ -41,6 +41,7 @@ from whr.publish.site.prepare import (
     signed,
 )
 from whr.rules.reasons import REASONS
+from whr.tables import EXCLUSIONS, RATINGS
 
 HERE = Path(__file__).parent
 STATUS_LABELS = (
@@ -53,9 +54,17 @@ MAX_TOP_SERIES = 20  # players drawn on the top-players chart
 MAX_IDS_SHOWN = 20  # game ids shown per group on the page of games not rated
 CHUNK = 2000  # players (tournaments) per chunk of pages
 PARALLEL_FROM = 4000  # pages of players and tournaments from which to use several processes
-CSV_DECIMALS = 2  # Elo values in the CSV files: to the hundredth
-CSV_FORMULA = ("=", "+", "-", "@", "\t", "\r")
-"""First characters that make a spreadsheet run a text cell as a formula."""
+EXCLUSIONS_CSV = pa.schema(
+    [
+        EXCLUSIONS.field("game_id"),
+        EXCLUSIONS.field("tournament_id"),
+        pa.field("tournament", pa.string()),  # its name ("(no tournament)" without one)
+        pa.field("tournament_end", pa.date32()),  # its last day; null when not known
+        EXCLUSIONS.field("reason"),
+        EXCLUSIONS.field("message"),
+    ]
+)
+"""``exclusions.csv``: the games not rated, with their tournament's name and last day."""
 EPOCH = dt.date(1970, 1, 1)
 
 
@@ -83,31 +92,6 @@ def environment() -> jinja2.Environment:
     env.filters["json"] = lambda v: Markup(script_json(v))
     env.filters["thousands"] = lambda n: f"{int(n):,}"
     return env
-
-
-def _csv_value(value: object) -> object:
-    if isinstance(value, str):
-        return "'" + value if value.startswith(CSV_FORMULA) else value
-    if value is None or value is pd.NA or (isinstance(value, float) and value != value):
-        return ""
-    if isinstance(value, float):
-        return round(value, CSV_DECIMALS)
-    return value
-
-
-def csv_text(frame: pd.DataFrame) -> str:
-    """A table as CSV text (``\n`` line ends, a header row; missing values empty).
-
-    Fractional numbers are rounded to ``CSV_DECIMALS`` places (the Parquet keeps them whole). A
-    text cell that a spreadsheet would run as a formula (starting with ``= + - @``, a tab or a
-    carriage return) gets a leading ``'``; numbers are written as they are.
-    """
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(list(frame.columns))
-    columns = [[_csv_value(v) for v in frame[name].tolist()] for name in frame.columns]
-    writer.writerows(zip(*columns, strict=True))
-    return out.getvalue()
 
 
 def _whole(values: np.ndarray) -> list[str]:
@@ -877,8 +861,8 @@ def write_excluded(r: Renderer) -> None:
         else:
             groups.append({"tid": row["tid"], "rows": [row]})
     r.render("excluded.html", "excluded.html", reasons=reasons, groups=groups, total=len(ex))
-    table = ex[["game_id", "tournament_id", "tournament", "end", "reason", "message"]]
-    r.write("exclusions.csv", csv_text(table.rename(columns={"end": "tournament_end"})))
+    table = ex.assign(tournament_end=[dt.date.fromisoformat(d) if d else None for d in end])
+    r.write("exclusions.csv", csv_text(table, EXCLUSIONS_CSV))
 
 
 # --- top players, about, CSV -------------------------------------------------------------------
@@ -975,7 +959,7 @@ def players_json(index: pd.DataFrame) -> list[dict[str, Any]]:
 
 def write_csv(r: Renderer) -> None:
     """``ratings.csv``: the current list with every column of ``ratings.parquet``."""
-    r.write("ratings.csv", csv_text(r.site.current.frame))
+    r.write("ratings.csv", csv_text(r.site.current.frame, RATINGS))
 
 
 def write_players_json(r: Renderer) -> None:
