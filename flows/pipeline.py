@@ -50,9 +50,17 @@ from prefect.task_runners import ThreadPoolTaskRunner
 import whr
 import whr.publish
 from flows.runners import DaskTarget, dask_runner, prefect_api, share
-from whr.params import CATEGORIES, FitParams, PullSettings, ReadLimits
+from whr.params import (
+    CATEGORIES,
+    FitParams,
+    PullSettings,
+    ReadLimits,
+    is_url,
+    public_source,
+    resolve_source,
+)
 from whr.publish.summary import markdown_text, summarize, value_counts
-from whr.run import Run
+from whr.run import Run, RunError
 
 FLOW_TIMEOUT_S = 4 * 3600
 """A run that takes longer than this is stopped (a healthy one takes minutes)."""
@@ -60,6 +68,10 @@ STEP_TIMEOUT_S = 3600
 """Repairing or parsing for longer than this is a failure. The tasks of each list (validate,
 rate, publish) run in worker threads, which Prefect cannot interrupt: the flow's timeout bounds
 them."""
+
+PULL_GRACE_S = 60.0
+"""A pull task is stopped this long after its deadline (``pull_deadline_s``, which covers the
+whole pull: every attempt and the waits between them), should the library's own stop fail."""
 
 _TASK = {"persist_result": False, "cache_policy": NO_CACHE}
 
@@ -79,13 +91,22 @@ def repair(run: Run) -> list[str]:
 
 @task(name="pull", **_TASK)
 def pull(run: Run, source: str, workdir: Path) -> Path:
-    """Fetch one source into ``workdir`` (a local path is used in place)."""
+    """Fetch one source into ``workdir`` (a local path is used in place).
+
+    The source is logged in its public form (no credentials, no query string), and so is each
+    failed attempt that is retried.
+    """
     from whr.sources import pull as pull_source
 
     logger = get_run_logger()
     settings = run.pull
+    shown = public_source(source)
     logger.info(
-        "pulling %s (timeout %s s, %d retries)", source, settings.timeout_s, settings.retries
+        "pulling %s (timeout %s s, deadline %s s, %d retries)",
+        shown,
+        settings.timeout_s,
+        settings.deadline_s,
+        settings.retries,
     )
     path = pull_source(
         source,
@@ -96,17 +117,18 @@ def pull(run: Run, source: str, workdir: Path) -> Path:
         max_bytes=settings.max_bytes,
         retries=settings.retries,
         backoff_s=settings.backoff_s,
+        report=logger.warning,
     )
-    logger.info("pulled %s -> %s", source, path)
+    logger.info("pulled %s -> %s", shown, path)
     return Path(path)
 
 
 @task(name="parse", timeout_seconds=STEP_TIMEOUT_S, **_TASK)
 def parse(run: Run, paths: list[Path]) -> whr.SourceData:
     """Read every pulled file into the shared tables (several sources are read together)."""
-    from whr.run import is_url
-
-    names = [source if is_url(source) else None for source in run.sources]
+    names = [
+        public_source(source) if is_url(resolve_source(source)) else None for source in run.sources
+    ]
     data = whr.read_source(paths, as_of=run.as_of, limits=run.limits, name=names)
     logger = get_run_logger()
     logger.info(
@@ -267,7 +289,9 @@ def daily(
 
     Args:
         source: Where the games are: database files, directories of dated database files
-            (the newest not after the list date is read) or http(s) URLs, read together.
+            (the newest not after the list date is read), http(s) URLs, or env:NAME (the URL
+            held by the environment variable NAME: how a URL with a secret is given, since
+            Prefect stores these parameters), read together.
         out: The published tree (current sites, archive of every day, published.json).
         as_of: The list date; later games are ignored. Default: today in UTC.
         categories: Rule categories to rate and publish, each as its own list.
@@ -282,7 +306,8 @@ def daily(
             this fraction since the previous list.
         wait: Wait for another run publishing to the same tree instead of failing.
         pull_timeout_s: Seconds for a download's connection and each read.
-        pull_deadline_s: Seconds for one download attempt in all.
+        pull_deadline_s: Seconds a download may take in all: every attempt and the waits
+            between them.
         pull_max_bytes: Largest download accepted, in bytes.
         pull_retries: Further download attempts after a transient failure.
         pull_backoff_s: Seconds before the first retry, doubled for each further one.
@@ -297,15 +322,28 @@ def daily(
         a list failed; its data is the outcome of each list.
     """
     run = Run.from_flat(dict(locals()))
+    if run.secret_sources():
+        raise RunError(
+            f"source: {', '.join(run.secret_sources())} carries a secret (credentials or a "
+            "query string), and a flow's parameters are stored by Prefect: give the URL in an "
+            "environment variable of the process that runs the flow and the source as "
+            "env:NAME (see docs/sources.md, Secret addresses); if the URL was given here, "
+            "change the secret it holds"
+        )
     rules_sha256 = run.check_local()
     logger = get_run_logger()
-    logger.info("rating lists %s as of %s from %s", list(run.categories), run.as_of, run.sources)
+    logger.info(
+        "rating lists %s as of %s from %s",
+        list(run.categories),
+        run.as_of,
+        [public_source(s) for s in run.sources],
+    )
     result = Outcome()
     with whr.publish.hold(run.out, wait=run.wait), ThreadPoolTaskRunner() as here:
         result.repaired = repair(run)
         with tempfile.TemporaryDirectory(prefix="rif-rating-pull-") as workdir:
-            timeout = (run.pull.deadline_s + run.pull.backoff_s) * (run.pull.retries + 1) * 2
-            puller = pull.with_options(timeout_seconds=timeout)
+            # the library keeps each pull to its deadline; Prefect's timeout only backs it up
+            puller = pull.with_options(timeout_seconds=run.pull.deadline_s + PULL_GRACE_S)
             data = parse(run, [puller(run, s, Path(workdir)) for s in run.sources])
         futures = {}
         shared = share(data)  # to a Dask cluster's workers once, not once per list

@@ -74,6 +74,12 @@ def test_help_answers_without_importing_prefect() -> None:
             "--virtual-games: virtual_games must be",
         ),
         (["--source", str(SAMPLE), "--as-of", "9999-12-31"], "later than tomorrow"),
+        (  # --force overrides the gates it names, never the list date
+            ["--source", str(SAMPLE), "--as-of", "2400-12-31", "--force", "why"],
+            "--force does not change that",
+        ),
+        (["--source", str(SAMPLE), "--max-name-chars", "3"], "max_name_chars 3 (official 200"),
+        (["--source", "env:RIF_TEST_UNSET_SOURCE"], "RIF_TEST_UNSET_SOURCE is not set"),
         (["--source", str(SAMPLE), "--as-of", "30.11.2026"], "expected a date YYYY-MM-DD"),
         (["--source", str(SAMPLE), "--w2", "19.3"], "--variant NAME"),
         (["--source", str(SAMPLE), "--strict"], "--variant NAME"),

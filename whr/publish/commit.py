@@ -468,8 +468,11 @@ def publish(
         if failed and run.force is None:
             raise gates.GateError(gates.refusal(failed))
         forced = None
-        if run.force is not None:
-            forced = {"reason": run.force, "overrode": failed}
+        if run.force is not None:  # the manifest names everything --force overrode
+            overrode = list(failed)
+            if unchanged(run, category, data.sha256, rules_sha256) is not None:
+                overrode.insert(0, f"no new data: the input and parameters equal those of {day}")
+            forced = {"reason": run.force, "overrode": overrode}
             warnings += [f"published although {f} (--force: {run.force})" for f in failed]
         info = {
             "format": MANIFEST_FORMAT,

@@ -3,7 +3,9 @@
 A list is refused when it has no rated games or no listed player, or when its rated games or
 its established players are fewer, by more than a set fraction, than on the previous list of
 the same kind (a database that lost half its games is a broken download, not news). Each gate
-can be overridden with ``--force REASON``; the manifest records the reason and what it overrode.
+can be overridden with ``--force REASON``; the manifest records the reason and everything it
+overrode (these gates, and "no new data"). A list date after tomorrow is no gate: it is refused
+always (:class:`whr.run.Run`).
 """
 
 from __future__ import annotations
