@@ -304,3 +304,50 @@ def test_a_signal_leaves_no_prefect_server_behind(tmp_path: Path, signum: int) -
             break
         time.sleep(0.1)
     assert not _alive(server), "Prefect's temporary server outlived the run"
+
+
+def test_a_kill_9_leaves_no_prefect_server_behind(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PREFECT_API")}
+    env.update(PREFECT_HOME=str(tmp_path / "prefect"))
+    run = subprocess.Popen(
+        [sys.executable, "-m", "flows.daily", "--source", str(SAMPLE)]
+        + ["--out", str(tmp_path / "out"), "--as-of", D],
+        cwd=REPO,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    server = None
+    try:
+        for _ in range(1200):  # the temporary server: the run's child running uvicorn
+            children = _children(run.pid)
+            server = next(
+                (
+                    c
+                    for c in children
+                    if "uvicorn" in Path(f"/proc/{c}/cmdline").read_text(errors="replace")
+                ),
+                None,
+            )
+            if server is not None or run.poll() is not None:
+                break
+            time.sleep(0.1)
+        assert server is not None, "the run started no temporary Prefect server"
+        reapers = [c for c in children if c != server]
+        run.send_signal(signal.SIGKILL)
+        run.wait(timeout=60)
+        for _ in range(300):  # the reaper sends SIGTERM at once, SIGKILL after 5 s
+            if not _alive(server):
+                break
+            time.sleep(0.1)
+        assert not _alive(server), "Prefect's temporary server outlived a kill -9 of the run"
+        for _ in range(100):
+            if not any(_alive(r) for r in reapers):
+                break
+            time.sleep(0.1)
+        assert not any(_alive(r) for r in reapers), "a helper process outlived the run"
+    finally:
+        run.kill()
+        run.wait()
+        if server is not None and _alive(server):
+            os.kill(server, signal.SIGKILL)

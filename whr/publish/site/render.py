@@ -13,11 +13,17 @@ one chunk's strings exist at a time, and the chunks can be shared among worker p
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import datetime as dt
 import json
 import multiprocessing
 import os
 import shutil
+import signal
+import sys
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -721,8 +727,38 @@ def _work(r: Renderer, cols: _Columns, stencils: dict[str, Stencil], jobs: Jobs)
         (player_pages if kind == "p" else tournament_pages)(r, cols, stencils[kind], lo, hi)
 
 
-def _child(r: Renderer, cols: _Columns, stencils: dict[str, Stencil], jobs: Jobs) -> None:
+_PR_SET_PDEATHSIG = 1  # prctl(2)
+
+
+def _die_with(parent: int) -> None:
+    """Make this forked worker end when its parent does, however the parent ends (SIGKILL too):
+    no worker writes on, holding the published tree's lock, for a run that is gone.
+
+    On Linux the kernel sends the worker SIGKILL when the thread that forked it ends
+    (``prctl(PR_SET_PDEATHSIG)``; that thread waits for the workers in :meth:`Pages.finish`);
+    elsewhere a thread of the worker watches for a new parent process. A parent that died
+    before this ran is caught by the check of the parent's pid.
+    """
+    libc = ctypes.util.find_library("c") if sys.platform.startswith("linux") else None
+    if libc is not None:
+        ctypes.CDLL(libc, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    else:
+
+        def watch() -> None:
+            while os.getppid() == parent:
+                time.sleep(0.5)
+            os._exit(1)
+
+        threading.Thread(target=watch, daemon=True).start()
+    if os.getppid() != parent:
+        os._exit(1)
+
+
+def _child(
+    r: Renderer, cols: _Columns, stencils: dict[str, Stencil], jobs: Jobs, parent: int
+) -> None:
     try:
+        _die_with(parent)
         _work(r, cols, stencils, jobs)
     except BaseException:
         import traceback
@@ -734,7 +770,8 @@ def _child(r: Renderer, cols: _Columns, stencils: dict[str, Stencil], jobs: Jobs
 
 class Pages:
     """The player and tournament pages being written: in chunks, in worker processes (forked,
-    so they share the prepared data) or, with one process, at once in this one."""
+    so they share the prepared data) or, with one process, at once in this one. A worker ends
+    with this process, however it ends (:func:`_die_with`)."""
 
     def __init__(self, r: Renderer, processes: int | None = None):
         self.r = r
@@ -772,7 +809,9 @@ class Pages:
             return
         context = multiprocessing.get_context("fork")
         for k in range(processes):
-            worker = context.Process(target=_child, args=(r, cols, stencils, jobs[k::processes]))
+            worker = context.Process(
+                target=_child, args=(r, cols, stencils, jobs[k::processes], os.getpid())
+            )
             worker.start()
             self.workers.append(worker)
 
