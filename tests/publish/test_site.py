@@ -138,6 +138,10 @@ def test_page_names_are_portable():
     assert names["Abd"] == "Abd" and names["000123"] == "000123" and names["RUS"] == "RUS"
     assert len({n.lower() for n in names.values()}) == len(names)  # case-insensitive file systems
     assert page_names(["ABC", "abc", "CON"]) == {k: names[k] for k in ("ABC", "abc", "CON")}
+    # a name a shell command would take for an option (rm -rf.html) is never written as it is
+    dashed = page_names(["-rf", "--help", "-", "a-b"])
+    assert all(re.fullmatch(r"_[0-9a-f]{20}", dashed[k]) for k in ("-rf", "--help", "-"))
+    assert dashed["a-b"] == "a-b"
 
 
 def test_reserved_and_case_twin_ids_publish_as_distinct_files(tmp_path):
