@@ -159,6 +159,15 @@ def parser() -> argparse.ArgumentParser:
         "fraction since the previous list (default: %(default)s)",
     )
     p.add_argument(
+        "--max-players",
+        type=int,
+        default=Run.max_players,
+        metavar="N",
+        help="refuse, before anything is built, a list of more players than this: publishing "
+        "costs memory, time and files in proportion to the players (docs/operations.md, Size; "
+        "default: %(default)s)",
+    )
+    p.add_argument(
         "--wait",
         action="store_true",
         help="when another run is publishing to OUT, wait for it instead of failing at once",
@@ -254,6 +263,7 @@ def run_of(args: argparse.Namespace) -> Run:
             "rules": args.rules,
             "force": args.force,
             "max_shrink": args.max_shrink,
+            "max_players": args.max_players,
             "wait": args.wait,
             "pull_timeout_s": args.timeout,
             "pull_deadline_s": args.deadline,
@@ -276,6 +286,7 @@ OPTIONS = {  # the run's parameter names (as error messages give them) -> the op
     "retries": "--retries",
     "backoff_s": "--backoff",
     "max_shrink": "--max-shrink",
+    "max_players": "--max-players",
     "as_of": "--as-of",
     "source": "--source",
     "sources": "--source",

@@ -100,6 +100,11 @@ class Run:
     max_shrink : float
         Refuse a list whose rated games or established players are fewer, by more than this
         fraction, than on the previous list of the same kind (0.05 = 5 %).
+    max_players : int
+        Refuse, before anything is built, a list of more players than this (the players of its
+        rated games): publishing costs memory, time and files in proportion to the players
+        (a page each, and a row in every year-end list since their first game); see the size
+        budget in ``docs/operations.md``. Default 100,000, about 12 times the RIF's list.
     wait : bool
         Wait for another run that is publishing to ``out`` instead of failing at once.
     pull : whr.params.PullSettings
@@ -118,6 +123,7 @@ class Run:
     rules: Path | None = None
     force: str | None = None
     max_shrink: float = 0.05
+    max_players: int = 100_000
     wait: bool = False
     pull: PullSettings = field(default_factory=PullSettings)
     limits: ReadLimits = field(default_factory=ReadLimits)
@@ -175,6 +181,9 @@ class Run:
         shrink = self.max_shrink
         if isinstance(shrink, bool) or not isinstance(shrink, (int, float)) or not 0 <= shrink <= 1:
             raise RunError(f"max_shrink: expected a fraction between 0 and 1, got {shrink!r}")
+        most = self.max_players
+        if isinstance(most, bool) or not isinstance(most, int) or most < 1:
+            raise RunError(f"max_players: expected a whole number >= 1, got {most!r}")
         if self.variant is None and self.differences():
             raise RunError(self._name_it(self.differences()))
 
@@ -312,6 +321,7 @@ class Run:
             rules=p["rules"],
             force=p["force"],
             max_shrink=p["max_shrink"],
+            max_players=p["max_players"],
             wait=p["wait"],
             pull=pull,
             limits=limits,
@@ -331,6 +341,7 @@ class Run:
             "rules": None if self.rules is None else str(self.rules),
             "force": self.force,
             "max_shrink": self.max_shrink,
+            "max_players": self.max_players,
             "wait": self.wait,
             "pull_timeout_s": self.pull.timeout_s,
             "pull_deadline_s": self.pull.deadline_s,

@@ -79,6 +79,7 @@ def test_help_answers_without_importing_prefect() -> None:
             "--force does not change that",
         ),
         (["--source", str(SAMPLE), "--max-name-chars", "3"], "max_name_chars 3 (official 200"),
+        (["--source", str(SAMPLE), "--max-players", "0"], "--max-players: max_players: expected"),
         (["--source", "env:RIF_TEST_UNSET_SOURCE"], "RIF_TEST_UNSET_SOURCE is not set"),
         (["--source", str(SAMPLE), "--as-of", "30.11.2026"], "expected a date YYYY-MM-DD"),
         (["--source", str(SAMPLE), "--w2", "19.3"], "--variant NAME"),
@@ -149,7 +150,7 @@ def test_one_value_one_set_of_defaults() -> None:
     changed = {
         "--out": ["elsewhere"], "--category": ["gomoku"], "--variant": ["w"], "--w2": ["19"],
         "--virtual-games": ["3"], "--rules": [str(REPO / "tests")], "--force": ["why"],
-        "--max-shrink": ["0.2"], "--timeout": ["5"], "--deadline": ["50"], "--retries": ["1"],
+        "--max-shrink": ["0.2"], "--max-players": ["5"], "--timeout": ["5"], "--deadline": ["50"], "--retries": ["1"],
         "--backoff": ["2"], "--max-bytes": ["99"], "--strict": [], "--wait": [],
         "--max-unpacked-bytes": ["7"], "--max-value-chars": ["8"], "--max-name-chars": ["9"],
     }  # fmt: skip
@@ -351,3 +352,21 @@ def test_a_kill_9_leaves_no_prefect_server_behind(tmp_path: Path) -> None:
         run.wait()
         if server is not None and _alive(server):
             os.kill(server, signal.SIGKILL)
+
+
+def test_memory_and_file_errors_say_what_was_being_done() -> None:
+    import errno
+
+    from flows.pipeline import saying
+
+    with pytest.raises(MemoryError) as info, saying("publishing the renju list of D"):
+        raise MemoryError()  # as numpy and pandas raise it: no message at all
+    assert str(info.value).startswith("out of memory while publishing the renju list of D")
+    assert "--max-players" in str(info.value)
+    with pytest.raises(OSError) as info, saying("reading the sources"):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    assert info.value.errno == errno.ENOSPC
+    assert "No space left on device while reading the sources" in str(info.value)
+    with pytest.raises(FileNotFoundError) as info, saying("repairing out"):
+        open("/nonexistent/x")  # noqa: SIM115
+    assert "while repairing out" in str(info.value) and "/nonexistent/x" in str(info.value)

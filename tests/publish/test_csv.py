@@ -114,3 +114,16 @@ def test_every_published_csv_is_typed_quoted_and_guarded(tmp_path: Path):
     assert needed[0][:3] == ["tournament_id", "name", "start"]
     assert all(r[needed[0].index("games")].isdigit() for r in needed[1:])
     assert (site / "facts_needed.csv").read_bytes() == (entry / "facts_needed.csv").read_bytes()
+
+
+def test_a_site_with_no_game_left_out_writes_an_empty_exclusions_csv(tmp_path: Path):
+    from whr.publish.parquet import build_tables
+    from whr.publish.site import write_site
+
+    given = support.inputs(300)
+    tables, year_end = build_tables(support.AS_OF, given.data, given.selection, given.fit)
+    tables["exclusions"] = tables["exclusions"].iloc[:0]
+    write_site(tmp_path / "site", support.AS_OF, tables, year_end, {})
+    assert read(tmp_path / "site" / "exclusions.csv") == [
+        ["game_id", "tournament_id", "tournament", "tournament_end", "reason", "message"]
+    ]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from whr.publish.archive import StateError
 from whr.publish.commit import Published, absent, publish, recover, unchanged
-from whr.publish.gates import GateError
+from whr.publish.gates import GateError, SizeError
 from whr.publish.layout import Channel, Layout
 from whr.publish.lock import LockedError, hold
 from whr.publish.parquet import PublishError
@@ -25,6 +25,7 @@ __all__ = [
     "LockedError",
     "PublishError",
     "Published",
+    "SizeError",
     "StateError",
     "absent",
     "hold",

@@ -452,6 +452,7 @@ def publish(
         published, _ = entries(layout, channel)
         latest = published[-1] if published else None
         previous, before, before_history, warnings = _previous(published, day)
+        gates.check_size(selection.rated, run.max_players)  # before anything is built
         tables, _ = build_tables(
             day, data, selection, fit, previous=before, previous_history=before_history
         )

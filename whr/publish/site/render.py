@@ -821,9 +821,17 @@ class Pages:
             w.join()
         failed = [w.exitcode for w in self.workers if w.exitcode != 0]
         if failed:
+            killed = [-code for code in failed if code is not None and code < 0]
             raise RuntimeError(
-                f"writing the player and tournament pages failed in a worker process (exit "
-                f"codes {failed}; its error is printed above); rerun with processes=1 to see it here"
+                f"writing the player and tournament pages into {self.r.target} failed in a "
+                f"worker process (exit codes {failed}"
+                + (
+                    f"; killed by signal {killed}, SIGKILL being what the system's "
+                    "out-of-memory killer sends"
+                    if killed
+                    else "; its error is printed above"
+                )
+                + "); rerun with processes=1 to see it here"
             )
         self.r.written = list(dict.fromkeys([*self.r.written, *self.written]))
 
@@ -900,7 +908,8 @@ def write_excluded(r: Renderer) -> None:
         else:
             groups.append({"tid": row["tid"], "rows": [row]})
     r.render("excluded.html", "excluded.html", reasons=reasons, groups=groups, total=len(ex))
-    table = ex.assign(tournament_end=[dt.date.fromisoformat(d) if d else None for d in end])
+    ends = [dt.date.fromisoformat(d) if d else None for d in end]
+    table = ex.assign(tournament_end=pd.Series(ends, index=ex.index, dtype=object))
     r.write("exclusions.csv", csv_text(table, EXCLUSIONS_CSV))
 
 
