@@ -20,6 +20,7 @@ outcome is also written to ``$GITHUB_OUTPUT``: ``outcome`` (``published``, ``no-
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import signal
 import sys
@@ -28,7 +29,15 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from flows.runners import dask_argument
-from whr.params import CATEGORIES, FitParams, PullSettings, ReadLimits
+from whr.params import (
+    CATEGORIES,
+    ENV_PREFIX,
+    FitParams,
+    PullSettings,
+    ReadLimits,
+    has_secret,
+    is_url,
+)
 from whr.run import Run, RunError, today_utc
 
 PROG = "rif-rating"
@@ -70,8 +79,10 @@ def parser() -> argparse.ArgumentParser:
         action="append",
         metavar="S",
         help="a database file (RenjuNet .rif/.xml, possibly .gz/.zip; canonical CSV/Parquet), a "
-        "directory of dated database files (the newest not after --as-of is used), or an "
-        "http(s) URL; repeat to combine sources, e.g. the database plus a directory of EGF tables",
+        "directory of dated database files (the newest not after --as-of is used), an http(s) "
+        "URL (never user:password@; a query string is never shown), or env:NAME, the URL held "
+        "by the environment variable NAME; repeat to combine sources, e.g. the database plus a "
+        "directory of EGF tables",
     )
     p.add_argument(
         "--out",
@@ -138,8 +149,9 @@ def parser() -> argparse.ArgumentParser:
         metavar="REASON",
         default=None,
         help="publish even when the input and parameters equal those of the published day, "
-        "or when a gate refuses the list (no rated games, a shrink beyond --max-shrink, a date "
-        "after tomorrow); REASON is recorded in the manifest",
+        "or when a gate refuses the list (no rated games or players, a shrink beyond "
+        "--max-shrink); REASON and each of these it overrode are recorded in the manifest "
+        "(forced); it never allows a date after tomorrow",
     )
     p.add_argument(
         "--max-shrink",
@@ -148,6 +160,15 @@ def parser() -> argparse.ArgumentParser:
         metavar="FRACTION",
         help="refuse a list whose rated games or established players fall by more than this "
         "fraction since the previous list (default: %(default)s)",
+    )
+    p.add_argument(
+        "--max-players",
+        type=int,
+        default=Run.max_players,
+        metavar="N",
+        help="refuse, before anything is built, a list of more players than this: publishing "
+        "costs memory, time and files in proportion to the players (docs/operations.md, Size; "
+        "default: %(default)s)",
     )
     p.add_argument(
         "--wait",
@@ -166,7 +187,8 @@ def parser() -> argparse.ArgumentParser:
         type=float,
         default=pull.deadline_s,
         metavar="SECONDS",
-        help="a download attempt in all, however the server trickles (default: %(default)s)",
+        help="a download in all: every attempt and the waits between them, however the server "
+        "trickles (default: %(default)s)",
     )
     p.add_argument(
         "--retries",
@@ -273,6 +295,7 @@ def run_of(args: argparse.Namespace) -> Run:
             "rules": args.rules,
             "force": args.force,
             "max_shrink": args.max_shrink,
+            "max_players": args.max_players,
             "wait": args.wait,
             "pull_timeout_s": args.timeout,
             "pull_deadline_s": args.deadline,
@@ -295,6 +318,7 @@ OPTIONS = {  # the run's parameter names (as error messages give them) -> the op
     "retries": "--retries",
     "backoff_s": "--backoff",
     "max_shrink": "--max-shrink",
+    "max_players": "--max-players",
     "as_of": "--as-of",
     "source": "--source",
     "sources": "--source",
@@ -334,6 +358,27 @@ def _terminate(signum: int, frame: Any) -> None:
     raise _Terminated(f"signal {signum}")
 
 
+SECRET_SOURCE_VARIABLE = "RIF_RATING_SOURCE_{}"
+"""The environment variable of this process that holds the k-th secret URL given on the
+command line (k from 1), for the flow to read as ``env:`` + that name."""
+
+
+def keep_secrets_out(run: Run) -> Run:
+    """``run`` with each URL that holds a secret (a query string) moved into this process's
+    environment and named ``env:RIF_RATING_SOURCE_<k>``: the flow's parameters, which Prefect
+    stores, then never hold it (:meth:`whr.run.Run.secret_sources`)."""
+    if not run.secret_sources():
+        return run
+    sources = []
+    for k, source in enumerate(run.sources, 1):
+        if is_url(source) and has_secret(source):
+            name = SECRET_SOURCE_VARIABLE.format(k)
+            os.environ[name] = source
+            source = ENV_PREFIX + name
+        sources.append(source)
+    return dataclasses.replace(run, sources=tuple(sources))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the job from the command line; returns the exit status."""
     p = parser()
@@ -343,7 +388,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.source:
         p.error("the following arguments are required: --source")
     try:
-        run = run_of(args)
+        run = keep_secrets_out(run_of(args))
         run.check_local()
     except RunError as exc:
         print(f"{PROG}: error: {_with_option(str(exc))}", file=sys.stderr)

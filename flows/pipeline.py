@@ -29,6 +29,8 @@ import datetime as dt
 import logging
 import os
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -50,9 +52,17 @@ from prefect.task_runners import ThreadPoolTaskRunner
 import whr
 import whr.publish
 from flows.runners import DaskTarget, dask_runner, prefect_api, share
-from whr.params import CATEGORIES, FitParams, PullSettings, ReadLimits
+from whr.params import (
+    CATEGORIES,
+    FitParams,
+    PullSettings,
+    ReadLimits,
+    is_url,
+    public_source,
+    resolve_source,
+)
 from whr.publish.summary import markdown_text, summarize, value_counts
-from whr.run import Run
+from whr.run import Run, RunError
 
 FLOW_TIMEOUT_S = 4 * 3600
 """A run that takes longer than this is stopped (a healthy one takes minutes)."""
@@ -61,6 +71,10 @@ STEP_TIMEOUT_S = 3600
 rate, publish) run in worker threads, which Prefect cannot interrupt: the flow's timeout bounds
 them."""
 
+PULL_GRACE_S = 60.0
+"""A pull task is stopped this long after its deadline (``pull_deadline_s``, which covers the
+whole pull: every attempt and the waits between them), should the library's own stop fail."""
+
 _TASK = {"persist_result": False, "cache_policy": NO_CACHE}
 
 
@@ -68,10 +82,37 @@ _TASK = {"persist_result": False, "cache_policy": NO_CACHE}
 # Tasks: one library call each.
 
 
+@contextmanager
+def saying(what: str) -> Iterator[None]:
+    """Re-raise the machine's own failures inside the block saying what was being done.
+
+    A ``MemoryError`` has no message at all ("MemoryError: "), and an ``OSError`` may name no
+    file (a full disk while writing a table through a library); the step and the list are
+    then the only clue. The exception keeps its type and its cause.
+    """
+    try:
+        yield
+    except MemoryError as exc:
+        raise MemoryError(
+            f"out of memory while {what}"
+            + (f" ({exc})" if str(exc) else "")
+            + "; give the run more memory, or see docs/operations.md, Size (--max-players)"
+        ) from exc
+    except OSError as exc:
+        if exc.errno is None:
+            raise
+        try:
+            again = type(exc)(exc.errno, f"{exc.strerror} while {what}", exc.filename)
+        except Exception:  # an OSError subclass with another constructor: as it is
+            raise exc from None
+        raise again from exc
+
+
 @task(name="repair", timeout_seconds=STEP_TIMEOUT_S, **_TASK)
 def repair(run: Run) -> list[str]:
     """Repair what a killed run left in the published tree; return what was repaired."""
-    said = whr.publish.recover(run.out)
+    with saying(f"repairing {run.out}"):
+        said = whr.publish.recover(run.out)
     for line in said:
         get_run_logger().warning("repaired: %s", line)
     return said
@@ -79,35 +120,47 @@ def repair(run: Run) -> list[str]:
 
 @task(name="pull", **_TASK)
 def pull(run: Run, source: str, workdir: Path) -> Path:
-    """Fetch one source into ``workdir`` (a local path is used in place)."""
+    """Fetch one source into ``workdir`` (a local path is used in place).
+
+    The source is logged in its public form (no credentials, no query string), and so is each
+    failed attempt that is retried.
+    """
     from whr.sources import pull as pull_source
 
     logger = get_run_logger()
     settings = run.pull
+    shown = public_source(source)
     logger.info(
-        "pulling %s (timeout %s s, %d retries)", source, settings.timeout_s, settings.retries
+        "pulling %s (timeout %s s, deadline %s s, %d retries)",
+        shown,
+        settings.timeout_s,
+        settings.deadline_s,
+        settings.retries,
     )
-    path = pull_source(
-        source,
-        workdir,
-        run.as_of,
-        timeout_s=settings.timeout_s,
-        deadline_s=settings.deadline_s,
-        max_bytes=settings.max_bytes,
-        retries=settings.retries,
-        backoff_s=settings.backoff_s,
-    )
-    logger.info("pulled %s -> %s", source, path)
+    with saying(f"pulling {shown}"):
+        path = pull_source(
+            source,
+            workdir,
+            run.as_of,
+            timeout_s=settings.timeout_s,
+            deadline_s=settings.deadline_s,
+            max_bytes=settings.max_bytes,
+            retries=settings.retries,
+            backoff_s=settings.backoff_s,
+            report=logger.warning,
+        )
+    logger.info("pulled %s -> %s", shown, path)
     return Path(path)
 
 
 @task(name="parse", timeout_seconds=STEP_TIMEOUT_S, **_TASK)
 def parse(run: Run, paths: list[Path]) -> whr.SourceData:
     """Read every pulled file into the shared tables (several sources are read together)."""
-    from whr.run import is_url
-
-    names = [source if is_url(source) else None for source in run.sources]
-    data = whr.read_source(paths, as_of=run.as_of, limits=run.limits, name=names)
+    names = [
+        public_source(source) if is_url(resolve_source(source)) else None for source in run.sources
+    ]
+    with saying("reading the sources"):
+        data = whr.read_source(paths, as_of=run.as_of, limits=run.limits, name=names)
     logger = get_run_logger()
     logger.info(
         "read %d games, %d players, %d tournaments; %d problems; sha256 %s",
@@ -127,8 +180,9 @@ def validate(run: Run, category: str, data: whr.SourceData) -> whr.Selection:
     """Decide which games of ``category`` are rated; every other game gets a reason."""
     from whr.rules import load_config
 
-    config = load_config(run.rules_directory)
-    selection = whr.select(data, run.as_of, category=category, strict=run.strict, config=config)
+    with saying(f"selecting the {category} games to rate"):
+        config = load_config(run.rules_directory)
+        selection = whr.select(data, run.as_of, category=category, strict=run.strict, config=config)
     logger = get_run_logger()
     logger.info(
         "%s: %d games rated, %d excluded", category, len(selection.rated), len(selection.exclusions)
@@ -141,7 +195,8 @@ def validate(run: Run, category: str, data: whr.SourceData) -> whr.Selection:
 @task(name="rate", **_TASK)
 def rate(run: Run, selection: whr.Selection) -> whr.Fit:
     """Fit Whole-History Rating over every rated game of one list."""
-    fit = whr.fit(selection.rated, run.fit)
+    with saying(f"rating {len(selection.rated):,} games"):
+        fit = whr.fit(selection.rated, run.fit)
     get_run_logger().info(
         "fit: %d games, %d iterations, %d player-days",
         fit.n_games,
@@ -161,7 +216,10 @@ def publish(
     rules_sha256: str,
 ) -> whr.publish.Published:
     """Publish one list: the day's archive entry, and the current site when it is the newest."""
-    published = whr.publish.publish(run, category, data, selection, fit, rules_sha256=rules_sha256)
+    with saying(f"publishing the {category} list of {run.as_of} into {run.out}"):
+        published = whr.publish.publish(
+            run, category, data, selection, fit, rules_sha256=rules_sha256
+        )
     logger = get_run_logger()
     for line in published.warnings:
         logger.warning("%s: %s", category, line)
@@ -253,6 +311,7 @@ def daily(
     rules: Path | None = None,
     force: str | None = None,
     max_shrink: float = Run.max_shrink,
+    max_players: int = Run.max_players,
     wait: bool = False,
     pull_timeout_s: float = _DEFAULT_PULL.timeout_s,
     pull_deadline_s: float = _DEFAULT_PULL.deadline_s,
@@ -267,7 +326,9 @@ def daily(
 
     Args:
         source: Where the games are: database files, directories of dated database files
-            (the newest not after the list date is read) or http(s) URLs, read together.
+            (the newest not after the list date is read), http(s) URLs, or env:NAME (the URL
+            held by the environment variable NAME: how a URL with a secret is given, since
+            Prefect stores these parameters), read together.
         out: The published tree (current sites, archive of every day, published.json).
         as_of: The list date; later games are ignored. Default: today in UTC.
         categories: Rule categories to rate and publish, each as its own list.
@@ -280,9 +341,12 @@ def daily(
         force: Reason to publish although nothing changed or a gate refuses the list.
         max_shrink: Refuse a list whose rated games or established players fall by more than
             this fraction since the previous list.
+        max_players: Refuse, before anything is built, a list of more players than this
+            (publishing costs memory and files in proportion to the players).
         wait: Wait for another run publishing to the same tree instead of failing.
         pull_timeout_s: Seconds for a download's connection and each read.
-        pull_deadline_s: Seconds for one download attempt in all.
+        pull_deadline_s: Seconds a download may take in all: every attempt and the waits
+            between them.
         pull_max_bytes: Largest download accepted, in bytes.
         pull_retries: Further download attempts after a transient failure.
         pull_backoff_s: Seconds before the first retry, doubled for each further one.
@@ -297,15 +361,28 @@ def daily(
         a list failed; its data is the outcome of each list.
     """
     run = Run.from_flat(dict(locals()))
+    if run.secret_sources():
+        raise RunError(
+            f"source: {', '.join(run.secret_sources())} carries a secret (credentials or a "
+            "query string), and a flow's parameters are stored by Prefect: give the URL in an "
+            "environment variable of the process that runs the flow and the source as "
+            "env:NAME (see docs/sources.md, Secret addresses); if the URL was given here, "
+            "change the secret it holds"
+        )
     rules_sha256 = run.check_local()
     logger = get_run_logger()
-    logger.info("rating lists %s as of %s from %s", list(run.categories), run.as_of, run.sources)
+    logger.info(
+        "rating lists %s as of %s from %s",
+        list(run.categories),
+        run.as_of,
+        [public_source(s) for s in run.sources],
+    )
     result = Outcome()
     with whr.publish.hold(run.out, wait=run.wait), ThreadPoolTaskRunner() as here:
         result.repaired = repair(run)
         with tempfile.TemporaryDirectory(prefix="rif-rating-pull-") as workdir:
-            timeout = (run.pull.deadline_s + run.pull.backoff_s) * (run.pull.retries + 1) * 2
-            puller = pull.with_options(timeout_seconds=timeout)
+            # the library keeps each pull to its deadline; Prefect's timeout only backs it up
+            puller = pull.with_options(timeout_seconds=run.pull.deadline_s + PULL_GRACE_S)
             data = parse(run, [puller(run, s, Path(workdir)) for s in run.sources])
         futures = {}
         shared = share(data)  # to a Dask cluster's workers once, not once per list
@@ -371,7 +448,7 @@ def _cause(future: Any) -> str:
     try:
         value = future.result(raise_on_failure=True)
     except BaseException as exc:  # the task's own exception, or an upstream failure
-        return f"{type(exc).__name__}: {exc}" if not str(exc) else str(exc)
+        return str(exc) or f"{type(exc).__name__} (without a message)"
     return f"did not complete: {value!r}"
 
 
@@ -416,4 +493,5 @@ def execute(run: Run, *, verbose: bool = False, dask: DaskTarget | None = None) 
     if isinstance(value, dict) and "lists" in value:
         return Outcome(lists=value["lists"], repaired=value["repaired"])
     cause = value if isinstance(value, BaseException) else state.message
-    return Outcome(lists={"run": {"outcome": "failed", "message": str(cause)}})
+    said = str(cause) or f"{type(cause).__name__} (without a message)"
+    return Outcome(lists={"run": {"outcome": "failed", "message": said}})

@@ -162,44 +162,150 @@ def dask_runner(target: DaskTarget) -> Any:
     return DaskTaskRunner(cluster_kwargs=local_cluster_kwargs(target.workers))
 
 
+_REAPER = r"""
+import os, signal, sys, time
+signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent's to handle; this one waits for EOF
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
+watched = set()
+for line in sys.stdin:  # until end of file: the parent closed the pipe, or ended (even by SIGKILL)
+    pid = int(line)
+    if pid > 0:
+        watched.add(pid)
+    else:
+        watched.discard(-pid)
+
+def alive(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+    except OSError:
+        try:
+            os.kill(pid, 0)
+        except OSError:
+            return False
+        return True
+
+for sig, wait in ((signal.SIGTERM, 5.0), (signal.SIGKILL, 0.0)):  # as Prefect stops it
+    for pid in watched:
+        try:
+            os.kill(pid, sig)
+        except OSError:
+            pass
+    end = time.monotonic() + wait
+    while watched and time.monotonic() < end:
+        watched = {pid for pid in watched if alive(pid)}
+        time.sleep(0.05)
+"""
+
+
+class Reaper:
+    """A small process that stops the processes it is told of when this process ends, however it
+    ends: it reads their pids from a pipe, and when the pipe closes (this process closed it, or
+    died, SIGKILL included) it sends them SIGTERM, then SIGKILL after 5 s (as Prefect does).
+
+    Prefect's temporary API server is a child process that Prefect starts and stops itself, and
+    a SIGKILL of this process would leave it running (orphaned, listening, a few hundred MB).
+    """
+
+    def __init__(self) -> None:
+        import subprocess
+        import sys
+
+        self._process = subprocess.Popen(
+            [sys.executable, "-I", "-S", "-c", _REAPER],
+            stdin=subprocess.PIPE,
+            text=True,
+            start_new_session=True,  # a Ctrl-C on the terminal is this process's to handle
+        )
+
+    def watch(self, pid: int) -> None:
+        """Stop ``pid`` when this process ends."""
+        self._send(pid)
+
+    def forget(self, pid: int) -> None:
+        """``pid`` has been stopped (and reaped) here: leave it alone."""
+        self._send(-pid)
+
+    def _send(self, number: int) -> None:
+        stdin = self._process.stdin
+        assert stdin is not None
+        stdin.write(f"{number}\n")
+        stdin.flush()
+
+    def close(self) -> None:
+        """End the reaper (the processes it watches and was not told to forget are stopped)."""
+        if self._process.stdin is not None:
+            self._process.stdin.close()
+        self._process.wait()
+
+
+def _reaped_server(reaper: Reaper, port: int) -> Any:
+    """Prefect's temporary API server (``SubprocessASGIServer``) on ``port``, whose process
+    ``reaper`` stops if this process dies without stopping it."""
+    from prefect.server.api.server import SubprocessASGIServer
+
+    class ReapedServer(SubprocessASGIServer):
+        def _run_uvicorn_command(self) -> Any:  # Prefect's one place that starts the process
+            process = super()._run_uvicorn_command()
+            reaper.watch(process.pid)
+            return process
+
+    return ReapedServer(port)
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
 @contextmanager
-def prefect_api(target: DaskTarget | None) -> Iterator[None]:
-    """A Prefect API that this process and the cluster's workers share, while in the block.
+def prefect_api(target: DaskTarget | None = None) -> Iterator[None]:
+    """A Prefect API for the run, while in the block; with no server configured, a temporary one
+    that never outlives this process.
 
     With a Prefect server configured (``PREFECT_API_URL``), nothing changes. Without one, Prefect
-    would start a temporary server in this process and another in every worker process (seconds
-    each, and the task runs would be recorded apart); instead, the temporary server is started
-    here, once, and this process and the workers are pointed at it. It listens on 127.0.0.1, so
-    workers on other machines need a configured server: a warning says so.
+    would start a temporary server itself, lazily, in this process and in every Dask worker
+    process (seconds each, and the task runs would be recorded apart), and a SIGKILL of this
+    process would leave it running. Instead the temporary server is started here, once; this
+    process and the workers are pointed at it, and a :class:`Reaper` stops it should this
+    process die without doing so. It listens on 127.0.0.1, so workers on other machines need a
+    configured server: a warning says so.
     """
-    if target is None:
-        yield
-        return
     from prefect.logging import get_logger
     from prefect.settings import PREFECT_API_URL, get_current_settings, temporary_settings
 
     if get_current_settings().api.url:
         yield
         return
-    from prefect.server.api.server import SubprocessASGIServer
-
-    server = SubprocessASGIServer()  # the instance Prefect itself would start for this process
-    server.start()
-    if not target.on_this_machine:
-        get_logger("rif-rating").warning(
-            "no Prefect server is configured (PREFECT_API_URL): the temporary one listens on "
-            "%s, which workers on other machines cannot reach; set PREFECT_API_URL to a server "
-            "they reach",
-            server.api_url,
-        )
+    reaper = Reaper()
     try:
-        with temporary_settings(updates={PREFECT_API_URL: server.api_url}):
-            yield
-            from prefect.logging.handlers import APILogHandler
+        server = _reaped_server(reaper, _free_port())
+        server.start()  # the reaper knows its process from the moment it exists
+        if target is not None and not target.on_this_machine:
+            get_logger("rif-rating").warning(
+                "no Prefect server is configured (PREFECT_API_URL): the temporary one listens "
+                "on %s, which workers on other machines cannot reach; set PREFECT_API_URL to a "
+                "server they reach",
+                server.api_url,
+            )
+        try:
+            with temporary_settings(updates={PREFECT_API_URL: server.api_url}):
+                yield
+                from prefect.logging.handlers import APILogHandler
 
-            APILogHandler().flush()  # the run's last log lines reach the server before it stops
+                APILogHandler().flush()  # the run's last log lines reach the server first
+        finally:
+            process = server.server_process
+            server.stop()
+            if process is not None:
+                reaper.forget(process.pid)
     finally:
-        server.stop()
+        reaper.close()
 
 
 def _dask_runner_running() -> Any | None:

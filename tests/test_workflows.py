@@ -290,9 +290,14 @@ def test_daily_schedule_inputs_and_concurrency() -> None:
 def test_the_source_is_the_input_else_the_variable_never_the_sample(tmp_path: Path) -> None:
     text = (WORKFLOWS / "daily.yml").read_text(encoding="utf-8")
     assert "data/sample" not in text
-    given = "${{ inputs.source || vars.RATING_SOURCE }}"
+    given = (
+        "${{ inputs.source || (secrets.RATING_SOURCE && 'env:RATING_SOURCE_SECRET') "
+        "|| vars.RATING_SOURCE }}"
+    )
     assert step("rate", "source")["env"]["SOURCE"] == given
     assert step("rate", "run")["env"]["SOURCE"] == given
+    # a secret URL reaches the command only through the environment, by name (env:NAME)
+    assert step("rate", "run")["env"]["RATING_SOURCE_SECRET"] == "${{ secrets.RATING_SOURCE }}"
     rate_steps = load("daily.yml")["jobs"]["rate"]["steps"]
     assert rate_steps[0].get("id") == "source", "checked before anything else runs"
 
@@ -351,6 +356,7 @@ def test_the_run_step_passes_the_inputs_to_the_command_line(
     env = {
         **inputs,
         "SOURCE": "/srv/renjunet dir",
+        "RATING_SOURCE_SECRET": "",
         "PREFECT_HOME": str(tmp_path / "prefect"),
         "GITHUB_OUTPUT": str(github_output),
         "STAND_IN_OUTCOME": "published",
@@ -382,6 +388,7 @@ def test_the_exit_status_is_recorded_and_judged_last(
     env = {
         **NO_INPUTS,
         "SOURCE": "db",
+        "RATING_SOURCE_SECRET": "",
         "PREFECT_HOME": str(tmp_path / "prefect"),
         "GITHUB_OUTPUT": str(github_output),
         "STAND_IN_OUTCOME": outcome,

@@ -9,6 +9,9 @@ anything heavy (pandas, Prefect) is imported. Defaults are declared here and now
 from __future__ import annotations
 
 import math
+import os
+import re
+import urllib.parse
 from dataclasses import dataclass, fields
 
 from whr.fit_params import FitParams as FitParams
@@ -37,8 +40,121 @@ def _count(x: object) -> bool:
 
 def is_url(source: object) -> bool:
     """True when ``source`` is a string starting with ``http://`` or ``https://`` (anything
-    else is a local path)."""
+    else is a local path); an ``env:NAME`` source is not resolved here."""
     return isinstance(source, str) and source.lower().startswith(("http://", "https://"))
+
+
+# -- Sources whose address is secret -------------------------------------------------------------
+
+ENV_PREFIX = "env:"
+"""A source ``env:NAME`` is the URL (or path) held by the environment variable ``NAME``: how a
+secret address reaches a run without being written into its parameters, which Prefect stores."""
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+HIDDEN = "[hidden]"
+"""What a published name shows instead of a URL's query string."""
+
+
+class SecretSourceError(ValueError):
+    """A source address cannot be used without giving its secret away (credentials in the URL,
+    an unset ``env:NAME``); the message says what to do and never quotes the secret."""
+
+
+def env_name(source: object) -> str | None:
+    """``NAME`` of a source ``env:NAME``, else None."""
+    if isinstance(source, str) and source.startswith(ENV_PREFIX):
+        return source[len(ENV_PREFIX) :]
+    return None
+
+
+def check_source(source: str) -> None:
+    """Check the form of a source without reading the environment: a URL by :func:`check_url`,
+    ``env:NAME`` for a valid variable name; raise :class:`SecretSourceError` otherwise."""
+    name = env_name(source)
+    if name is not None and not _ENV_NAME.fullmatch(name):
+        raise SecretSourceError(
+            f"source {source!r}: expected env:NAME with NAME an environment variable's name "
+            "(letters, digits, _)"
+        )
+    if is_url(source):
+        check_url(source)
+
+
+def resolve_source(source: str) -> str:
+    """The address a source names: the value of ``NAME`` for ``env:NAME``, else ``source``.
+
+    Raises
+    ------
+    SecretSourceError
+        When the variable's name is not a valid name, or it is not set or empty.
+    """
+    name = env_name(source)
+    if name is None:
+        return source
+    check_source(source)
+    value = os.environ.get(name, "").strip()
+    if not value:
+        raise SecretSourceError(
+            f"source {source}: the environment variable {name} is not set or empty; set it to "
+            "the database's URL (or path)"
+        )
+    return value
+
+
+def has_secret(url: str) -> bool:
+    """True when the URL carries what must not be published: credentials, a query string, a
+    fragment."""
+    parts = urllib.parse.urlsplit(url)
+    return bool(
+        parts.username or parts.password or "@" in parts.netloc or parts.query or parts.fragment
+    )
+
+
+def public_source(source: str) -> str:
+    """How a source is named wherever it is shown: pages, tables, manifests, logs, messages.
+
+    A URL loses its credentials, its query string (shown as ``?[hidden]``) and its fragment:
+    ``https://user:pw@host/db.rif?token=X`` is ``https://host/db.rif?[hidden]``. An ``env:NAME``
+    source is named by the public form of its value when it is set. A local path is itself.
+    """
+    name = env_name(source)
+    if name is not None:
+        try:
+            source = resolve_source(source)
+        except SecretSourceError:
+            return source
+    if not is_url(source):
+        return source
+    parts = urllib.parse.urlsplit(source)
+    host = parts.netloc.rpartition("@")[2]
+    shown = urllib.parse.urlunsplit((parts.scheme, host, parts.path, "", ""))
+    return shown + (f"?{HIDDEN}" if parts.query else "")
+
+
+def check_url(url: str) -> None:
+    """Refuse a URL that cannot be fetched without giving a secret away.
+
+    Credentials in the URL (``https://user:password@host/...``) are refused: urllib would not
+    send them anyway, and the error messages of a failed connection would quote them. A token
+    belongs in the query string, and the whole URL in an environment variable (``env:NAME``).
+    Blanks and control characters are refused too (http.client quotes the URL when it refuses
+    them).
+
+    Raises
+    ------
+    SecretSourceError
+        Naming the URL in its public form (:func:`public_source`) and what to do.
+    """
+    parts = urllib.parse.urlsplit(url)
+    if "@" in parts.netloc:
+        raise SecretSourceError(
+            f"source {public_source(url)}: credentials in a URL (user:password@) are refused; "
+            "give the server's token in the query string instead, and the whole URL in an "
+            "environment variable: --source env:NAME (see docs/sources.md, Secret addresses)"
+        )
+    if any(c.isspace() or ord(c) < 32 or ord(c) == 127 for c in url):
+        raise SecretSourceError(
+            f"source {public_source(url)}: a URL must not contain blanks or control characters"
+        )
 
 
 @dataclass(frozen=True)
@@ -50,7 +166,9 @@ class PullSettings:
     timeout_s : float
         Seconds to wait for the connection and for each read.
     deadline_s : float
-        Seconds one download may take in all, whatever the server does.
+        Seconds a download may take in all, every attempt and the waits between them included,
+        whatever the server does (a server that trickles a byte now and then never trips
+        ``timeout_s``). The flow's pull task is stopped a minute after it, as a backstop.
     max_bytes : int
         Largest download accepted, in bytes as served.
     retries : int

@@ -26,7 +26,20 @@ from typing import Any
 
 from whr.data import bundled
 from whr.digest import directory_sha256
-from whr.params import CATEGORIES, FitParams, PullSettings, ReadLimits, is_url
+from whr.params import (
+    CATEGORIES,
+    FitParams,
+    PullSettings,
+    ReadLimits,
+    SecretSourceError,
+    check_source,
+    check_url,
+    env_name,
+    has_secret,
+    is_url,
+    public_source,
+    resolve_source,
+)
 
 __all__ = ["CATEGORIES", "Run", "RunError", "bundled_rules", "is_url", "today_utc"]
 
@@ -60,11 +73,14 @@ class Run:
     Attributes
     ----------
     sources : tuple of str
-        Files, directories of dated database files, or http(s) URLs; read and concatenated.
+        Files, directories of dated database files, http(s) URLs, or ``env:NAME`` (the URL or
+        path held by the environment variable ``NAME``: how an address with a secret in it is
+        given); read and concatenated. A URL with credentials (``user:password@``) is refused.
     out : Path
         The published tree (see ``docs/operations.md``).
     as_of : datetime.date
-        The list date D; later games are ignored. At most tomorrow (UTC) unless forced.
+        The list date D; later games are ignored. At most tomorrow (UTC), always: a list is
+        published on its day, and nothing overrides this.
     categories : tuple of str
         Rule categories to rate and publish, each as its own list (default: all).
     variant : str or None
@@ -79,10 +95,16 @@ class Run:
         Eligibility rules directory; None for the bundled one.
     force : str or None
         Why the run must publish even when it would not: the same input as the published day
-        ("No new data"), or a gate that refuses the list. Recorded in the manifest.
+        ("No new data"), or a gate that refuses the list. Recorded in the manifest with what it
+        overrode.
     max_shrink : float
         Refuse a list whose rated games or established players are fewer, by more than this
         fraction, than on the previous list of the same kind (0.05 = 5 %).
+    max_players : int
+        Refuse, before anything is built, a list of more players than this (the players of its
+        rated games): publishing costs memory, time and files in proportion to the players
+        (a page each, and a row in every year-end list since their first game); see the size
+        budget in ``docs/operations.md``. Default 100,000, about 12 times the RIF's list.
     wait : bool
         Wait for another run that is publishing to ``out`` instead of failing at once.
     pull : whr.params.PullSettings
@@ -101,6 +123,7 @@ class Run:
     rules: Path | None = None
     force: str | None = None
     max_shrink: float = 0.05
+    max_players: int = 100_000
     wait: bool = False
     pull: PullSettings = field(default_factory=PullSettings)
     limits: ReadLimits = field(default_factory=ReadLimits)
@@ -111,6 +134,11 @@ class Run:
         if not self.sources or not all(isinstance(s, str) and s.strip() for s in self.sources):
             raise RunError(f"sources: expected one or more paths or URLs, got {self.sources!r}")
         object.__setattr__(self, "sources", tuple(self.sources))
+        for source in self.sources:
+            try:
+                check_source(source)  # its form; an env:NAME is read when the run starts
+            except SecretSourceError as exc:
+                raise RunError(str(exc)) from None
         if not isinstance(self.out, (str, os.PathLike)) or not str(self.out):
             raise RunError(f"out: expected a directory path, got {self.out!r}")
         object.__setattr__(self, "out", Path(self.out))
@@ -119,10 +147,10 @@ class Run:
         if self.as_of < dt.date(1899, 1, 1):  # before it no game can be rated (eligibility.toml)
             raise RunError(f"as_of: expected a date from 1899-01-01 on, got {self.as_of}")
         tomorrow = today_utc() + dt.timedelta(days=1)
-        if self.as_of > tomorrow and self.force is None:
+        if self.as_of > tomorrow:
             raise RunError(
                 f"as_of: {self.as_of} is later than tomorrow ({tomorrow}, UTC); a list is "
-                "published on its day. If this is intended, give --force REASON"
+                "published on its day (--force does not change that)"
             )
         categories = tuple(self.categories)
         if not categories or any(c not in CATEGORIES for c in categories):
@@ -153,6 +181,9 @@ class Run:
         shrink = self.max_shrink
         if isinstance(shrink, bool) or not isinstance(shrink, (int, float)) or not 0 <= shrink <= 1:
             raise RunError(f"max_shrink: expected a fraction between 0 and 1, got {shrink!r}")
+        most = self.max_players
+        if isinstance(most, bool) or not isinstance(most, int) or most < 1:
+            raise RunError(f"max_players: expected a whole number >= 1, got {most!r}")
         if self.variant is None and self.differences():
             raise RunError(self._name_it(self.differences()))
 
@@ -175,6 +206,12 @@ class Run:
         ]
         if self.strict:
             out.append("strict")
+        official_names = ReadLimits().max_name_chars
+        if self.limits.max_name_chars != official_names:
+            out.append(
+                f"max_name_chars {self.limits.max_name_chars} (official {official_names}: "
+                "names are cut to it)"
+            )
         if rules_sha256 is not None and rules_sha256 != directory_sha256(bundled_rules()):
             out.append(f"rules {self.rules} (official: the bundled rules)")
         return out
@@ -191,9 +228,10 @@ class Run:
     def check_local(self) -> str:
         """Check what can be checked on this machine before any work; return the rules digest.
 
-        Local sources must exist, the rules directory must hold ``eligibility.toml``, ``out``
-        must not be a file, and a run with a rules directory that differs from the bundled one
-        must be named as a variant.
+        Local sources must exist, ``env:NAME`` sources must be set (to a URL without
+        credentials, or a path that exists), the rules directory must hold
+        ``eligibility.toml``, ``out`` must not be a file, and a run with a rules directory that
+        differs from the bundled one must be named as a variant.
 
         Returns
         -------
@@ -206,9 +244,16 @@ class Run:
             Naming the parameter and what to do.
         """
         for source in self.sources:
-            if not is_url(source) and not Path(source).exists():
+            try:
+                address = resolve_source(source)
+                if is_url(address):
+                    check_url(address)
+            except SecretSourceError as exc:
+                raise RunError(str(exc)) from None
+            if not is_url(address) and not Path(address).exists():
+                held = f" (the value of {env_name(source)})" if address != source else ""
                 raise RunError(
-                    f"source: {source} does not exist (a file, a directory or an "
+                    f"source: {address}{held} does not exist (a file, a directory or an "
                     "http(s) URL is expected)"
                 )
         rules = self.rules if self.rules is not None else bundled_rules()
@@ -220,6 +265,12 @@ class Run:
         if self.variant is None and self.differences(digest):
             raise RunError(self._name_it(self.differences(digest)))
         return digest
+
+    def secret_sources(self) -> list[str]:
+        """The sources given as URLs with a secret in them (credentials, a query string), in
+        their public form: such a URL must not become a Prefect flow's parameter, which
+        Prefect stores; give it as ``env:NAME`` instead (the command line does that itself)."""
+        return [public_source(s) for s in self.sources if is_url(s) and has_secret(s)]
 
     @property
     def rules_directory(self) -> Path:
@@ -270,6 +321,7 @@ class Run:
             rules=p["rules"],
             force=p["force"],
             max_shrink=p["max_shrink"],
+            max_players=p["max_players"],
             wait=p["wait"],
             pull=pull,
             limits=limits,
@@ -289,6 +341,7 @@ class Run:
             "rules": None if self.rules is None else str(self.rules),
             "force": self.force,
             "max_shrink": self.max_shrink,
+            "max_players": self.max_players,
             "wait": self.wait,
             "pull_timeout_s": self.pull.timeout_s,
             "pull_deadline_s": self.pull.deadline_s,
@@ -316,14 +369,16 @@ class Run:
             "virtual_games": _number(self.fit.virtual_games),
             "fit": self.fit.as_dict(),
             "strict": self.strict,
+            "max_name_chars": self.limits.max_name_chars,
             "rules_sha256": rules_sha256,
         }
 
     def record(self) -> dict[str, Any]:
-        """The whole run description as JSON values (manifest ``run``)."""
+        """The whole run description as JSON values (manifest ``run``); sources in their public
+        form (:func:`whr.params.public_source`: no credentials, no query string)."""
         out = asdict(self)
         out.update(
-            sources=list(self.sources),
+            sources=[public_source(s) for s in self.sources],
             out=str(self.out),
             as_of=self.as_of.isoformat(),
             categories=list(self.categories),

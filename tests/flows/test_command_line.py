@@ -74,6 +74,13 @@ def test_help_answers_without_importing_prefect() -> None:
             "--virtual-games: virtual_games must be",
         ),
         (["--source", str(SAMPLE), "--as-of", "9999-12-31"], "later than tomorrow"),
+        (  # --force overrides the gates it names, never the list date
+            ["--source", str(SAMPLE), "--as-of", "2400-12-31", "--force", "why"],
+            "--force does not change that",
+        ),
+        (["--source", str(SAMPLE), "--max-name-chars", "3"], "max_name_chars 3 (official 200"),
+        (["--source", str(SAMPLE), "--max-players", "0"], "--max-players: max_players: expected"),
+        (["--source", "env:RIF_TEST_UNSET_SOURCE"], "RIF_TEST_UNSET_SOURCE is not set"),
         (["--source", str(SAMPLE), "--as-of", "30.11.2026"], "expected a date YYYY-MM-DD"),
         (["--source", str(SAMPLE), "--w2", "19.3"], "--variant NAME"),
         (["--source", str(SAMPLE), "--strict"], "--variant NAME"),
@@ -157,7 +164,7 @@ def test_one_value_one_set_of_defaults() -> None:
     changed = {
         "--out": ["elsewhere"], "--category": ["gomoku"], "--variant": ["w"], "--w2": ["19"],
         "--virtual-games": ["3"], "--rules": [str(REPO / "tests")], "--force": ["why"],
-        "--max-shrink": ["0.2"], "--timeout": ["5"], "--deadline": ["50"], "--retries": ["1"],
+        "--max-shrink": ["0.2"], "--max-players": ["5"], "--timeout": ["5"], "--deadline": ["50"], "--retries": ["1"],
         "--backoff": ["2"], "--max-bytes": ["99"], "--strict": [], "--wait": [],
         "--max-unpacked-bytes": ["7"], "--max-value-chars": ["8"], "--max-name-chars": ["9"],
     }  # fmt: skip
@@ -312,3 +319,68 @@ def test_a_signal_leaves_no_prefect_server_behind(tmp_path: Path, signum: int) -
             break
         time.sleep(0.1)
     assert not _alive(server), "Prefect's temporary server outlived the run"
+
+
+def test_a_kill_9_leaves_no_prefect_server_behind(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PREFECT_API")}
+    env.update(PREFECT_HOME=str(tmp_path / "prefect"))
+    run = subprocess.Popen(
+        [sys.executable, "-m", "flows.daily", "--source", str(SAMPLE)]
+        + ["--out", str(tmp_path / "out"), "--as-of", D],
+        cwd=REPO,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    server = None
+    try:
+        for _ in range(1200):  # the temporary server: the run's child running uvicorn
+            children = _children(run.pid)
+            server = next(
+                (
+                    c
+                    for c in children
+                    if "uvicorn" in Path(f"/proc/{c}/cmdline").read_text(errors="replace")
+                ),
+                None,
+            )
+            if server is not None or run.poll() is not None:
+                break
+            time.sleep(0.1)
+        assert server is not None, "the run started no temporary Prefect server"
+        reapers = [c for c in children if c != server]
+        run.send_signal(signal.SIGKILL)
+        run.wait(timeout=60)
+        for _ in range(300):  # the reaper sends SIGTERM at once, SIGKILL after 5 s
+            if not _alive(server):
+                break
+            time.sleep(0.1)
+        assert not _alive(server), "Prefect's temporary server outlived a kill -9 of the run"
+        for _ in range(100):
+            if not any(_alive(r) for r in reapers):
+                break
+            time.sleep(0.1)
+        assert not any(_alive(r) for r in reapers), "a helper process outlived the run"
+    finally:
+        run.kill()
+        run.wait()
+        if server is not None and _alive(server):
+            os.kill(server, signal.SIGKILL)
+
+
+def test_memory_and_file_errors_say_what_was_being_done() -> None:
+    import errno
+
+    from flows.pipeline import saying
+
+    with pytest.raises(MemoryError) as info, saying("publishing the renju list of D"):
+        raise MemoryError()  # as numpy and pandas raise it: no message at all
+    assert str(info.value).startswith("out of memory while publishing the renju list of D")
+    assert "--max-players" in str(info.value)
+    with pytest.raises(OSError) as info, saying("reading the sources"):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    assert info.value.errno == errno.ENOSPC
+    assert "No space left on device while reading the sources" in str(info.value)
+    with pytest.raises(FileNotFoundError) as info, saying("repairing out"):
+        open("/nonexistent/x")  # noqa: SIM115
+    assert "while repairing out" in str(info.value) and "/nonexistent/x" in str(info.value)

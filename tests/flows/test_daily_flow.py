@@ -205,7 +205,8 @@ def test_force_republishes_identical_tables(first_run: dict) -> None:
     assert state.is_completed() and state.name == "Completed", state.message
     republished = json.loads((snapshot / "manifest.json").read_text())
     assert republished["created"] >= manifest["created"]
-    assert republished["forced"] == {"reason": "the test republishes", "overrode": []}
+    said = f"no new data: the input and parameters equal those of {sample_date()}"
+    assert republished["forced"] == {"reason": "the test republishes", "overrode": [said]}
     for name in TABLES:
         pd.testing.assert_frame_equal(pd.read_parquet(snapshot / f"{name}.parquet"), before[name])
 
@@ -264,6 +265,23 @@ def test_source_failing_twice_is_retried(
     assert state.is_completed() and state.name == "Completed", state.message
     manifest = json.loads((entry(tmp_path, sample_date()) / "manifest.json").read_text())
     assert manifest["inputs_sha256"] == sha256(sample_file())  # the database as served
+
+
+def test_a_url_with_a_secret_is_refused_as_a_flow_parameter(
+    prefect_server: None, tmp_path: Path
+) -> None:
+    from flows import pipeline
+
+    state = pipeline.daily(
+        source="http://127.0.0.1:9/renjunet_v10_20261130.rif?token=T0KEN",
+        out=tmp_path / "out",
+        as_of=sample_date(),
+        return_state=True,
+    )
+    assert state.is_failed()
+    assert "env:NAME" in state.message and "stored by Prefect" in state.message
+    assert "?[hidden]" in state.message and "T0KEN" not in state.message
+    assert not (tmp_path / "out").exists()
 
 
 @pytest.fixture

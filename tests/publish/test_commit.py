@@ -188,6 +188,21 @@ def test_an_empty_list_is_refused_unless_forced(plain, tmp_path):
     assert any("no rated games" in x for x in manifest["forced"]["overrode"])
 
 
+def test_a_list_of_more_players_than_the_cap_is_refused_before_anything_is_built(plain, tmp_path):
+    from whr.publish import SizeError
+
+    rated = plain.selection.rated
+    players = len(set(rated["black"]) | set(rated["white"]))
+    with pytest.raises(SizeError) as info:
+        support.publish_inputs(
+            tmp_path, plain, run_fields={"max_players": players - 1, "force": "not a gate"}
+        )
+    assert f"the list would have {players:,} players, more than --max-players" in str(info.value)
+    assert leftovers(tmp_path) == [] and not (tmp_path / "archive" / "renju").exists()
+    done = support.publish_inputs(tmp_path, plain, run_fields={"max_players": players})
+    assert done.entry.is_dir()
+
+
 def test_a_list_that_shrinks_too_much_is_refused(plain, tmp_path):
     support.publish_inputs(tmp_path, plain, D)
     site = files(tmp_path / "renju")

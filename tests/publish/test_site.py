@@ -138,6 +138,10 @@ def test_page_names_are_portable():
     assert names["Abd"] == "Abd" and names["000123"] == "000123" and names["RUS"] == "RUS"
     assert len({n.lower() for n in names.values()}) == len(names)  # case-insensitive file systems
     assert page_names(["ABC", "abc", "CON"]) == {k: names[k] for k in ("ABC", "abc", "CON")}
+    # a name a shell command would take for an option (rm -rf.html) is never written as it is
+    dashed = page_names(["-rf", "--help", "-", "a-b"])
+    assert all(re.fullmatch(r"_[0-9a-f]{20}", dashed[k]) for k in ("-rf", "--help", "-"))
+    assert dashed["a-b"] == "a-b"
 
 
 def test_reserved_and_case_twin_ids_publish_as_distinct_files(tmp_path):
@@ -264,14 +268,6 @@ def test_ratings_csv_is_the_current_list(published):
     assert csv["status"].tolist() == parquet["status"].tolist()
     names = dict(zip(csv["player"], csv["name"], strict=True))
     assert support.HOSTILE_NAME in names.values()
-
-
-def test_csv_cells_that_a_spreadsheet_would_run_are_quoted():
-    from whr.publish.site.render import csv_text
-
-    frame = pd.DataFrame({"name": ["=HYPERLINK(1)", "+1", "@x", "plain", None], "x": [-1.5] * 5})
-    lines = csv_text(frame).splitlines()
-    assert lines[1:] == ["'=HYPERLINK(1),-1.5", "'+1,-1.5", "'@x,-1.5", "plain,-1.5", ",-1.5"]
 
 
 class Table(HTMLParser):
@@ -569,3 +565,48 @@ def test_a_stencil_fills_in_exactly_what_the_template_renders(small, tmp_path):
     r._templates["upper.html"] = r.env.from_string("<title>{{ name|upper }}</title>")
     with pytest.raises(ValueError, match="plainly"):
         r.stencil("p", "upper.html", ("name",))
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def test_page_workers_die_with_a_killed_run_and_never_hold_the_lock(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from whr.publish import LockedError, hold
+
+    script = Path(__file__).parent / "kill_render.py"
+    run = subprocess.Popen(
+        [sys.executable, str(script), str(tmp_path)], stdout=subprocess.PIPE, text=True
+    )
+    workers: list[int] = []
+    try:
+        workers += [int(run.stdout.readline().split()[1]) for _ in range(2)]
+        assert all(_alive(w) for w in workers)
+        # the run holds the lock while its workers write
+        with pytest.raises(LockedError), hold(tmp_path):
+            pass
+        run.send_signal(signal.SIGKILL)
+        run.wait(timeout=60)
+        for _ in range(100):
+            if not any(_alive(w) for w in workers):
+                break
+            time.sleep(0.05)
+        assert not any(_alive(w) for w in workers), "a page worker outlived its run"
+        with hold(tmp_path):  # the lock is free: no orphan holds it
+            pass
+    finally:
+        run.kill()
+        run.wait()
+        for worker in workers:  # should the test fail: leave nothing behind
+            if _alive(worker):
+                os.kill(worker, signal.SIGKILL)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from whr.publish.archive import StateError
 from whr.publish.commit import Published, Verified, absent, publish, recover, unchanged, verify
-from whr.publish.gates import GateError
+from whr.publish.gates import GateError, SizeError
 from whr.publish.layout import Channel, Layout, TreeError
 from whr.publish.lock import LockedError, hold
 from whr.publish.parquet import PublishError
@@ -26,6 +26,7 @@ __all__ = [
     "LockedError",
     "PublishError",
     "Published",
+    "SizeError",
     "StateError",
     "TreeError",
     "Verified",

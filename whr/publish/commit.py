@@ -82,7 +82,7 @@ from whr.publish.parquet import (
 )
 from whr.rules import facts_needed
 from whr.run import Run
-from whr.tables import HISTORY, SCHEMA_VERSION, SourceData
+from whr.tables import FACTS_NEEDED, HISTORY, SCHEMA_VERSION, SourceData
 
 if TYPE_CHECKING:
     from whr.engine import Fit
@@ -571,6 +571,7 @@ def publish(
         published = scans[channel].good
         latest = published[-1] if published else None
         previous, before, before_history, warnings = _previous(published, day)
+        gates.check_size(selection.rated, run.max_players)  # before anything is built
         tables, _ = build_tables(
             day, data, selection, fit, previous=before, previous_history=before_history
         )
@@ -587,8 +588,11 @@ def publish(
         if failed and run.force is None:
             raise gates.GateError(gates.refusal(failed))
         forced = None
-        if run.force is not None:
-            forced = {"reason": run.force, "overrode": failed}
+        if run.force is not None:  # the manifest names everything --force overrode
+            overrode = list(failed)
+            if unchanged(run, category, data.sha256, rules_sha256) is not None:
+                overrode.insert(0, f"no new data: the input and parameters equal those of {day}")
+            forced = {"reason": run.force, "overrode": overrode}
             warnings += [f"published although {f} (--force: {run.force})" for f in failed]
         info = {
             "format": MANIFEST_FORMAT,
@@ -617,7 +621,9 @@ def publish(
         work = make_dir(layout.archive(channel) / f".work-{token()}")
         try:
             staged = make_dir(work / "entry")
-            manifest = write_entry(staged, tables, info, csv={FACTS_NEEDED_FILE: needed})
+            manifest = write_entry(
+                staged, tables, info, csv={FACTS_NEEDED_FILE: (needed, FACTS_NEEDED)}
+            )
             entry = Entry(channel, day, staged, manifest, sha256(staged / "manifest.json"))
             write_day_page(layout, entry, tables["ratings"], at=layout.day(channel, day))
             shows = latest is None or day >= latest.day

@@ -3,7 +3,9 @@
 A list is refused when it has no rated games or no listed player, or when its rated games or
 its established players are fewer, by more than a set fraction, than on the previous list of
 the same kind (a database that lost half its games is a broken download, not news). Each gate
-can be overridden with ``--force REASON``; the manifest records the reason and what it overrode.
+can be overridden with ``--force REASON``; the manifest records the reason and everything it
+overrode (these gates, and "no new data"). A list date after tomorrow is no gate: it is refused
+always (:class:`whr.run.Run`).
 """
 
 from __future__ import annotations
@@ -12,11 +14,55 @@ import datetime as dt
 from collections.abc import Mapping
 from typing import Any
 
+import pandas as pd
+
 SHRINKING = {"rated_games": "rated games", "established": "established players"}
 
 
 class GateError(RuntimeError):
     """A list was refused by a gate; nothing was published. The message says which and why."""
+
+
+class SizeError(RuntimeError):
+    """A list is larger than the run's cap on players (``max_players``); nothing was built or
+    published. Not a gate: ``--force`` does not override it, ``--max-players`` raises it."""
+
+
+def check_size(rated: pd.DataFrame, max_players: int) -> int:
+    """Refuse a list of more players than ``max_players``, before anything is built.
+
+    Publishing costs memory, time and files in proportion to the players of the rated games:
+    a page each, and a row in every year-end list from their first game on (measured in
+    ``docs/operations.md``, *Size*). A database of a million players who each played one game
+    would otherwise take tens of GB and a million files, and end in an out-of-memory error.
+
+    Parameters
+    ----------
+    rated : pandas.DataFrame
+        The rated games (``black``, ``white``).
+    max_players : int
+        The cap (``Run.max_players``, ``--max-players``).
+
+    Returns
+    -------
+    int
+        The number of players.
+
+    Raises
+    ------
+    SizeError
+        Naming the number, the cap, and how to raise it.
+    """
+    players = pd.unique(pd.concat([rated["black"], rated["white"]], ignore_index=True).dropna())
+    if len(players) > max_players:
+        raise SizeError(
+            f"refused to publish: the list would have {len(players):,} players, more than "
+            f"--max-players {max_players:,}; publishing needs memory, time and files in "
+            "proportion to the players (per 1,000 players of a long history, about 19 MB of "
+            "memory and 1,000 files: see docs/operations.md, Size). If the input is genuine "
+            "and the machine has the memory, raise --max-players"
+        )
+    return len(players)
 
 
 def check(

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import importlib.metadata
+import io
 import platform
 from collections.abc import Mapping
 from dataclasses import asdict, is_dataclass
@@ -20,6 +21,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.csv as pa_csv
 import pyarrow.parquet as pq
 
 from whr import changes, lists
@@ -36,6 +40,7 @@ from whr.tables import (
     SourceData,
     conform,
     days_of,
+    to_table,
 )
 
 if TYPE_CHECKING:
@@ -52,6 +57,11 @@ TABLES = {  # file stem -> schema
     "exclusions": EXCLUSIONS,
 }
 PACKAGES = ("rif-rating", "numpy", "scipy", "pandas", "pyarrow", "jinja2")
+CSV_DECIMALS = 2
+"""Decimals of fractional numbers (Elo values) in the CSV files; the Parquet keeps them whole."""
+CSV_FORMULA = r"^[=+\-@\t\r]"
+"""A text cell starting with one of these (``= + - @``, a tab, a carriage return) is one a
+spreadsheet would run as a formula."""
 
 
 class PublishError(RuntimeError):
@@ -93,6 +103,43 @@ def _selection_counts(counts: Any) -> Any:
         str(r): int(n) for r, n in zip(by_reason["reason"], by_reason["games"], strict=True) if n
     }
     return out
+
+
+def csv_text(frame: pd.DataFrame, schema: pa.Schema) -> str:
+    """A table as CSV text, written by pyarrow from its declared schema: every CSV we publish.
+
+    One header row of the schema's names, ``\n`` line ends, UTF-8. Integers are written as
+    integers (``1``, not ``1.0``), booleans as ``true``/``false``, dates as ``YYYY-MM-DD``,
+    fractional numbers rounded to ``CSV_DECIMALS`` places, a missing value as an empty field.
+    Every text cell is quoted (so ids stay text, and a CR or LF inside a cell never starts a
+    row); a text cell that a spreadsheet would run as a formula (:data:`CSV_FORMULA`) gets a
+    leading ``'``. Numbers are never changed that way: ``-1.5`` in a number column stays a
+    number.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The rows; must have every column of ``schema`` (others are left out).
+    schema : pyarrow.Schema
+        The columns, their order and types.
+    """
+    table = to_table(frame, schema)
+    columns = []
+    for column in table.columns:
+        kind = column.type
+        if pa.types.is_floating(kind):
+            column = pc.round(column, CSV_DECIMALS)
+        elif pa.types.is_string(kind) or pa.types.is_large_string(kind):
+            risky = pc.match_substring_regex(column, CSV_FORMULA)
+            column = pc.if_else(risky, pc.binary_join_element_wise("'", column, ""), column)
+        columns.append(column)
+    out = io.BytesIO()
+    pa_csv.write_csv(
+        pa.table(columns, names=table.column_names),
+        out,
+        pa_csv.WriteOptions(quoting_style="needed"),
+    )
+    return out.getvalue().decode("utf-8")
 
 
 def versions() -> dict[str, str | None]:
@@ -239,7 +286,7 @@ def write_entry(
     path: Path,
     tables: Mapping[str, pd.DataFrame],
     info: Mapping[str, Any],
-    csv: Mapping[str, pd.DataFrame] | None = None,
+    csv: Mapping[str, tuple[pd.DataFrame, pa.Schema]] | None = None,
 ) -> dict[str, Any]:
     """Write a day's tables and manifest into the new directory ``path``; return the manifest.
 
@@ -252,8 +299,9 @@ def write_entry(
     info : mapping
         The manifest's facts (list, parameters, run, inputs, counts, ...); ``parameters`` also
         go into every Parquet file's metadata. ``files`` is added here.
-    csv : mapping of str to DataFrame, optional
-        Further files written as CSV (UTF-8, a header line), by file name.
+    csv : mapping of str to (DataFrame, pyarrow.Schema), optional
+        Further files written as CSV (:func:`csv_text`), by file name: each table with its
+        declared schema.
 
     Raises
     ------
@@ -270,8 +318,8 @@ def write_entry(
             "sha256": file_sha256(path / name),
             "bytes": (path / name).stat().st_size,
         }
-    for name, frame in (csv or {}).items():
-        write_text(path / name, frame.to_csv(index=False, lineterminator="\n"))
+    for name, (frame, schema) in (csv or {}).items():
+        write_text(path / name, csv_text(frame, schema))
         files[name] = {
             "rows": len(frame),
             "sha256": file_sha256(path / name),

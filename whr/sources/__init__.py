@@ -42,6 +42,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from whr.params import public_source, resolve_source
 from whr.sources import egf
 from whr.sources._common import (
     DEFAULT_MAX_BYTES,
@@ -161,11 +162,13 @@ def _read_file(path: Path, name: str | None, limits: ReadLimits) -> SourceData:
 def _read_one(
     source: str | os.PathLike[str], as_of: dt.date | None, limits: ReadLimits, name: str | None
 ) -> SourceData:
+    if isinstance(source, str):
+        source = resolve_source(source)
     if is_url(source):
         url = str(source)
         with tempfile.TemporaryDirectory(prefix="whr-pull-") as workdir:
             local = pull(url, workdir)
-            data = _with_facts(_read_file(local, name or url, limits), None)
+            data = _with_facts(_read_file(local, name or public_source(url), limits), None)
     else:
         path = Path(source)
         if path.is_dir():
@@ -257,8 +260,9 @@ def read_source(
     source : path, URL, or list of them
         A RenjuNet database file (plain, gzip or zip), a canonical table file, an EGF table, a
         directory (see the module docstring), an http(s) URL (downloaded with ``pull`` and its
-        default timeout, deadline, cap and retries; call ``pull`` first to choose them), or a
-        list of those (each read, then put together with ``combine``).
+        default timeout, deadline, cap and retries; call ``pull`` first to choose them),
+        ``env:NAME`` (the URL or path held by the environment variable ``NAME``), or a list of
+        those (each read, then put together with ``combine``).
     as_of : datetime.date, ISO date string, or None
         Picks the newest dated database file of a directory not after this day (the newest of
         all when None). Files and URLs are read whatever their date.
@@ -268,8 +272,9 @@ def read_source(
         (``long_name``).
     name : str, or a list of str or None aligned with a list ``source``, optional
         How a file is named in ``source`` columns, problems and ``inputs``; default its file
-        name (a URL: the URL). Pass the URL when reading a file that ``pull`` downloaded, so
-        that two downloads with the same file name stay apart. Not for a directory.
+        name (a URL: its public form, :func:`whr.params.public_source`, without credentials or
+        query string). Pass that form of the URL when reading a file that ``pull`` downloaded,
+        so that two downloads with the same file name stay apart. Not for a directory.
 
     Returns
     -------

@@ -14,6 +14,7 @@ import gzip
 import io
 import math
 import re
+import unicodedata
 import zipfile
 import zlib
 from collections.abc import Iterator
@@ -23,6 +24,7 @@ from typing import BinaryIO
 
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from whr.digest import file_sha256 as sha256_file  # one implementation, named for the readers
 from whr.params import DEFAULT_MAX_BYTES, ReadLimits
@@ -36,7 +38,10 @@ __all__ = [
     "coerce_as_of",
     "cut_names",
     "describe",
+    "nfc_id",
+    "nfc_ids",
     "open_payload",
+    "parse_minutes",
     "parse_number",
     "quote",
     "sha256_file",
@@ -52,8 +57,13 @@ CHUNK_BYTES = 1 << 20
 PLAIN_TEXT = "plain text that is not XML"
 TEXT_NOT_UTF8 = "text that is not UTF-8 (an 8-bit encoding such as Latin-1)"
 
-#: Thinking time per player accepted as a number of minutes: more than 0, at most a week.
+#: Thinking time per player accepted as a number of minutes: more than 0, at most a week. The one
+#: definition: the canonical tables, the EGF tables and ``tournament_facts.csv`` all use it.
 MINUTES_RANGE = (0.0, 10_080.0)
+MINUTES_WORDS = (
+    f"a number of minutes per player, more than {MINUTES_RANGE[0]:g} and at most "
+    f"{MINUTES_RANGE[1]:g} (a week)"
+)
 
 #: Columns cut to ``ReadLimits.max_name_chars``: the names of players, tournaments and places.
 NAME_COLUMNS = {
@@ -66,6 +76,22 @@ DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?
 _INTEGER = re.compile(r"[+-]?[0-9]+")
 #: Inclusive bounds of a 32-bit integer column (``type``, ``moves``).
 INT32_RANGE = (-(2**31), 2**31 - 1)
+
+
+def nfc_id(text: str | None) -> str | None:
+    """An id in one Unicode form (NFC): ids that differ only by normalisation (``é`` as one
+    character, or as ``e`` and a combining accent) look identical, so they are one id, and a
+    second record of it is a duplicate. ASCII ids, and anything not text, pass unchanged."""
+    if not isinstance(text, str) or text.isascii():
+        return text
+    return unicodedata.normalize("NFC", text)
+
+
+def nfc_ids(values: pd.Series) -> pd.Series:
+    """:func:`nfc_id` of a column of ids (null stays null), in bulk."""
+    array = pa.array(values.to_numpy(object), pa.string(), from_pandas=True)
+    normal = pc.utf8_normalize(array, form="NFC")
+    return pd.Series(normal.to_numpy(zero_copy_only=False), index=values.index, dtype=object)
 
 
 def check_limits(limits: object) -> ReadLimits:
@@ -191,6 +217,16 @@ def parse_number(
     return value, True
 
 
+def parse_minutes(text: str | None) -> tuple[float | None, bool]:
+    """Thinking time per player: :func:`parse_number` in ``MINUTES_RANGE`` (more than its lower
+    bound). Returns (minutes or None, valid) as :func:`parse_number` does."""
+    low, high = MINUTES_RANGE
+    value, ok = parse_number(text, low=low, high=high)
+    if value is None:
+        return None, ok
+    return (float(value), True) if value > low else (None, False)
+
+
 #: Byte-order marks of the wide Unicode encodings, longest first, and the codec that reads them.
 BOMS = (
     (b"\xff\xfe\x00\x00", "utf-32"),
@@ -221,7 +257,7 @@ def describe(head: bytes) -> str:
     archive"``, ``"a PDF document"``, ``"plain text that is not XML"``, ``"binary data"``.
     """
     text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
-    lowered = text[:64].lower()
+    lowered = _after_comments(text)[:64].lower()
     if not text:
         return "an empty file" if not head else "a file of blanks only"
     if head.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
@@ -264,6 +300,17 @@ def describe(head: bytes) -> str:
         if exc.start < len(sample) - 3:  # not merely a character cut at the sample's end
             return TEXT_NOT_UTF8
     return PLAIN_TEXT
+
+
+def _after_comments(text: bytes) -> bytes:
+    """``text`` without the markup comments (``<!-- ... -->``) and blanks it starts with: an
+    HTML page may begin with a comment before its ``<!DOCTYPE html>``."""
+    while text.startswith(b"<!--"):
+        end = text.find(b"-->", 4)
+        if end < 0:
+            break
+        text = text[end + 3 :].lstrip(b" \t\r\n")
+    return text
 
 
 def _utf16_without_bom(sample: bytes) -> bool:
@@ -399,7 +446,7 @@ def open_payload(
             with archive:
                 member = _zip_member(archive, name)
                 if member.file_size > max_unpacked_bytes:
-                    raise _too_big(name, max_unpacked_bytes, f"{member.file_size} bytes")
+                    raise _too_big(name, max_unpacked_bytes, member.file_size)
                 try:
                     stream = archive.open(member)
                 except _UNPACK_ERRORS as exc:
@@ -414,9 +461,12 @@ def open_payload(
         raw.close()
 
 
-def _too_big(name: str, limit: int, size: str) -> SourceError:
+def _too_big(name: str, limit: int, size: int | None = None) -> SourceError:
+    """The unpacked payload is over the limit: ``size`` bytes when known (a zip member's
+    declared size), else found while reading."""
+    amount = f"{size} bytes, more than" if size is not None else "more than"
     return SourceError(
-        f"{name}: the payload unpacks to {size}, more than the limit of {limit} bytes "
+        f"{name}: the payload unpacks to {amount} the limit of {limit} bytes "
         f"({limit_hint('max_unpacked_bytes')}); raise the limit if this file is genuine"
     )
 
@@ -451,7 +501,7 @@ class _Guarded(io.RawIOBase):
             ) from None
         self._read += len(data)
         if self._read > self._limit:
-            raise _too_big(self._name, self._limit, "more")
+            raise _too_big(self._name, self._limit)
         return data
 
     def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]

@@ -36,6 +36,7 @@ from whr.sources._common import (
     DECIMAL,
     INT32_RANGE,
     MINUTES_RANGE,
+    MINUTES_WORDS,
     PLAIN_TEXT,
     TEXT_NOT_UTF8,
     ProblemLog,
@@ -44,6 +45,7 @@ from whr.sources._common import (
     check_limits,
     describe,
     limit_hint,
+    nfc_ids,
     open_payload,
     quote,
     sha256_file,
@@ -71,6 +73,11 @@ CANONICAL_PATTERN = re.compile(
 )
 SCHEMAS = {"players": PLAYERS, "tournaments": TOURNAMENTS, "games": GAMES}
 KEYS = {"players": "player_id", "tournaments": "tournament_id", "games": "game_id"}
+ID_COLUMNS = {  # in one Unicode form (NFC), whatever form the file has
+    "players": ("player_id",),
+    "tournaments": ("tournament_id",),
+    "games": ("game_id", "tournament_id", "black", "white"),
+}
 REQUIRED = {
     "players": ("player_id",),
     "tournaments": ("tournament_id",),
@@ -182,11 +189,23 @@ def _parquet_column(column: pa.ChunkedArray) -> pa.ChunkedArray:
 
 
 def _check_lengths(frame: pd.DataFrame, name: str, unit: str, first: int, limit: int) -> None:
-    """Refuse a cell longer than ``limit`` characters, naming its line (or row) and column."""
+    """Refuse a cell longer than ``limit`` characters, or holding a NUL character, naming its
+    line (or row) and column: in CSV and Parquet alike (a NUL is never text; in the first
+    bytes of a CSV file it is refused as binary data)."""
     for column in frame.columns:
         values = frame[column]
         if not (pd.api.types.is_string_dtype(values) or values.dtype == object):
             continue
+        try:
+            nul = values.str.contains("\x00", regex=False, na=False).to_numpy(bool)
+        except AttributeError:  # an object column of other values (dates from Parquet)
+            nul = values.map(lambda v: isinstance(v, str) and "\x00" in v).to_numpy(bool)
+        if nul.any():
+            i = int(np.argmax(nul))
+            raise SourceError(
+                f"{name}: {unit} {i + first}, column {quote(column)}: a NUL character (byte 0), "
+                "which no text holds; the file is damaged or not a table of text"
+            )
         try:
             lengths = values.str.len().fillna(0)
         except AttributeError:  # an object column of other values (dates from Parquet)
@@ -291,7 +310,7 @@ def _parse_column(
 
 def _range_words(column: str) -> str:
     if column == "minutes":
-        return f" (minutes per player, more than {MINUTES_RANGE[0]:g} and at most {MINUTES_RANGE[1]:g})"
+        return f" ({MINUTES_WORDS})"
     if column in RANGES:
         return f" (from {RANGES[column][0]} to {RANGES[column][1]})"
     return ""
@@ -338,6 +357,8 @@ def _read_table(
         else:
             columns[field.name] = pd.Series([default] * len(raw), dtype=object)
     frame = pd.DataFrame(columns)
+    for column in ID_COLUMNS[kind]:  # ids that look identical are one id
+        frame[column] = nfc_ids(frame[column])
     if kind == "games":
         frame["game_id"] = frame["game_id"].astype(object).map(lambda v: "" if pd.isna(v) else v)
         for i in np.flatnonzero((frame["game_id"] == "").to_numpy()):
@@ -389,7 +410,10 @@ def _check_games(
                     "unknown_player",
                     "error",
                     where[i],
-                    f"{side} player id {quote(ids[i])} is not in the players table; kept as null",
+                    f"{side} player is empty"
+                    if pd.isna(ids[i])
+                    else f"{side} player id {quote(ids[i])} is not in the players table; "
+                    "kept as null",
                 )
             games[side] = games[side].where(~unknown, None)
     else:

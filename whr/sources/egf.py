@@ -53,7 +53,7 @@ import pandas as pd
 from whr.data import bundled
 from whr.digest import bytes_sha256, file_sha256, text_sha256
 from whr.sources._common import (
-    MINUTES_RANGE,
+    MINUTES_WORDS,
     PLAIN_TEXT,
     TEXT_NOT_UTF8,
     ReadLimits,
@@ -61,7 +61,8 @@ from whr.sources._common import (
     check_limits,
     describe,
     limit_hint,
-    parse_number,
+    nfc_id,
+    parse_minutes,
     quote,
     wide_codec,
 )
@@ -608,22 +609,21 @@ def _minutes(
     """Adjusted time per player from ``TM[]``, else the basic time of ``;time=`` (the number
     before a ``+``). The number must be the whole value (``TM[1h30]`` is not 1 minute), finite
     and in ``MINUTES_RANGE``; otherwise ``egf_bad_time`` and the next key is tried."""
-    low, high = MINUTES_RANGE
     for key, text in (("TM", header.get("TM")), (";time=", info.get("time"))):
         if text is None:
             continue
         written = text if key == "TM" else BASIC_TIME.fullmatch(text)["minutes"]  # type: ignore[index]
-        value, ok = parse_number(written, low=low, high=high)
-        if ok and value is not None and value > low:
-            return float(value)
+        value, ok = parse_minutes(written)
+        if ok and value is not None:
+            return value
         problems.append(
             _problem(
                 "egf_bad_time",
                 "warning",
                 source,
                 f"header {key}",
-                f"cannot read minutes from {quote(text)}: want a number of minutes per player, "
-                f"more than {low:g} and at most {high:g}; time per player unknown",
+                f"cannot read minutes from {quote(text)}: want {MINUTES_WORDS}; time per "
+                "player unknown",
             )
         )
     return None
@@ -811,7 +811,7 @@ def _load_mapping(path: Path, codes: _Countries) -> _Mapping:
     by_name: dict[tuple[str, str], str] = {}
     problems: list[dict] = []
     for number, row in _csv_rows(path, ("player_id", "name", "country", "pin")):
-        pid = (row["player_id"] or "").strip()
+        pid = nfc_id((row["player_id"] or "").strip())
         pin = (row["pin"] or "").strip()
         country = (row["country"] or "").strip().upper()
         key = (_normal_name(row["name"] or ""), codes.listed(country) if country else "")

@@ -15,7 +15,8 @@ columns, in any order (others, such as those of ``facts_needed.csv``, are ignore
 
 - ``tournament_id`` (required): the tournament's id in the data (RenjuNet ``<tournament
   id>``; ``egf:<file name or TC[]>`` for an EGF table);
-- ``minutes``: thinking time per player, in minutes, a finite number in (0, 1440];
+- ``minutes``: thinking time per player, in minutes: a number in ASCII digits, more than 0 and
+  at most 10,080 (a week), as in the canonical and EGF tables (``MINUTES_RANGE``);
 - ``mode``: ``face_to_face``, ``online_supervised`` or ``online`` (``whr.tables.MODES``);
 - ``start``, ``end``: the tournament's first and last day, ``YYYY-MM-DD``;
 - ``category``: ``renju`` or ``gomoku`` (``whr.tables.CATEGORIES``), the list the tournament
@@ -51,14 +52,20 @@ from __future__ import annotations
 import csv
 import dataclasses
 import datetime as dt
-import math
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from whr.sources._common import ProblemLog, SourceError, sha256_file
+from whr.sources._common import (
+    MINUTES_RANGE,
+    MINUTES_WORDS,
+    ProblemLog,
+    SourceError,
+    parse_minutes,
+    sha256_file,
+)
 from whr.tables import (
     CATEGORIES,
     GAMES,
@@ -86,7 +93,7 @@ __all__ = [
 FACTS_FILE = "tournament_facts.csv"
 COLUMNS = ("tournament_id", "minutes", "mode", "note", "start", "end")  # the header we write
 FACT_COLUMNS = ("minutes", "mode", "start", "end", "category")  # one of them in a header
-MAX_MINUTES = 1440.0  # a day of thinking time per player: the largest sensible value
+MAX_MINUTES = MINUTES_RANGE[1]  # the readers' one bound (whr.sources._common.MINUTES_RANGE)
 
 
 @dataclass(frozen=True, eq=False)
@@ -199,23 +206,15 @@ def read_facts(path: str | Path, name: str | None = None) -> Facts:
 
 def _row(row: dict[str, str], tid: str, source: str, where: str, log: ProblemLog) -> dict:
     """One parsed line: bad cells become null, each with a ``bad_value`` problem."""
-    minutes = None
     text = row.get("minutes", "")
-    if text:
-        try:
-            value = float(text)
-        except ValueError:
-            value = math.nan
-        if math.isfinite(value) and 0 < value <= MAX_MINUTES:
-            minutes = value
-        else:
-            log.add(
-                "bad_value",
-                "error",
-                where,
-                f"minutes {text!r} is not a number of minutes per player in (0, "
-                f"{MAX_MINUTES:g}]; taken as not known",
-            )
+    minutes, ok = parse_minutes(text)
+    if not ok:
+        log.add(
+            "bad_value",
+            "error",
+            where,
+            f"minutes {text!r} is not {MINUTES_WORDS}; taken as not known",
+        )
     mode = row.get("mode", "") or None
     if mode is not None and mode not in MODES:
         log.add(

@@ -4,15 +4,23 @@ cap and retries with backoff.
 Every download lands in a directory of its own inside the work directory (``workdir/pull-*/``),
 under the file name of its URL, so two sources never share a file and nothing already pulled or
 read is ever overwritten, whatever their names. The body goes to a temporary file first and is
-renamed into place only once complete. Redirects are followed on http(s) only. Local paths are
-returned unchanged. This is the only step of the pipeline that retries; parsing never touches the
-network.
+renamed into place only once complete. Local paths are returned unchanged. This is the only step
+of the pipeline that retries; parsing never touches the network.
+
+Redirects are followed on http(s) only, and to another host or port only when that address is
+public: a server cannot send the download to a service on this machine or its local network
+(loopback, private, link-local addresses) that the source does not name.
+
+A URL's secrets stay here: credentials in the URL are refused, and every message names the URL
+by :func:`whr.params.public_source` (no query string, no credentials). A source ``env:NAME``
+is the URL held by the environment variable ``NAME`` (see ``docs/sources.md``).
 """
 
 from __future__ import annotations
 
 import contextlib
 import http.client
+import ipaddress
 import math
 import os
 import shutil
@@ -23,9 +31,10 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 
-from whr.params import PullSettings, is_url
+from whr.params import PullSettings, check_url, is_url, public_source, resolve_source
 from whr.sources._common import CHUNK_BYTES, SourceError, coerce_as_of
 
 __all__ = ["is_url", "pull"]
@@ -83,9 +92,9 @@ class _Deadline:
     def cancel(self) -> None:
         self._timer.cancel()
 
-    def error(self, url: str) -> SourceError:
+    def error(self, shown: str) -> SourceError:
         return SourceError(
-            f"{url}: the download did not finish within the deadline of {self.seconds:g} s "
+            f"{shown}: the download did not finish within the deadline of {self.seconds:g} s "
             "(deadline_s, --deadline); the server is too slow or stalls. Raise the deadline "
             "if the server is sound but slow"
         )
@@ -98,15 +107,57 @@ def _shut(sock: socket.socket) -> None:
         socket.socket.shutdown(sock, socket.SHUT_RDWR)
 
 
+def _host_port(url: str) -> tuple[str, int]:
+    parts = urllib.parse.urlsplit(url)
+    default = 443 if parts.scheme.lower() == "https" else 80
+    try:
+        port = parts.port or default
+    except ValueError:  # a port that is not a number: the connection fails and says so
+        port = default
+    return (parts.hostname or "").lower(), port
+
+
+def _not_public(host: str, port: int) -> bool:
+    """True when ``host`` resolves to an address that is not public (loopback, private,
+    link-local, reserved): a service of this machine or of its local network."""
+    try:
+        found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except OSError:  # not resolvable: the connection fails and says so
+        return False
+    for *_, address in found:
+        try:
+            if not ipaddress.ip_address(str(address[0]).split("%", 1)[0]).is_global:
+                return True
+        except ValueError:
+            return True
+    return False
+
+
 class _Redirects(urllib.request.HTTPRedirectHandler):
-    """Follow redirects on http(s) only (urllib also follows ``ftp://``)."""
+    """Follow redirects on http(s) only (urllib also follows ``ftp://``), and to another host
+    or port only when its address is public."""
 
     def redirect_request(self, req, fp, code, msg, headers, newurl):  # type: ignore[no-untyped-def]
+        here, there = public_source(req.full_url), public_source(newurl)
         scheme = urllib.parse.urlsplit(newurl).scheme.lower()
         if scheme not in SCHEMES:
             raise SourceError(
-                f"{req.full_url}: the server redirects to {newurl!r}, which is not http(s); "
+                f"{here}: the server redirects to {there!r}, which is not http(s); "
                 "only http and https are followed. Use the final address if it is trusted"
+            )
+        try:
+            check_url(newurl)
+        except ValueError as exc:
+            raise SourceError(
+                f"{here}: the server redirects to a URL that is refused: {exc}"
+            ) from None
+        target = _host_port(newurl)
+        if target != _host_port(req.full_url) and _not_public(*target):
+            raise SourceError(
+                f"{here}: the server redirects to {there!r}, an address of this machine or "
+                "its local network that the source does not name; a redirect is followed to "
+                "another host or port only when its address is public. Give that address as "
+                "the source if it is trusted"
             )
         return super().redirect_request(req, fp, code, msg, headers, newurl)
 
@@ -142,30 +193,47 @@ def _opener(deadline: _Deadline) -> urllib.request.OpenerDirector:
     return urllib.request.build_opener(_Redirects(), _HTTP(deadline), _HTTPS(deadline))
 
 
+def _scrub(text: object, url: str) -> str:
+    """``text`` (an error from urllib or http.client, a server's reason phrase) with the URL,
+    its query string and each of the query's values replaced: such messages may quote the
+    request, and a server may echo a token it refuses."""
+    out = str(text).replace(url, public_source(url))
+    query = urllib.parse.urlsplit(url).query
+    if query:
+        out = out.replace(query, "[hidden]")
+        for _, value in urllib.parse.parse_qsl(query, keep_blank_values=True):
+            for form in {value, urllib.parse.quote(value, safe="")}:
+                if len(form) >= 4:
+                    out = out.replace(form, "[hidden]")
+    return out
+
+
 def _download_once(
     url: str, part: Path, timeout_s: float, max_bytes: int, deadline: _Deadline
 ) -> int:
+    shown = public_source(url)
     request = urllib.request.Request(url, headers={"User-Agent": USER_AGENT})
     wait = min(timeout_s, max(deadline.remaining(), 0.001))
     try:
         response = _opener(deadline).open(request, timeout=wait)
     except urllib.error.HTTPError as exc:
+        reason = _scrub(exc.reason, url)
         if exc.code in RETRY_STATUS:
-            raise _Transient(f"HTTP {exc.code} {exc.reason}") from None
-        raise SourceError(f"{url}: HTTP {exc.code} {exc.reason}; check the URL") from None
+            raise _Transient(f"HTTP {exc.code} {reason}") from None
+        raise SourceError(f"{shown}: HTTP {exc.code} {reason}; check the URL") from None
     except (urllib.error.URLError, OSError, http.client.HTTPException) as exc:
         if deadline.expired:
-            raise deadline.error(url) from None
+            raise deadline.error(shown) from None
         reason = getattr(exc, "reason", exc)
         if isinstance(reason, (TimeoutError, socket.timeout)):
             raise _Transient(f"no answer within {timeout_s:g} s (timeout_s, --timeout)") from None
-        raise _Transient(f"cannot connect: {reason}") from None
+        raise _Transient(f"cannot connect: {_scrub(reason, url)}") from None
     with response:
         length_text = response.headers.get("Content-Length")
         expected = int(length_text) if length_text and length_text.isdigit() else None
         if expected is not None and expected > max_bytes:
             raise SourceError(
-                f"{url}: the server announces {expected} bytes, more than the cap of "
+                f"{shown}: the server announces {expected} bytes, more than the cap of "
                 f"{max_bytes} bytes (max_bytes, --max-bytes); raise the cap if this size is "
                 "genuine"
             )
@@ -177,22 +245,24 @@ def _download_once(
                     received += len(chunk)
                     if received > max_bytes:
                         raise SourceError(
-                            f"{url}: the download exceeds the cap of {max_bytes} bytes "
+                            f"{shown}: the download exceeds the cap of {max_bytes} bytes "
                             "(max_bytes, --max-bytes); raise the cap if this size is genuine"
                         )
                     out.write(chunk)
                     if deadline.expired:
-                        raise deadline.error(url)
+                        raise deadline.error(shown)
         except (OSError, http.client.HTTPException) as exc:
             if deadline.expired:
-                raise deadline.error(url) from None
+                raise deadline.error(shown) from None
             if isinstance(exc, (socket.timeout, TimeoutError)):
                 raise _Transient(
                     f"no data for {timeout_s:g} s (timeout_s, --timeout) after {received} bytes"
                 ) from None
-            raise _Transient(f"connection broken after {received} bytes: {exc}") from None
+            raise _Transient(
+                f"connection broken after {received} bytes: {_scrub(exc, url)}"
+            ) from None
     if deadline.expired:
-        raise deadline.error(url)
+        raise deadline.error(shown)
     if expected is not None and received != expected:
         raise _Transient(f"truncated: received {received} of {expected} bytes")
     return received
@@ -208,13 +278,16 @@ def pull(
     max_bytes: int = PullSettings.max_bytes,
     retries: int = PullSettings.retries,
     backoff_s: float = PullSettings.backoff_s,
+    report: Callable[[str], object] | None = None,
 ) -> Path:
     """Make ``source`` available as a local path: download a URL, return a local path as is.
 
     Parameters
     ----------
     source : str or path-like
-        An http(s) URL, or a local file or directory.
+        An http(s) URL, a local file or directory, or ``env:NAME``: the URL (or path) held by
+        the environment variable ``NAME``, for an address with a secret in it. Credentials in
+        a URL (``user:password@``) are refused; a query string is never shown.
     workdir : str or path-like
         Directory that receives downloads (created if missing). Each download gets a new
         directory of its own in it, so nothing there is ever overwritten.
@@ -236,6 +309,10 @@ def pull(
         and the deadline are not retried.
     backoff_s : float
         Wait before the first retry in seconds, doubled before each further retry, >= 0.
+    report : callable, optional
+        Called with one sentence for each failed attempt that is retried (what failed and the
+        wait before the next one), so that a pull that succeeds in the end still tells of its
+        failures (the flow logs them as warnings).
 
     Returns
     -------
@@ -246,6 +323,8 @@ def pull(
     ------
     SourceError
         If the local path does not exist, or the download fails for good.
+    whr.params.SecretSourceError
+        If the URL holds credentials, or ``env:NAME`` is not set (a ``ValueError``).
     ValueError, TypeError
         On bad arguments.
     """
@@ -268,13 +347,18 @@ def pull(
         raise ValueError(f"max_bytes must be a positive integer; got {max_bytes!r}")
     if isinstance(retries, bool) or not isinstance(retries, int) or retries < 0:
         raise ValueError(f"retries must be an integer >= 0; got {retries!r}")
-    if not is_url(source):
-        path = Path(source)
+    if report is not None and not callable(report):
+        raise TypeError(f"report must be callable or None; got {type(report).__name__}")
+    address = resolve_source(source) if isinstance(source, str) else source
+    if not is_url(address):
+        path = Path(address)
         if not path.exists():
             raise SourceError(f"{path}: no such file or directory")
         return path
 
-    url = str(source)
+    url = str(address)
+    check_url(url)
+    shown = public_source(url)
     folder = Path(workdir)
     folder.mkdir(parents=True, exist_ok=True)
     name = _target_name(url)
@@ -293,6 +377,11 @@ def pull(
                         f"{deadline_s:g} s (deadline_s, --deadline)"
                     )
                     break
+                if report is not None:
+                    report(
+                        f"{shown}: {failures[-1]}; attempt {attempt + 1} of {retries + 1} in "
+                        f"{wait:g} s"
+                    )
                 time.sleep(wait)
             attempts += 1
             handle, part_name = tempfile.mkstemp(dir=home, prefix=f".{name}.", suffix=".part")
@@ -316,6 +405,6 @@ def pull(
         deadline.cancel()
     shutil.rmtree(home, ignore_errors=True)
     raise SourceError(
-        f"{url}: download failed after {attempts} attempts ({'; '.join(failures)}); "
+        f"{shown}: download failed after {attempts} attempts ({'; '.join(failures)}); "
         "check the URL and the network"
     )

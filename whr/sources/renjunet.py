@@ -63,6 +63,7 @@ from whr.sources._common import (
     check_limits,
     describe,
     limit_hint,
+    nfc_id,
     open_payload,
     parse_number,
     quote,
@@ -511,8 +512,8 @@ def _players(state: _Pass, log: ProblemLog, name: str) -> tuple[pa.Table, dict[s
     id_map: dict[str, str] = {}
     seen_disp: dict[str, int] = {}
     for line, attrs in state.players:
-        key = attrs.get("id", "")
-        disp = attrs.get("disp_id", "")
+        key = nfc_id(attrs.get("id", ""))
+        disp = nfc_id(attrs.get("disp_id", ""))
         if not key or not disp:
             missing = "id" if not key else "disp_id"
             log.add(
@@ -597,7 +598,7 @@ def _tournaments(
     columns: dict[str, list] = {field: [] for field in TOURNAMENTS.names}
     ends: dict[str, dt.date | None] = {}
     for line, attrs in state.tournaments:
-        key = attrs.get("id", "")
+        key = nfc_id(attrs.get("id", ""))
         where = f"line {line}, tournament id={key}"
         if not key:
             log.add("missing_id", "error", where, "tournament without an id; skipped")
@@ -659,6 +660,13 @@ def _tournaments(
     return pa.table(columns, schema=TOURNAMENTS), ends
 
 
+def _nfc_all(values: list) -> list:
+    """:func:`nfc_id` of each id (a cheap test first: RenjuNet's ids are digits)."""
+    if "".join(filter(None, values)).isascii():
+        return values
+    return [nfc_id(v) for v in values]
+
+
 _RESULT_TOKENS = {"1": 1.0, "0.5": 0.5, "0": 0.0, "": None, None: None}
 _UNSET = object()
 
@@ -686,6 +694,7 @@ def _games(
         )
     else:
         lines = ids = tours = rounds = rules = blacks = whites = results = dates = unrated = []
+    ids, tours, blacks, whites = (_nfc_all(c) for c in (ids, tours, blacks, whites))
     get_player = id_map.get
     black = [get_player(r) for r in blacks]
     white = [get_player(r) for r in whites]

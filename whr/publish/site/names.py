@@ -1,7 +1,8 @@
 """Names on the site: portable page file names, and labels that tell namesakes apart.
 
 Page file names come from ids. An id is used as it is when it is plain (letters, digits and
-``-``, at most 64 characters), is not a device name that Windows reserves (``CON``, ``PRN``,
+``-``, at most 64 characters, not starting with ``-``, which a shell command would take for an
+option: ``rm -rf.html``), is not a device name that Windows reserves (``CON``, ``PRN``,
 ``AUX``, ``NUL``, ``COM0``-``COM9``, ``LPT0``-``LPT9``, in any case) and no other id of the same
 directory differs from it only by case (``ABC`` beside ``abc``: one file on a case-insensitive
 file system). Any other id gets ``_`` and 20 hex digits of its sha256: stable from run to run,
@@ -20,7 +21,7 @@ from whr.digest import text_sha256
 
 __all__ = ["RESERVED", "namesake_labels", "page_names", "slug"]
 
-_PLAIN = re.compile(r"[A-Za-z0-9-]{1,64}")
+_PLAIN = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]{0,63}")
 RESERVED = frozenset(
     ["con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)), *(f"lpt{i}" for i in range(10))]
 )

@@ -13,23 +13,29 @@ one chunk's strings exist at a time, and the chunks can be shared among worker p
 
 from __future__ import annotations
 
-import csv
+import ctypes
+import ctypes.util
 import datetime as dt
-import io
 import json
 import multiprocessing
 import os
 import shutil
+import signal
+import sys
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
 import jinja2
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 from markupsafe import Markup, escape
 
 from whr import lists
 from whr.digest import text_sha256
+from whr.publish.parquet import csv_text
 from whr.publish.site.prepare import (
     ListData,
     Prepared,
@@ -41,6 +47,7 @@ from whr.publish.site.prepare import (
     signed,
 )
 from whr.rules.reasons import REASONS
+from whr.tables import EXCLUSIONS, RATINGS
 
 HERE = Path(__file__).parent
 STATUS_LABELS = (
@@ -53,9 +60,17 @@ MAX_TOP_SERIES = 20  # players drawn on the top-players chart
 MAX_IDS_SHOWN = 20  # game ids shown per group on the page of games not rated
 CHUNK = 2000  # players (tournaments) per chunk of pages
 PARALLEL_FROM = 4000  # pages of players and tournaments from which to use several processes
-CSV_DECIMALS = 2  # Elo values in the CSV files: to the hundredth
-CSV_FORMULA = ("=", "+", "-", "@", "\t", "\r")
-"""First characters that make a spreadsheet run a text cell as a formula."""
+EXCLUSIONS_CSV = pa.schema(
+    [
+        EXCLUSIONS.field("game_id"),
+        EXCLUSIONS.field("tournament_id"),
+        pa.field("tournament", pa.string()),  # its name ("(no tournament)" without one)
+        pa.field("tournament_end", pa.date32()),  # its last day; null when not known
+        EXCLUSIONS.field("reason"),
+        EXCLUSIONS.field("message"),
+    ]
+)
+"""``exclusions.csv``: the games not rated, with their tournament's name and last day."""
 EPOCH = dt.date(1970, 1, 1)
 
 
@@ -83,31 +98,6 @@ def environment() -> jinja2.Environment:
     env.filters["json"] = lambda v: Markup(script_json(v))
     env.filters["thousands"] = lambda n: f"{int(n):,}"
     return env
-
-
-def _csv_value(value: object) -> object:
-    if isinstance(value, str):
-        return "'" + value if value.startswith(CSV_FORMULA) else value
-    if value is None or value is pd.NA or (isinstance(value, float) and value != value):
-        return ""
-    if isinstance(value, float):
-        return round(value, CSV_DECIMALS)
-    return value
-
-
-def csv_text(frame: pd.DataFrame) -> str:
-    """A table as CSV text (``\n`` line ends, a header row; missing values empty).
-
-    Fractional numbers are rounded to ``CSV_DECIMALS`` places (the Parquet keeps them whole). A
-    text cell that a spreadsheet would run as a formula (starting with ``= + - @``, a tab or a
-    carriage return) gets a leading ``'``; numbers are written as they are.
-    """
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(list(frame.columns))
-    columns = [[_csv_value(v) for v in frame[name].tolist()] for name in frame.columns]
-    writer.writerows(zip(*columns, strict=True))
-    return out.getvalue()
 
 
 def _whole(values: np.ndarray) -> list[str]:
@@ -737,8 +727,38 @@ def _work(r: Renderer, cols: _Columns, stencils: dict[str, Stencil], jobs: Jobs)
         (player_pages if kind == "p" else tournament_pages)(r, cols, stencils[kind], lo, hi)
 
 
-def _child(r: Renderer, cols: _Columns, stencils: dict[str, Stencil], jobs: Jobs) -> None:
+_PR_SET_PDEATHSIG = 1  # prctl(2)
+
+
+def _die_with(parent: int) -> None:
+    """Make this forked worker end when its parent does, however the parent ends (SIGKILL too):
+    no worker writes on, holding the published tree's lock, for a run that is gone.
+
+    On Linux the kernel sends the worker SIGKILL when the thread that forked it ends
+    (``prctl(PR_SET_PDEATHSIG)``; that thread waits for the workers in :meth:`Pages.finish`);
+    elsewhere a thread of the worker watches for a new parent process. A parent that died
+    before this ran is caught by the check of the parent's pid.
+    """
+    libc = ctypes.util.find_library("c") if sys.platform.startswith("linux") else None
+    if libc is not None:
+        ctypes.CDLL(libc, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    else:
+
+        def watch() -> None:
+            while os.getppid() == parent:
+                time.sleep(0.5)
+            os._exit(1)
+
+        threading.Thread(target=watch, daemon=True).start()
+    if os.getppid() != parent:
+        os._exit(1)
+
+
+def _child(
+    r: Renderer, cols: _Columns, stencils: dict[str, Stencil], jobs: Jobs, parent: int
+) -> None:
     try:
+        _die_with(parent)
         _work(r, cols, stencils, jobs)
     except BaseException:
         import traceback
@@ -750,7 +770,8 @@ def _child(r: Renderer, cols: _Columns, stencils: dict[str, Stencil], jobs: Jobs
 
 class Pages:
     """The player and tournament pages being written: in chunks, in worker processes (forked,
-    so they share the prepared data) or, with one process, at once in this one."""
+    so they share the prepared data) or, with one process, at once in this one. A worker ends
+    with this process, however it ends (:func:`_die_with`)."""
 
     def __init__(self, r: Renderer, processes: int | None = None):
         self.r = r
@@ -788,7 +809,9 @@ class Pages:
             return
         context = multiprocessing.get_context("fork")
         for k in range(processes):
-            worker = context.Process(target=_child, args=(r, cols, stencils, jobs[k::processes]))
+            worker = context.Process(
+                target=_child, args=(r, cols, stencils, jobs[k::processes], os.getpid())
+            )
             worker.start()
             self.workers.append(worker)
 
@@ -798,9 +821,17 @@ class Pages:
             w.join()
         failed = [w.exitcode for w in self.workers if w.exitcode != 0]
         if failed:
+            killed = [-code for code in failed if code is not None and code < 0]
             raise RuntimeError(
-                f"writing the player and tournament pages failed in a worker process (exit "
-                f"codes {failed}; its error is printed above); rerun with processes=1 to see it here"
+                f"writing the player and tournament pages into {self.r.target} failed in a "
+                f"worker process (exit codes {failed}"
+                + (
+                    f"; killed by signal {killed}, SIGKILL being what the system's "
+                    "out-of-memory killer sends"
+                    if killed
+                    else "; its error is printed above"
+                )
+                + "); rerun with processes=1 to see it here"
             )
         self.r.written = list(dict.fromkeys([*self.r.written, *self.written]))
 
@@ -877,8 +908,9 @@ def write_excluded(r: Renderer) -> None:
         else:
             groups.append({"tid": row["tid"], "rows": [row]})
     r.render("excluded.html", "excluded.html", reasons=reasons, groups=groups, total=len(ex))
-    table = ex[["game_id", "tournament_id", "tournament", "end", "reason", "message"]]
-    r.write("exclusions.csv", csv_text(table.rename(columns={"end": "tournament_end"})))
+    ends = [dt.date.fromisoformat(d) if d else None for d in end]
+    table = ex.assign(tournament_end=pd.Series(ends, index=ex.index, dtype=object))
+    r.write("exclusions.csv", csv_text(table, EXCLUSIONS_CSV))
 
 
 # --- top players, about, CSV -------------------------------------------------------------------
@@ -975,7 +1007,7 @@ def players_json(index: pd.DataFrame) -> list[dict[str, Any]]:
 
 def write_csv(r: Renderer) -> None:
     """``ratings.csv``: the current list with every column of ``ratings.parquet``."""
-    r.write("ratings.csv", csv_text(r.site.current.frame))
+    r.write("ratings.csv", csv_text(r.site.current.frame, RATINGS))
 
 
 def write_players_json(r: Renderer) -> None:

@@ -1,0 +1,43 @@
+"""A site render whose page workers hang, holding the published tree's lock (for test_site.py).
+
+Usage: python kill_render.py OUT
+
+Takes ``OUT``'s lock as a run does, then renders a small site with two forked page workers
+(``processes=2``) whose work is replaced by a long sleep; each worker prints ``worker PID`` when
+it starts. The test kills this process with SIGKILL and watches the workers.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+import support
+
+from whr.publish import hold
+from whr.publish.parquet import build_tables
+from whr.publish.site import render, write_site
+
+
+def hang(*args: object) -> None:
+    sys.stdout.write(f"worker {os.getpid()}\n")
+    sys.stdout.flush()
+    time.sleep(300)
+
+
+def main() -> None:
+    out = Path(sys.argv[1])
+    given = support.inputs(300)
+    tables, year_end = build_tables(support.AS_OF, given.data, given.selection, given.fit)
+    render._work = hang  # what the forked workers run
+    with hold(out):
+        write_site(out / "site", support.AS_OF, tables, year_end, {}, processes=2)
+    sys.stdout.write("not killed\n")
+
+
+if __name__ == "__main__":
+    main()
