@@ -57,7 +57,8 @@ def shown(f: dataclasses.Field[Any]) -> str:
     unit = f.metadata["unit"]
     if f.metadata["shown"] is not None:
         return f"{f.metadata['shown']} ({unit})" if unit else str(f.metadata["shown"])
-    value = f.default_factory() if f.default is dataclasses.MISSING else f.default  # type: ignore[misc]
+    factory = f.default_factory
+    value = factory() if callable(factory) else f.default
     if isinstance(value, bool):
         return "on" if value else "off"
     if isinstance(value, int) and value >= 10_000:
@@ -171,7 +172,7 @@ def _verify(out: Path) -> int:
     return 0 if done.ok else EXIT["failed"]
 
 
-def _built(cls: type, given: dict[str, Any], prefix: str = "") -> Any:
+def _built(cls: Any, given: dict[str, Any], prefix: str = "") -> Any:
     """``cls`` made of the values ``given`` by dotted field path (its dataclass fields too)."""
     hints = typing.get_type_hints(cls)
     values = {}
@@ -185,15 +186,16 @@ def _built(cls: type, given: dict[str, Any], prefix: str = "") -> Any:
 
 def run_of(args: argparse.Namespace) -> Run:
     """The run from parsed options: the options given, and the fields' defaults for the others
-    (raises :class:`whr.run.RunError`, its message led by the option that sets the field)."""
+    (raises :class:`whr.run.RunError`)."""
     given = dict(vars(args))
     for path, f, _ in declared(Run):
         if f.metadata.get("follows") in given:
             given.setdefault(path, given[f.metadata["follows"]])
     try:
-        return _built(Run, given)
+        run: Run = _built(Run, given)
     except (TypeError, ValueError) as exc:  # FitParams, PullSettings, ReadLimits: not RunError
         raise RunError(str(exc)) from None
+    return run
 
 
 def _with_option(message: str) -> str:

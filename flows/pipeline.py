@@ -43,10 +43,10 @@ os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "120")
 # Dask's workers and scheduler (--dask) log every connection at INFO; warnings still show.
 os.environ.setdefault("DASK_LOGGING__DISTRIBUTED", "warning")
 
-from prefect import flow, get_run_logger, task
+from prefect import State, flow, get_run_logger, task
 from prefect.artifacts import create_markdown_artifact
 from prefect.cache_policies import NO_CACHE
-from prefect.states import Completed, Failed, State
+from prefect.states import Completed, Failed
 from prefect.task_runners import ThreadPoolTaskRunner
 
 import whr
@@ -67,7 +67,7 @@ PULL_GRACE_S = 60.0
 """A pull task is stopped this long after its deadline (``pull_deadline_s``, which covers the
 whole pull: every attempt and the waits between them), should the library's own stop fail."""
 
-_TASK = {"persist_result": False, "cache_policy": NO_CACHE}
+_TASK: dict[str, Any] = {"persist_result": False, "cache_policy": NO_CACHE}
 
 
 # ----------------------------------------------------------------------------------------------
@@ -306,7 +306,7 @@ def daily(run: Run) -> State:
         [public_source(s) for s in run.sources],
     )
     result = Outcome()
-    with whr.publish.hold(run.out, wait=run.wait), ThreadPoolTaskRunner() as here:
+    with whr.publish.hold(run.out, wait=run.wait), ThreadPoolTaskRunner[Any]() as here:
         result.repaired = repair(run)
         with tempfile.TemporaryDirectory(prefix="rif-rating-pull-") as workdir:
             # the library keeps each pull to its deadline; Prefect's timeout only backs it up
@@ -329,7 +329,8 @@ def daily(run: Run) -> State:
                 result.lists[category] = {"outcome": "no-new-data", "message": message}
                 continue
             selection = validate.submit(run, category, shared)
-            fitted = rate.submit(run, category, selection)
+            # a future as an argument is resolved by Prefect; its types do not say so
+            fitted = rate.submit(run, category, selection)  # type: ignore[call-overload]
             # here, not on the flow's task runner: this process holds the published tree's lock
             published = here.submit(
                 publish,
