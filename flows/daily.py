@@ -236,9 +236,7 @@ command line (k from 1), for the flow to read as ``env:`` + that name."""
 def keep_secrets_out(run: Run) -> Run:
     """``run`` with each URL that holds a secret (a query string) moved into this process's
     environment and named ``env:RIF_RATING_SOURCE_<k>``: the flow's parameters, which Prefect
-    stores, then never hold it (:meth:`whr.run.Run.secret_sources`)."""
-    if not run.secret_sources():
-        return run
+    stores, then never hold it (:meth:`whr.run.Run.refuse_stored_secrets`)."""
     sources = []
     for k, source in enumerate(run.sources, 1):
         if is_url(source) and has_secret(source):
@@ -246,7 +244,9 @@ def keep_secrets_out(run: Run) -> Run:
             os.environ[name] = source
             source = ENV_PREFIX + name
         sources.append(source)
-    return dataclasses.replace(run, sources=tuple(sources))
+    return (
+        run if tuple(sources) == run.sources else dataclasses.replace(run, sources=tuple(sources))
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -54,7 +54,7 @@ import whr.publish
 from flows.runners import DaskTarget, dask_runner, prefect_api, share
 from whr.params import is_url, public_source, resolve_source
 from whr.publish.summary import markdown_text, summarize, value_counts
-from whr.run import Run, RunError
+from whr.run import Run
 
 FLOW_TIMEOUT_S = 4 * 3600
 """A run that takes longer than this is stopped (a healthy one takes minutes)."""
@@ -258,6 +258,16 @@ class Outcome:
     def published(self) -> list[str]:
         return [k for k, x in self.lists.items() if x["outcome"] == "published"]
 
+    def state(self) -> State:
+        """The flow's final state: Failed when a list failed, else Completed (named "No new
+        data" when nothing was published); its data is what :func:`execute` reads back."""
+        data = {"lists": self.lists, "repaired": self.repaired, "outcome": self.outcome}
+        message = "; ".join(f"{k}: {x['outcome']}" for k, x in self.lists.items())
+        if self.outcome in ("failed", "partial"):
+            return Failed(message=message, data=data)
+        name = "No new data" if self.outcome == "no-new-data" else "Completed"
+        return Completed(name=name, message=message, data=data)
+
     @property
     def lines(self) -> list[str]:
         return [f"repaired: {x}" for x in self.repaired] + [
@@ -278,25 +288,15 @@ class Outcome:
     on_cancellation=[_on_end("cancelled")],
 )
 def daily(run: Run) -> State:
-    """Compute and publish the Renju rating lists as of a date.
+    """Compute and publish the Renju rating lists as of a date (the final state:
+    :meth:`Outcome.state`).
 
     Args:
         run: What is read, the list date, what is computed and how it is published. Each
             field is described in this form and in docs/operations.md (the option table);
             Prefect checks the run with its own checks before the flow starts.
-
-    Returns:
-        A Completed state (named "No new data" when nothing changed), or a Failed state when
-        a list failed; its data is the outcome of each list.
     """
-    if run.secret_sources():
-        raise RunError(
-            f"source: {', '.join(run.secret_sources())} carries a secret (credentials or a "
-            "query string), and a flow's parameters are stored by Prefect: give the URL in an "
-            "environment variable of the process that runs the flow and the source as "
-            "env:NAME (see docs/sources.md, Secret addresses); if the URL was given here, "
-            "change the secret it holds"
-        )
+    run.refuse_stored_secrets()
     rules_sha256 = run.check_local()
     logger = get_run_logger()
     logger.info(
@@ -360,16 +360,7 @@ def daily(run: Run) -> State:
                 result.lists[category] = {"outcome": "failed", "message": error}
                 _step_summary(f"# {category}: failed\n\n{markdown_text(error)}\n")
                 logger.error("%s failed: %s", category, error)
-    outcome = result.outcome
-    data_out = {"lists": result.lists, "repaired": result.repaired, "outcome": outcome}
-    message = "; ".join(f"{k}: {x['outcome']}" for k, x in result.lists.items())
-    if outcome in ("failed", "partial"):
-        return Failed(message=message, data=data_out)
-    return Completed(
-        name="No new data" if outcome == "no-new-data" else "Completed",
-        message=message,
-        data=data_out,
-    )
+    return result.state()
 
 
 def _cause(future: Any) -> str:

@@ -304,11 +304,19 @@ class Run:
             raise RunError(self._name_it(self.differences(digest)))
         return digest
 
-    def secret_sources(self) -> list[str]:
-        """The sources given as URLs with a secret in them (credentials, a query string), in
-        their public form: such a URL must not become a Prefect flow's parameter, which
-        Prefect stores; give it as ``env:NAME`` instead (the command line does that itself)."""
-        return [public_source(s) for s in self.sources if is_url(s) and has_secret(s)]
+    def refuse_stored_secrets(self) -> None:
+        """Refuse a run whose sources hold a URL with a secret (credentials, a query string):
+        it must not be a Prefect flow's parameter, which Prefect stores; such a URL is given
+        as ``env:NAME`` instead (the command line does that itself)."""
+        secret = [public_source(s) for s in self.sources if is_url(s) and has_secret(s)]
+        if secret:
+            raise RunError(
+                f"source: {', '.join(secret)} carries a secret (credentials or a query string), "
+                "and a flow's parameters are stored by Prefect: give the URL in an environment "
+                "variable of the process that runs the flow and the source as env:NAME (see "
+                "docs/sources.md, Secret addresses); if the URL was given here, change the "
+                "secret it holds"
+            )
 
     @property
     def rules_directory(self) -> Path:

@@ -326,11 +326,16 @@ def pull(
         if not path.exists():
             raise SourceError(f"{path}: no such file or directory")
         return path
+    return _download(str(address), Path(workdir), settings, report)
 
-    url = str(address)
+
+def _download(
+    url: str, folder: Path, settings: PullSettings, report: Callable[[str], object] | None
+) -> Path:
+    """:func:`pull` of a URL: attempts until one succeeds, the retries are spent, or the
+    deadline comes; the file lands in a new directory of its own in ``folder``."""
     check_url(url)
     shown = public_source(url)
-    folder = Path(workdir)
     folder.mkdir(parents=True, exist_ok=True)
     name = _target_name(url)
     home = Path(tempfile.mkdtemp(dir=folder, prefix="pull-"))
@@ -350,8 +355,8 @@ def pull(
                     break
                 if report is not None:
                     report(
-                        f"{shown}: {failures[-1]}; attempt {attempt + 1} of {settings.retries + 1} in "
-                        f"{wait:g} s"
+                        f"{shown}: {failures[-1]}; attempt {attempt + 1} of "
+                        f"{settings.retries + 1} in {wait:g} s"
                     )
                 time.sleep(wait)
             attempts += 1
