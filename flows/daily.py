@@ -21,24 +21,18 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import datetime as dt
 import os
 import signal
 import sys
+import typing
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
 from flows.runners import dask_argument
-from whr.params import (
-    CATEGORIES,
-    ENV_PREFIX,
-    FitParams,
-    PullSettings,
-    ReadLimits,
-    has_secret,
-    is_url,
-)
-from whr.run import Run, RunError, today_utc
+from whr.params import ENV_PREFIX, declared, has_secret, is_url
+from whr.run import Run, RunError
 
 PROG = "rif-rating"
 EXIT = {"published": 0, "no-new-data": 0, "failed": 1, "usage": 2, "partial": 3}
@@ -51,18 +45,49 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT["usage"], f"{PROG}: error: {message} (see {PROG} --help)\n")
 
 
-def _date(text: str) -> Any:
-    import datetime as dt
-
+def _date(text: str) -> dt.date:
     try:
         return dt.date.fromisoformat(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a date YYYY-MM-DD, got {text!r}") from None
 
 
+def shown(f: dataclasses.Field[Any]) -> str:
+    """How a field's default reads in ``--help`` and in the docs' option table, with its unit."""
+    unit = f.metadata["unit"]
+    if f.metadata["shown"] is not None:
+        return f"{f.metadata['shown']} ({unit})" if unit else str(f.metadata["shown"])
+    factory = f.default_factory
+    value = factory() if callable(factory) else f.default
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, int) and value >= 10_000:
+        text = f"{value:,}".replace(",", " ")
+    else:
+        text = f"{value:g}" if isinstance(value, float) else str(value)
+    return f"{text} {unit}" if unit else text
+
+
+def _kind(f: dataclasses.Field[Any], kind: Any) -> dict[str, Any]:
+    """``add_argument``'s keywords for a field of type ``kind`` (``X | None`` is ``X``)."""
+    options = typing.get_args(kind)
+    if typing.get_origin(kind) is tuple:  # repeatable
+        return {
+            "action": "append",
+            "choices": f.metadata.get("choices"),
+            "metavar": f.metadata.get("metavar"),
+        }
+    kind = next((k for k in options if k is not type(None)), kind)
+    if kind is bool:
+        return {"action": "store_true"}
+    unit = f.metadata["unit"]
+    metavar = f.metadata.get("metavar") or (unit.upper() if unit in ("seconds", "bytes") else "N")
+    return {"type": _date if kind is dt.date else kind, "metavar": metavar}
+
+
 def parser() -> argparse.ArgumentParser:
-    """The command line; every option maps to one parameter of the run description."""
-    fit, pull, limits = FitParams(), PullSettings(), ReadLimits()
+    """The command line: one option per flagged field of the run (:class:`whr.run.Run`), with the
+    field's help, unit and default, then the options of the command itself."""
     p = _Parser(
         prog=PROG,
         description=(
@@ -74,166 +99,16 @@ def parser() -> argparse.ArgumentParser:
         epilog="Exit status: 0 published (or nothing new), 1 failed (nothing published), "
         "2 bad arguments, 3 partly published (a list failed, another was published).",
     )
-    p.add_argument(
-        "--source",
-        action="append",
-        metavar="S",
-        help="a database file (RenjuNet .rif/.xml, possibly .gz/.zip; canonical CSV/Parquet), a "
-        "directory of dated database files (the newest not after --as-of is used), an http(s) "
-        "URL (never user:password@; a query string is never shown), or env:NAME, the URL held "
-        "by the environment variable NAME; repeat to combine sources, e.g. the database plus a "
-        "directory of EGF tables",
-    )
-    p.add_argument(
-        "--out",
-        type=Path,
-        default=Path("out"),
-        metavar="OUT",
-        help="the published tree: OUT/renju/ (the current list), OUT/archive/ (every day), "
-        "OUT/published.json (default: %(default)s)",
-    )
-    p.add_argument(
-        "--as-of",
-        type=_date,
-        default=None,
-        metavar="D",
-        help="list date YYYY-MM-DD, at most tomorrow; later games are ignored (default: today "
-        "in UTC); use it to rerun a past day",
-    )
-    p.add_argument(
-        "--category",
-        action="append",
-        choices=CATEGORIES,
-        default=None,
-        help="rule category to rate and publish; repeat for several (default: every category)",
-    )
-    p.add_argument(
-        "--variant",
-        metavar="NAME",
-        default=None,
-        help="publish under variants/NAME/ (required when --w2, --virtual-games, --strict or "
-        "--rules differ from the official values; a variant never replaces an official list)",
-    )
-    p.add_argument(
-        "--w2",
-        type=float,
-        default=fit.w2_elo2_per_day,
-        metavar="ELO2_PER_DAY",
-        help="rating variability: variance of the Wiener process in Elo^2 per day "
-        "(default: %(default)s, the RIF rating rules 2021)",
-    )
-    p.add_argument(
-        "--virtual-games",
-        type=float,
-        default=fit.virtual_games,
-        metavar="N",
-        help="virtual draws against a 1900 player on each player's first day, > 0 "
-        "(default: %(default)s)",
-    )
-    p.add_argument(
-        "--strict",
-        action="store_true",
-        help="exclude games whose tournament lacks facts the eligibility rules need "
-        "(time control, mode, moves, rule) instead of admitting them with a warning",
-    )
-    p.add_argument(
-        "--rules",
-        type=Path,
-        default=None,
-        metavar="DIR",
-        help="eligibility rules directory laid out like the bundled one (settings, override "
-        "lists, tournament facts; default: the bundled rules)",
-    )
-    p.add_argument(
-        "--force",
-        metavar="REASON",
-        default=None,
-        help="publish even when the input and parameters equal those of the published day, "
-        "or when a gate refuses the list (no rated games or players, a shrink beyond "
-        "--max-shrink); REASON and each of these it overrode are recorded in the manifest "
-        "(forced); it never allows a date after tomorrow",
-    )
-    p.add_argument(
-        "--max-shrink",
-        type=float,
-        default=Run.max_shrink,
-        metavar="FRACTION",
-        help="refuse a list whose rated games or established players fall by more than this "
-        "fraction since the previous list (default: %(default)s)",
-    )
-    p.add_argument(
-        "--max-players",
-        type=int,
-        default=Run.max_players,
-        metavar="N",
-        help="refuse, before anything is built, a list of more players than this: publishing "
-        "costs memory, time and files in proportion to the players (docs/operations.md, Size; "
-        "default: %(default)s)",
-    )
-    p.add_argument(
-        "--wait",
-        action="store_true",
-        help="when another run is publishing to OUT, wait for it instead of failing at once",
-    )
-    p.add_argument(
-        "--timeout",
-        type=float,
-        default=pull.timeout_s,
-        metavar="SECONDS",
-        help="a download's connection and each read (default: %(default)s)",
-    )
-    p.add_argument(
-        "--deadline",
-        type=float,
-        default=pull.deadline_s,
-        metavar="SECONDS",
-        help="a download in all: every attempt and the waits between them, however the server "
-        "trickles (default: %(default)s)",
-    )
-    p.add_argument(
-        "--retries",
-        type=int,
-        default=pull.retries,
-        metavar="N",
-        help="further download attempts after a transient failure (default: %(default)s)",
-    )
-    p.add_argument(
-        "--backoff",
-        type=float,
-        default=pull.backoff_s,
-        metavar="SECONDS",
-        help="wait before the first retry; doubled for each further one (default: %(default)s)",
-    )
-    p.add_argument(
-        "--max-bytes",
-        type=int,
-        default=pull.max_bytes,
-        metavar="BYTES",
-        help="refuse a download larger than this (default: %(default)s)",
-    )
-    p.add_argument(
-        "--max-unpacked-bytes",
-        type=int,
-        default=None,
-        metavar="BYTES",
-        help="refuse a file larger than this once unpacked from gzip or zip (default: the "
-        "--max-bytes value)",
-    )
-    p.add_argument(
-        "--max-value-chars",
-        type=int,
-        default=limits.max_value_chars,
-        metavar="N",
-        help="refuse a source with a value (an attribute, a text, a cell, a line) longer than "
-        "this (default: %(default)s)",
-    )
-    p.add_argument(
-        "--max-name-chars",
-        type=int,
-        default=limits.max_name_chars,
-        metavar="N",
-        help="cut a name longer than this, and report it (default: %(default)s)",
-    )
+    for path, f, kind in declared(Run):
+        if f.metadata["flag"] is not None:
+            said = f"{f.metadata['description']}; default: {shown(f)}".replace("%", "%%")
+            p.add_argument(
+                f.metadata["flag"],
+                dest=path,
+                default=argparse.SUPPRESS,
+                help=said,
+                **_kind(f, kind),
+            )
     p.add_argument(
         "--dask",
         type=dask_argument,
@@ -241,7 +116,7 @@ def parser() -> argparse.ArgumentParser:
         metavar="ADDRESS",
         help="validate and rate the lists on the Dask cluster whose scheduler is at ADDRESS "
         "(tcp://host:8786), or on a cluster of N worker processes started here for the run "
-        "(local:N); publishing stays in this process (default: threads of this process)",
+        "(local:N); publishing stays in this process; default: threads of this process",
     )
     p.add_argument(
         "--verbose",
@@ -258,12 +133,29 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
-def _verify(args: argparse.Namespace) -> int:
-    """``--verify``: check the published tree ``args.out`` (no Prefect); the exit status."""
+def option_table() -> str:
+    """The option table of ``docs/operations.md``, made from :func:`parser` (a test holds the
+    docs equal to it): each option, the run's field it sets, its default and what it means."""
+    paths = {path for path, _, _ in declared(Run)}
+    rows = ["| option | run field | default | meaning |", "| --- | --- | --- | --- |"]
+    for action in parser()._actions:
+        if action.dest == "help":
+            continue
+        option = f"`{action.option_strings[0]}`"
+        if isinstance(action, argparse._AppendAction):
+            option += " (repeatable)"
+        field = f"`{action.dest}`" if action.dest in paths else ""
+        meaning, _, default = (action.help or "").replace("%%", "%").partition("; default: ")
+        rows.append(f"| {option} | {field} | {default or 'off'} | {meaning} |")
+    return "\n".join(rows) + "\n"
+
+
+def _verify(out: Path) -> int:
+    """``--verify``: check the published tree ``out`` (no Prefect); the exit status."""
     import whr.publish
 
     try:
-        done = whr.publish.verify(args.out)
+        done = whr.publish.verify(out)
     except (whr.publish.LockedError, whr.publish.TreeError, whr.publish.StateError) as exc:
         print(f"{PROG}: failed: {exc}", file=sys.stderr)
         return EXIT["failed"]
@@ -280,63 +172,41 @@ def _verify(args: argparse.Namespace) -> int:
     return 0 if done.ok else EXIT["failed"]
 
 
+def _built(cls: Any, given: dict[str, Any], prefix: str = "") -> Any:
+    """``cls`` made of the values ``given`` by dotted field path (its dataclass fields too)."""
+    hints = typing.get_type_hints(cls)
+    values = {}
+    for f in dataclasses.fields(cls):
+        if dataclasses.is_dataclass(hints[f.name]):
+            values[f.name] = _built(hints[f.name], given, f"{prefix}{f.name}.")
+        elif prefix + f.name in given:
+            values[f.name] = given[prefix + f.name]
+    return cls(**values)
+
+
 def run_of(args: argparse.Namespace) -> Run:
-    """The run description from parsed options (raises :class:`whr.run.RunError`)."""
-    return Run.from_flat(
-        {
-            "source": args.source,
-            "out": args.out,
-            "as_of": args.as_of if args.as_of is not None else today_utc(),
-            "categories": args.category or list(CATEGORIES),
-            "variant": args.variant,
-            "w2_elo2_per_day": args.w2,
-            "virtual_games": args.virtual_games,
-            "strict": args.strict,
-            "rules": args.rules,
-            "force": args.force,
-            "max_shrink": args.max_shrink,
-            "max_players": args.max_players,
-            "wait": args.wait,
-            "pull_timeout_s": args.timeout,
-            "pull_deadline_s": args.deadline,
-            "pull_max_bytes": args.max_bytes,
-            "pull_retries": args.retries,
-            "pull_backoff_s": args.backoff,
-            "max_unpacked_bytes": args.max_unpacked_bytes,
-            "max_value_chars": args.max_value_chars,
-            "max_name_chars": args.max_name_chars,
-        }
-    )
-
-
-OPTIONS = {  # the run's parameter names (as error messages give them) -> the option that sets it
-    "w2_elo2_per_day": "--w2",
-    "virtual_games": "--virtual-games",
-    "timeout_s": "--timeout",
-    "deadline_s": "--deadline",
-    "max_bytes": "--max-bytes",
-    "retries": "--retries",
-    "backoff_s": "--backoff",
-    "max_shrink": "--max-shrink",
-    "max_players": "--max-players",
-    "as_of": "--as-of",
-    "source": "--source",
-    "sources": "--source",
-    "variant": "--variant",
-    "rules": "--rules",
-    "force": "--force",
-    "out": "--out",
-    "categories": "--category",
-    "max_unpacked_bytes": "--max-unpacked-bytes",
-    "max_value_chars": "--max-value-chars",
-    "max_name_chars": "--max-name-chars",
-}
+    """The run from parsed options: the options given, and the fields' defaults for the others
+    (raises :class:`whr.run.RunError`)."""
+    given = dict(vars(args))
+    for path, f, _ in declared(Run):
+        if f.metadata.get("follows") in given:
+            given.setdefault(path, given[f.metadata["follows"]])
+    try:
+        run: Run = _built(Run, given)
+    except (TypeError, ValueError) as exc:  # FitParams, PullSettings, ReadLimits: not RunError
+        raise RunError(str(exc)) from None
+    return run
 
 
 def _with_option(message: str) -> str:
-    """``message`` prefixed by the option that sets the parameter it names first."""
-    name = message.split(":", 1)[0].split(" ", 1)[0].rsplit(".", 1)[-1]  # ReadLimits.x -> x
-    return f"{OPTIONS[name]}: {message}" if name in OPTIONS else message
+    """``message`` led by the option that sets the field it names first (``retries must be``,
+    ``source: ...``: a field's name, or its flag's)."""
+    flags = {}
+    for _, f, _ in declared(Run):
+        if f.metadata["flag"]:
+            flags[f.name] = flags[f.metadata["flag"][2:].replace("-", "_")] = f.metadata["flag"]
+    name = message.split(":", 1)[0].split(" ", 1)[0]
+    return f"{flags[name]}: {message}" if name in flags else message
 
 
 def _github_output(outcome: str, run: Run, published: list[str]) -> None:
@@ -366,9 +236,7 @@ command line (k from 1), for the flow to read as ``env:`` + that name."""
 def keep_secrets_out(run: Run) -> Run:
     """``run`` with each URL that holds a secret (a query string) moved into this process's
     environment and named ``env:RIF_RATING_SOURCE_<k>``: the flow's parameters, which Prefect
-    stores, then never hold it (:meth:`whr.run.Run.secret_sources`)."""
-    if not run.secret_sources():
-        return run
+    stores, then never hold it (:meth:`whr.run.Run.refuse_stored_secrets`)."""
     sources = []
     for k, source in enumerate(run.sources, 1):
         if is_url(source) and has_secret(source):
@@ -376,7 +244,9 @@ def keep_secrets_out(run: Run) -> Run:
             os.environ[name] = source
             source = ENV_PREFIX + name
         sources.append(source)
-    return dataclasses.replace(run, sources=tuple(sources))
+    return (
+        run if tuple(sources) == run.sources else dataclasses.replace(run, sources=tuple(sources))
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -384,8 +254,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = parser()
     args = p.parse_args(argv)
     if args.verify:
-        return _verify(args)
-    if not args.source:
+        return _verify(Path(vars(args).get("out", Run.out)))
+    if "sources" not in vars(args):
         p.error("the following arguments are required: --source")
     try:
         run = keep_secrets_out(run_of(args))

@@ -1,8 +1,9 @@
 """The daily rating job as a Prefect 3 flow: repair, pull, parse, then per list validate, rate, publish.
 
-The flow only wires library calls; each task is one. The run is one value
-(:class:`whr.run.Run`), built from the flow's parameters and validated once; the command line
-(:mod:`flows.daily`) and the deployment (``prefect.yaml``) pass the same parameters.
+The flow only wires library calls; each task is one. The run is one value, the flow's one
+parameter (:class:`whr.run.Run`, validated once, by Prefect): the command line
+(:mod:`flows.daily`) and the deployment (``prefect.yaml``) both give a run. The tasks of a list
+are named after it (``validate-renju``, ``rate-gomoku``, ``publish-renju``).
 
 - ``repair``: :func:`whr.publish.recover` puts right what a killed run left, and says what.
 - ``pull``: the only task that retries, and the library retries, not Prefect: it knows which
@@ -25,7 +26,6 @@ With no Prefect server configured, Prefect starts a temporary local API for the 
 
 from __future__ import annotations
 
-import datetime as dt
 import logging
 import os
 import tempfile
@@ -43,26 +43,18 @@ os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "120")
 # Dask's workers and scheduler (--dask) log every connection at INFO; warnings still show.
 os.environ.setdefault("DASK_LOGGING__DISTRIBUTED", "warning")
 
-from prefect import flow, get_run_logger, task
+from prefect import State, flow, get_run_logger, task
 from prefect.artifacts import create_markdown_artifact
 from prefect.cache_policies import NO_CACHE
-from prefect.states import Completed, Failed, State
+from prefect.states import Completed, Failed
 from prefect.task_runners import ThreadPoolTaskRunner
 
 import whr
 import whr.publish
 from flows.runners import DaskTarget, dask_runner, prefect_api, share
-from whr.params import (
-    CATEGORIES,
-    FitParams,
-    PullSettings,
-    ReadLimits,
-    is_url,
-    public_source,
-    resolve_source,
-)
+from whr.params import is_url, public_source, resolve_source
 from whr.publish.summary import markdown_text, summarize, value_counts
-from whr.run import Run, RunError
+from whr.run import Run
 
 FLOW_TIMEOUT_S = 4 * 3600
 """A run that takes longer than this is stopped (a healthy one takes minutes)."""
@@ -75,7 +67,7 @@ PULL_GRACE_S = 60.0
 """A pull task is stopped this long after its deadline (``pull_deadline_s``, which covers the
 whole pull: every attempt and the waits between them), should the library's own stop fail."""
 
-_TASK = {"persist_result": False, "cache_policy": NO_CACHE}
+_TASK: dict[str, Any] = {"persist_result": False, "cache_policy": NO_CACHE}
 
 
 # ----------------------------------------------------------------------------------------------
@@ -128,27 +120,16 @@ def pull(run: Run, source: str, workdir: Path) -> Path:
     from whr.sources import pull as pull_source
 
     logger = get_run_logger()
-    settings = run.pull
     shown = public_source(source)
     logger.info(
         "pulling %s (timeout %s s, deadline %s s, %d retries)",
         shown,
-        settings.timeout_s,
-        settings.deadline_s,
-        settings.retries,
+        run.pull.timeout_s,
+        run.pull.deadline_s,
+        run.pull.retries,
     )
     with saying(f"pulling {shown}"):
-        path = pull_source(
-            source,
-            workdir,
-            run.as_of,
-            timeout_s=settings.timeout_s,
-            deadline_s=settings.deadline_s,
-            max_bytes=settings.max_bytes,
-            retries=settings.retries,
-            backoff_s=settings.backoff_s,
-            report=logger.warning,
-        )
+        path = pull_source(source, workdir, run.as_of, run.pull, report=logger.warning)
     logger.info("pulled %s -> %s", shown, path)
     return Path(path)
 
@@ -175,7 +156,7 @@ def parse(run: Run, paths: list[Path]) -> whr.SourceData:
     return data
 
 
-@task(name="validate", **_TASK)
+@task(name="validate", task_run_name="validate-{category}", **_TASK)
 def validate(run: Run, category: str, data: whr.SourceData) -> whr.Selection:
     """Decide which games of ``category`` are rated; every other game gets a reason."""
     from whr.rules import load_config
@@ -192,8 +173,8 @@ def validate(run: Run, category: str, data: whr.SourceData) -> whr.Selection:
     return selection
 
 
-@task(name="rate", **_TASK)
-def rate(run: Run, selection: whr.Selection) -> whr.Fit:
+@task(name="rate", task_run_name="rate-{category}", **_TASK)
+def rate(run: Run, category: str, selection: whr.Selection) -> whr.Fit:
     """Fit Whole-History Rating over every rated game of one list."""
     with saying(f"rating {len(selection.rated):,} games"):
         fit = whr.fit(selection.rated, run.fit)
@@ -206,7 +187,7 @@ def rate(run: Run, selection: whr.Selection) -> whr.Fit:
     return fit
 
 
-@task(name="publish", **_TASK)
+@task(name="publish", task_run_name="publish-{category}", **_TASK)
 def publish(
     run: Run,
     category: str,
@@ -277,6 +258,16 @@ class Outcome:
     def published(self) -> list[str]:
         return [k for k, x in self.lists.items() if x["outcome"] == "published"]
 
+    def state(self) -> State:
+        """The flow's final state: Failed when a list failed, else Completed (named "No new
+        data" when nothing was published); its data is what :func:`execute` reads back."""
+        data = {"lists": self.lists, "repaired": self.repaired, "outcome": self.outcome}
+        message = "; ".join(f"{k}: {x['outcome']}" for k, x in self.lists.items())
+        if self.outcome in ("failed", "partial"):
+            return Failed(message=message, data=data)
+        name = "No new data" if self.outcome == "no-new-data" else "Completed"
+        return Completed(name=name, message=message, data=data)
+
     @property
     def lines(self) -> list[str]:
         return [f"repaired: {x}" for x in self.repaired] + [
@@ -285,9 +276,6 @@ class Outcome:
             else f"{k}: published {x['message']}"
             for k, x in self.lists.items()
         ]
-
-
-_DEFAULT_FIT, _DEFAULT_PULL, _DEFAULT_LIMITS = FitParams(), PullSettings(), ReadLimits()
 
 
 @flow(
@@ -299,76 +287,16 @@ _DEFAULT_FIT, _DEFAULT_PULL, _DEFAULT_LIMITS = FitParams(), PullSettings(), Read
     on_crashed=[_on_end("crashed")],
     on_cancellation=[_on_end("cancelled")],
 )
-def daily(
-    source: str | list[str],
-    out: Path = Path("out"),
-    as_of: dt.date | None = None,
-    categories: list[str] = list(CATEGORIES),  # noqa: B006 (Prefect copies parameters)
-    variant: str | None = None,
-    w2_elo2_per_day: float = _DEFAULT_FIT.w2_elo2_per_day,
-    virtual_games: float = _DEFAULT_FIT.virtual_games,
-    strict: bool = False,
-    rules: Path | None = None,
-    force: str | None = None,
-    max_shrink: float = Run.max_shrink,
-    max_players: int = Run.max_players,
-    wait: bool = False,
-    pull_timeout_s: float = _DEFAULT_PULL.timeout_s,
-    pull_deadline_s: float = _DEFAULT_PULL.deadline_s,
-    pull_max_bytes: int = _DEFAULT_PULL.max_bytes,
-    pull_retries: int = _DEFAULT_PULL.retries,
-    pull_backoff_s: float = _DEFAULT_PULL.backoff_s,
-    max_unpacked_bytes: int | None = None,
-    max_value_chars: int = _DEFAULT_LIMITS.max_value_chars,
-    max_name_chars: int = _DEFAULT_LIMITS.max_name_chars,
-) -> State:
-    """Compute and publish the Renju rating lists as of a date.
+def daily(run: Run) -> State:
+    """Compute and publish the Renju rating lists as of a date (the final state:
+    :meth:`Outcome.state`).
 
     Args:
-        source: Where the games are: database files, directories of dated database files
-            (the newest not after the list date is read), http(s) URLs, or env:NAME (the URL
-            held by the environment variable NAME: how a URL with a secret is given, since
-            Prefect stores these parameters), read together.
-        out: The published tree (current sites, archive of every day, published.json).
-        as_of: The list date; later games are ignored. Default: today in UTC.
-        categories: Rule categories to rate and publish, each as its own list.
-        variant: Name under which a run with non-official parameters is published
-            (variants/NAME/); required when w2, virtual games, strict or rules differ.
-        w2_elo2_per_day: Variance of a rating's Wiener process, Elo^2 per day (RIF: 12.9).
-        virtual_games: Virtual draws against a 1900 player on each player's first day (RIF: 2).
-        strict: Exclude games whose tournament lacks a fact the 2021 rules need.
-        rules: Eligibility rules directory; empty for the bundled rules.
-        force: Reason to publish although nothing changed or a gate refuses the list.
-        max_shrink: Refuse a list whose rated games or established players fall by more than
-            this fraction since the previous list.
-        max_players: Refuse, before anything is built, a list of more players than this
-            (publishing costs memory and files in proportion to the players).
-        wait: Wait for another run publishing to the same tree instead of failing.
-        pull_timeout_s: Seconds for a download's connection and each read.
-        pull_deadline_s: Seconds a download may take in all: every attempt and the waits
-            between them.
-        pull_max_bytes: Largest download accepted, in bytes.
-        pull_retries: Further download attempts after a transient failure.
-        pull_backoff_s: Seconds before the first retry, doubled for each further one.
-        max_unpacked_bytes: Refuse a file larger than this once unpacked from gzip or zip
-            (empty: the download cap).
-        max_value_chars: Refuse a source with a value (an attribute, a text, a cell, a line)
-            longer than this.
-        max_name_chars: Cut a name longer than this, and report it.
-
-    Returns:
-        A Completed state (named "No new data" when nothing changed), or a Failed state when
-        a list failed; its data is the outcome of each list.
+        run: What is read, the list date, what is computed and how it is published. Each
+            field is described in this form and in docs/operations.md (the option table);
+            Prefect checks the run with its own checks before the flow starts.
     """
-    run = Run.from_flat(dict(locals()))
-    if run.secret_sources():
-        raise RunError(
-            f"source: {', '.join(run.secret_sources())} carries a secret (credentials or a "
-            "query string), and a flow's parameters are stored by Prefect: give the URL in an "
-            "environment variable of the process that runs the flow and the source as "
-            "env:NAME (see docs/sources.md, Secret addresses); if the URL was given here, "
-            "change the secret it holds"
-        )
+    run.refuse_stored_secrets()
     rules_sha256 = run.check_local()
     logger = get_run_logger()
     logger.info(
@@ -378,7 +306,7 @@ def daily(
         [public_source(s) for s in run.sources],
     )
     result = Outcome()
-    with whr.publish.hold(run.out, wait=run.wait), ThreadPoolTaskRunner() as here:
+    with whr.publish.hold(run.out, wait=run.wait), ThreadPoolTaskRunner[Any]() as here:
         result.repaired = repair(run)
         with tempfile.TemporaryDirectory(prefix="rif-rating-pull-") as workdir:
             # the library keeps each pull to its deadline; Prefect's timeout only backs it up
@@ -401,7 +329,8 @@ def daily(
                 result.lists[category] = {"outcome": "no-new-data", "message": message}
                 continue
             selection = validate.submit(run, category, shared)
-            fitted = rate.submit(run, selection)
+            # a future as an argument is resolved by Prefect; its types do not say so
+            fitted = rate.submit(run, category, selection)  # type: ignore[call-overload]
             # here, not on the flow's task runner: this process holds the published tree's lock
             published = here.submit(
                 publish,
@@ -431,16 +360,7 @@ def daily(
                 result.lists[category] = {"outcome": "failed", "message": error}
                 _step_summary(f"# {category}: failed\n\n{markdown_text(error)}\n")
                 logger.error("%s failed: %s", category, error)
-    outcome = result.outcome
-    data_out = {"lists": result.lists, "repaired": result.repaired, "outcome": outcome}
-    message = "; ".join(f"{k}: {x['outcome']}" for k, x in result.lists.items())
-    if outcome in ("failed", "partial"):
-        return Failed(message=message, data=data_out)
-    return Completed(
-        name="No new data" if outcome == "no-new-data" else "Completed",
-        message=message,
-        data=data_out,
-    )
+    return result.state()
 
 
 def _cause(future: Any) -> str:
@@ -488,7 +408,7 @@ def execute(run: Run, *, verbose: bool = False, dask: DaskTarget | None = None) 
         _hide_tracebacks()
     with prefect_api(dask):
         chosen = daily if dask is None else daily.with_options(task_runner=dask_runner(dask))
-        state = chosen(**run.flat(), return_state=True)
+        state = chosen(run, return_state=True)
     value = state.result(raise_on_failure=False)
     if isinstance(value, dict) and "lists" in value:
         return Outcome(lists=value["lists"], repaired=value["repaired"])

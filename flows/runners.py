@@ -149,12 +149,12 @@ def dask_runner(target: DaskTarget) -> Any:
     if not isinstance(target, DaskTarget):
         raise TypeError(f"target: expected a DaskTarget, got {type(target).__name__}")
     try:
-        from prefect_dask import DaskTaskRunner
+        from prefect_dask.task_runners import DaskTaskRunner
     except ImportError as exc:
         raise ImportError(
             f"--dask needs prefect-dask and distributed: pip install 'rif-rating[dask]' ({exc})"
         ) from exc
-    if target.address is not None:
+    if target.workers is None:  # an existing cluster's scheduler
         return DaskTaskRunner(address=target.address)
     import dask
 
@@ -316,7 +316,7 @@ def _dask_runner_running() -> Any | None:
     if context is None:
         return None
     try:
-        from prefect_dask import DaskTaskRunner
+        from prefect_dask.task_runners import DaskTaskRunner
     except ImportError:
         return None
     runner = context.task_runner

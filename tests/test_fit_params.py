@@ -9,7 +9,7 @@ import sys
 import numpy as np
 import pytest
 
-from whr.fit_params import FitParams
+from whr.params import FitParams
 
 
 def test_defaults_are_those_of_the_rif_rating_rules_2021():
@@ -93,7 +93,7 @@ def test_importing_the_parameters_loads_no_numerical_library():
     code = (
         "import sys, whr\n"
         "whr.FitParams(w2_elo2_per_day=19.3)\n"
-        "from whr.fit_params import FitParams\n"
+        "from whr.params import FitParams\n"
         "loaded = sorted(m for m in ('numpy', 'pandas', 'pyarrow', 'scipy') if m in sys.modules)\n"
         "print(','.join(loaded))\n"
     )

@@ -3,7 +3,7 @@
 Public API (each name is imported on first use, so ``import whr`` stays light):
 
 - ``fit(games, params=FitParams(), *, warm_start=None)`` -> ``Fit``; ``FitParams`` is the one
-  value of a fit's parameters (``whr.fit_params``, standard library only: a command line can
+  value of a fit's parameters (``whr.params``, standard library only: a command line can
   check them without loading the solver)
 - ``split_rating_change(previous_history, previous_as_of, fit, as_of, games)``: each player's
   change since the previous list, split into their own games' part and the others' part
@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 _EXPORTS = {
     "fit": "whr.engine",
     "Fit": "whr.engine",
-    "FitParams": "whr.fit_params",
+    "FitParams": "whr.params",
     "split_rating_change": "whr.engine",
     "ConvergenceError": "whr.engine",
     "read_source": "whr.sources",
@@ -51,7 +51,7 @@ __all__ = [
 
 if TYPE_CHECKING:
     from whr.engine import ConvergenceError, Fit, fit, split_rating_change
-    from whr.fit_params import FitParams
+    from whr.params import FitParams
     from whr.rules import Selection, select
     from whr.sources import SourceError, read_source
     from whr.tables import SourceData

@@ -23,7 +23,7 @@ import pyarrow.compute as pc
 
 from whr import core
 from whr.core import ConvergenceError
-from whr.fit_params import FitParams
+from whr.params import FitParams
 from whr.tables import HISTORY, as_date, to_frame
 
 __all__ = [

@@ -65,7 +65,7 @@ import pandas as pd
 from whr import elo
 from whr.elo.replay import SEED_RATING, usable
 from whr.engine import ratings_at
-from whr.fit_params import FitParams
+from whr.params import FitParams
 from whr.tables import dates_of, days_of
 
 __all__ = [

@@ -1,20 +1,42 @@
-"""The parameters of a run's parts, each one frozen, typed and validated value with units.
+"""The parameters of a run's parts, each declared once: a frozen dataclass field with its flag,
+its help text, its unit and its check.
 
-:class:`FitParams` (the fit's) is :mod:`whr.fit_params`'s, re-exported here beside the others.
+:class:`FitParams` (the fit), :class:`PullSettings` (downloads) and :class:`ReadLimits` (what the
+readers accept) are made with :func:`param` fields: the command line (``flows/daily.py``), the
+Prefect flow's form (pydantic reads a field's ``description``), the option table of
+``docs/operations.md`` and the checks are all derived from these declarations, and
+:class:`whr.run.Run` is declared the same way. Every check raises a ``TypeError`` (wrong kind) or
+a ``ValueError`` (out of range) worded ``<field> must be <what>, got <value>``.
 
-Light on purpose (standard library only): the command line builds and checks them before
-anything heavy (pandas, Prefect) is imported. Defaults are declared here and nowhere else.
+Light on purpose (standard library only): the command line builds and checks the parameters
+before anything heavy (numpy, pandas, Prefect) is imported. Defaults are declared here and
+nowhere else. The source addresses (``env:NAME``, URLs with secrets) are checked here too.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
+import numbers
 import os
 import re
+import typing
 import urllib.parse
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, fields
+from typing import Any
 
-from whr.fit_params import FitParams as FitParams
+__all__ = [
+    "CATEGORIES",
+    "DEFAULT_MAX_BYTES",
+    "REFERENCE_JITTER",
+    "Check",
+    "FitParams",
+    "PullSettings",
+    "ReadLimits",
+    "declared",
+    "param",
+]
 
 #: The largest download, and the largest file once unpacked, accepted by default, in bytes.
 DEFAULT_MAX_BYTES = 500_000_000
@@ -22,20 +44,303 @@ DEFAULT_MAX_BYTES = 500_000_000
 #: The rule categories the database knows (its rules' ``category`` 1 and 2).
 CATEGORIES = ("renju", "gomoku")
 
-
-def _check(checks: dict[str, tuple[bool, str]], value: object) -> None:
-    """Raise ``ValueError`` naming the first field whose check failed."""
-    for name, (ok, expected) in checks.items():
-        if not ok:
-            raise ValueError(f"{name} must be {expected}, got {getattr(value, name)!r}")
+#: What the RIF's reference implementation (PyPI ``whr`` 2.2.0, ``Player::hessian``) adds to
+#: minus the Hessian's diagonal when it computes uncertainties, natural units^-2.
+REFERENCE_JITTER = 0.001
 
 
-def _finite(x: object) -> bool:
-    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+# -- Declaring a parameter -----------------------------------------------------------------------
 
 
-def _count(x: object) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
+@dataclass(frozen=True)
+class Check:
+    """What a field's value must be: a kind (``real``, stored as float; ``integer``; ``bool``)
+    and a range, with the words an error gives (``{unit}`` is the field's unit)."""
+
+    kind: str
+    ok: Callable[[Any], bool]
+    expected: str
+
+
+def at_least(n: int) -> Check:
+    """An integer >= ``n``."""
+    return Check("integer", lambda v: v >= n, f"an integer >= {n}")
+
+
+POSITIVE = Check("real", lambda v: v > 0 and math.isfinite(v), "a positive finite number of {unit}")
+NON_NEGATIVE = Check("real", lambda v: v >= 0 and math.isfinite(v), "a finite number >= 0")
+FRACTION = Check("real", lambda v: 0 <= v <= 1, "a fraction between 0 and 1")
+FLAG = Check("bool", lambda v: True, "true or false")
+
+_KINDS: dict[str, tuple[type | tuple[type, ...], Callable[[Any], Any], str]] = {
+    "real": (numbers.Real, float, "a real number"),
+    "integer": (numbers.Integral, int, "an integer"),
+    "bool": (bool, bool, "true or false"),
+}
+
+
+def param(
+    default: Any = dataclasses.MISSING,
+    *,
+    help: str,
+    flag: str | None = None,
+    unit: str = "",
+    check: Check | None = None,
+    factory: Callable[[], Any] | None = None,
+    shown: str | None = None,
+    **more: Any,
+) -> Any:
+    """A dataclass field declared with what everything else derives from it.
+
+    Parameters
+    ----------
+    default, factory
+        The default value, or a function that makes it (none: the field is required).
+    help : str
+        What the field means, in a sentence (``--help``, the Prefect form, the docs' table).
+    flag : str, optional
+        The command-line option that sets it (none: not on the command line).
+    unit : str
+        Its unit (seconds, bytes, Elo^2 per day, ...).
+    check : Check, optional
+        Its kind and range, checked by :func:`check_fields` when a value is made.
+    shown : str, optional
+        How the default reads where it is not the value itself (``today (UTC)``).
+    **more
+        Further metadata for the command line: ``choices``, ``metavar``, ``follows`` (the
+        dotted field whose given value is the default of this one).
+    """
+    metadata = {"description": help, "flag": flag, "unit": unit, "check": check, "shown": shown}
+    metadata.update(more)
+    if factory is not None:
+        return dataclasses.field(default_factory=factory, metadata=metadata)
+    return dataclasses.field(default=default, metadata=metadata)
+
+
+def check_fields(value: Any) -> None:
+    """Check and normalise every field of the dataclass ``value`` that declares a check
+    (numbers become ``float`` or ``int``, so equal parameters compare and serialise equal).
+
+    Raises
+    ------
+    TypeError
+        A field of the wrong kind (``bool`` is no number), naming the field and what came.
+    ValueError
+        A field out of its range, naming the field, the range and the value.
+    """
+    for f in fields(value):
+        check = f.metadata.get("check")
+        if check is None:
+            continue
+        x = getattr(value, f.name)
+        kind, cast, said = _KINDS[check.kind]
+        if not isinstance(x, kind) or (isinstance(x, bool) and check.kind != "bool"):
+            raise TypeError(f"{f.name} must be {said}, got {type(x).__name__}: {x!r}")
+        x = cast(x)
+        if not check.ok(x):
+            expected = check.expected.format(unit=f.metadata["unit"])
+            raise ValueError(f"{f.name} must be {expected}, got {x!r}")
+        object.__setattr__(value, f.name, x)
+
+
+class Checked:
+    """A frozen dataclass whose fields are checked by :func:`check_fields` when it is made."""
+
+    def __post_init__(self) -> None:
+        check_fields(self)
+
+
+def declared(cls: type, prefix: str = "") -> Iterator[tuple[str, dataclasses.Field[Any], Any]]:
+    """Every field of the dataclass ``cls``, those of its dataclass fields in their place:
+    ``(dotted path, field, type)``, e.g. ``("pull.timeout_s", <Field>, float)``."""
+    hints = typing.get_type_hints(cls)
+    for f in fields(cls):
+        kind = hints[f.name]
+        if dataclasses.is_dataclass(kind) and isinstance(kind, type):
+            yield from declared(kind, f"{prefix}{f.name}.")
+        else:
+            yield prefix + f.name, f, kind
+
+
+# -- The parts of a run ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FitParams(Checked):
+    """The parameters of a Whole-History Rating fit (re-exported as ``whr.FitParams``).
+
+    The RIF rating rules 2021 give w2 = 12.9 and 2 virtual games (Elo^2 per day is the unit of
+    the RIF's code); the others are the solver's, with the reference implementation's values.
+
+    Examples
+    --------
+    >>> FitParams(w2_elo2_per_day=19.3).as_dict()["w2_elo2_per_day"]
+    19.3
+    """
+
+    w2_elo2_per_day: float = param(
+        12.9,
+        flag="--w2",
+        unit="Elo^2 per day",
+        check=POSITIVE,
+        help="rating variability: the variance of a rating's Wiener process (RIF rating rules "
+        "2021: 12.9)",
+    )
+    virtual_games: float = param(
+        2.0,
+        flag="--virtual-games",
+        unit="virtual draws",
+        check=POSITIVE,
+        help="virtual draws against a 1900 player on each player's first day; they make the "
+        "posterior strictly concave and never count as games (RIF rating rules 2021: 2)",
+    )
+    virtual_rating: float = param(
+        1900.0,
+        unit="Elo",
+        check=Check("real", math.isfinite, "a finite rating (published scale)"),
+        help="the rating of the virtual opponent on the published scale (internal Elo + 1900)",
+    )
+    tol_elo: float = param(
+        0.01,
+        unit="Elo",
+        check=POSITIVE,
+        help="convergence: the largest rating change of the last full Newton step",
+    )
+    tol_grad_per_natural_unit: float = param(
+        1e-6,
+        unit="log posterior per natural unit",
+        check=POSITIVE,
+        help="convergence: the largest component of the log posterior's gradient (a natural "
+        "unit of rating is 400 / ln 10, about 173.7 Elo)",
+    )
+    max_newton_iterations: int = param(
+        100,
+        unit="iterations",
+        check=at_least(1),
+        help="Newton iterations before whr.ConvergenceError",
+    )
+    jitter_per_natural2: float = param(
+        REFERENCE_JITTER,
+        unit="natural units^-2",
+        check=NON_NEGATIVE,
+        help="added to the diagonal of minus the Hessian for the uncertainties only; the "
+        "reference implementation adds 0.001, so do we",
+    )
+
+    def as_dict(self) -> dict[str, float | int]:
+        """The parameters as a plain dict of field name to value (for manifests and logs)."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    @classmethod
+    def from_dict(cls, values: Mapping[str, Any]) -> FitParams:
+        """The parameters recorded by :meth:`as_dict` (missing fields take their defaults).
+
+        Raises
+        ------
+        TypeError
+            If ``values`` is not a mapping.
+        ValueError
+            If it names a field that does not exist (or a field is out of range).
+        """
+        if not isinstance(values, Mapping):
+            raise TypeError(
+                f"values must be a mapping of FitParams fields, got {type(values).__name__}"
+            )
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(values) - known)
+        if unknown:
+            raise ValueError(
+                f"values has unknown FitParams fields {unknown}; known: {sorted(known)}"
+            )
+        return cls(**values)
+
+
+@dataclass(frozen=True)
+class PullSettings(Checked):
+    """How sources are fetched over http(s) (local paths are read in place)."""
+
+    timeout_s: float = param(
+        60.0,
+        flag="--timeout",
+        unit="seconds",
+        check=POSITIVE,
+        help="a download's wait for the connection and for each read",
+    )
+    # a server that trickles a byte now and then never trips timeout_s; the deadline stops it
+    deadline_s: float = param(
+        900.0,
+        flag="--deadline",
+        unit="seconds",
+        check=POSITIVE,
+        help="a download in all: every attempt and the waits between them, however the server "
+        "trickles (the flow's pull task is stopped a minute after it, as a backstop)",
+    )
+    max_bytes: int = param(
+        DEFAULT_MAX_BYTES,
+        flag="--max-bytes",
+        unit="bytes",
+        check=at_least(1),
+        help="refuse a download larger than this, as served",
+    )
+    retries: int = param(
+        3,
+        flag="--retries",
+        unit="attempts",
+        check=at_least(0),
+        help="further download attempts after a transient failure (a timeout, a broken "
+        "connection, HTTP 408, 425, 429, 5xx); a final one (404, a cap exceeded) is not retried",
+    )
+    backoff_s: float = param(
+        10.0,
+        flag="--backoff",
+        unit="seconds",
+        check=NON_NEGATIVE,
+        help="the wait before the first retry, doubled before each further one",
+    )
+
+
+@dataclass(frozen=True)
+class ReadLimits(Checked):
+    """How much a reader accepts before it refuses a source.
+
+    A source over ``max_unpacked_bytes`` or ``max_value_chars`` is refused with a
+    ``SourceError`` that names the limit and its flag; a name over ``max_name_chars`` is cut
+    and reported (problem ``long_name``), never refused.
+    """
+
+    # stops compression bombs before they are parsed
+    max_unpacked_bytes: int = param(
+        DEFAULT_MAX_BYTES,
+        flag="--max-unpacked-bytes",
+        unit="bytes",
+        check=at_least(1),
+        follows="pull.max_bytes",
+        shown="the --max-bytes value",
+        help="refuse a file larger than this once unpacked from gzip or zip (a plain file: its "
+        "size)",
+    )
+    # a whole XML tag is bounded too (the characters between two "<"); 1,000,000 is about a
+    # thousand times the longest value of the RenjuNet database (a game's move list), and keeps
+    # parse time and memory linear in the input's size
+    max_value_chars: int = param(
+        1_000_000,
+        flag="--max-value-chars",
+        unit="characters",
+        check=at_least(1),
+        help="refuse a source with a longer value: an XML attribute or text, a cell of a "
+        "table, a line of an EGF table",
+    )
+    max_name_chars: int = param(
+        200,
+        flag="--max-name-chars",
+        unit="characters",
+        check=at_least(1),
+        help="cut a longer name of a player, tournament, city or country, and report it "
+        "(long_name); a lower limit changes the names on a list",
+    )
+
+
+# -- Sources and their secret addresses ----------------------------------------------------------
 
 
 def is_url(source: object) -> bool:
@@ -43,8 +348,6 @@ def is_url(source: object) -> bool:
     else is a local path); an ``env:NAME`` source is not resolved here."""
     return isinstance(source, str) and source.lower().startswith(("http://", "https://"))
 
-
-# -- Sources whose address is secret -------------------------------------------------------------
 
 ENV_PREFIX = "env:"
 """A source ``env:NAME`` is the URL (or path) held by the environment variable ``NAME``: how a
@@ -155,86 +458,3 @@ def check_url(url: str) -> None:
         raise SecretSourceError(
             f"source {public_source(url)}: a URL must not contain blanks or control characters"
         )
-
-
-@dataclass(frozen=True)
-class PullSettings:
-    """How sources are fetched over http(s) (local paths are read in place).
-
-    Attributes
-    ----------
-    timeout_s : float
-        Seconds to wait for the connection and for each read.
-    deadline_s : float
-        Seconds a download may take in all, every attempt and the waits between them included,
-        whatever the server does (a server that trickles a byte now and then never trips
-        ``timeout_s``). The flow's pull task is stopped a minute after it, as a backstop.
-    max_bytes : int
-        Largest download accepted, in bytes as served.
-    retries : int
-        Further attempts after a transient failure (timeout, broken connection, HTTP 408, 429,
-        5xx); a final one (404, a cap exceeded) is not retried.
-    backoff_s : float
-        Wait before the first retry, in seconds, doubled before each further one.
-    """
-
-    timeout_s: float = 60.0
-    deadline_s: float = 900.0
-    max_bytes: int = DEFAULT_MAX_BYTES
-    retries: int = 3
-    backoff_s: float = 10.0
-
-    def __post_init__(self) -> None:
-        _check(
-            {
-                "timeout_s": (_finite(self.timeout_s) and self.timeout_s > 0, "> 0 seconds"),
-                "deadline_s": (_finite(self.deadline_s) and self.deadline_s > 0, "> 0 seconds"),
-                "max_bytes": (_count(self.max_bytes) and self.max_bytes > 0, "a positive integer"),
-                "retries": (_count(self.retries) and self.retries >= 0, "an integer >= 0"),
-                "backoff_s": (_finite(self.backoff_s) and self.backoff_s >= 0, ">= 0 seconds"),
-            },
-            self,
-        )
-
-
-@dataclass(frozen=True)
-class ReadLimits:
-    """How much a reader accepts before it refuses a source; each limit has a command-line flag.
-
-    A source over ``max_unpacked_bytes`` or ``max_value_chars`` is refused with a
-    ``SourceError`` that names the limit and its flag; a name over ``max_name_chars`` is cut
-    and reported (problem ``long_name``), never refused.
-
-    Attributes
-    ----------
-    max_unpacked_bytes : int
-        Bytes of one file's payload once unpacked from gzip or zip (the file's own size when
-        it is not compressed), > 0. Default ``DEFAULT_MAX_BYTES`` (500 MB), the same cap as
-        ``pull``'s ``max_bytes`` on downloads unless set apart (flag
-        ``--max-unpacked-bytes``). Stops compression bombs before they are parsed.
-    max_value_chars : int
-        Characters of one value, > 0: an attribute value or a text node of XML (checked as
-        the characters between two ``<``, so a whole tag is bounded too), a cell of a
-        canonical table, a line of an EGF table. Default 1,000,000, about a thousand times
-        the longest value of the RenjuNet database (a game's move list); flag
-        ``--max-value-chars``. Keeps parse time and memory linear in the input's size.
-    max_name_chars : int
-        Characters of a player's or tournament's name (and of a city or country name), > 0;
-        a longer one is cut to this length and reported as a ``long_name`` warning. Default
-        200; flag ``--max-name-chars``.
-    """
-
-    max_unpacked_bytes: int = DEFAULT_MAX_BYTES
-    max_value_chars: int = 1_000_000
-    max_name_chars: int = 200
-
-    def __post_init__(self) -> None:
-        for spec in fields(self):
-            value = getattr(self, spec.name)
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise TypeError(
-                    f"ReadLimits.{spec.name} must be a positive int; got "
-                    f"{type(value).__name__} {value!r}"
-                )
-            if value <= 0:
-                raise ValueError(f"ReadLimits.{spec.name} must be a positive int; got {value!r}")

@@ -2,7 +2,8 @@
 
 :class:`Run` is frozen, typed and validated once, in its constructor; the command line, the
 Prefect flow and the deployment all build it, and the manifest records it (``Run.record``).
-Defaults are declared once: here and in :mod:`whr.params`.
+Each field is declared once, with its flag, help text and unit (:func:`whr.params.param`);
+the command line, the flow's form, the deployment and the docs' option table derive from them.
 
 Light on purpose (standard library only): the command line checks its arguments with it in a
 fraction of a second, before pandas or Prefect are imported.
@@ -20,7 +21,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import re
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
 
@@ -28,15 +29,20 @@ from whr.data import bundled
 from whr.digest import directory_sha256
 from whr.params import (
     CATEGORIES,
+    FLAG,
+    FRACTION,
     FitParams,
     PullSettings,
     ReadLimits,
     SecretSourceError,
+    at_least,
+    check_fields,
     check_source,
     check_url,
     env_name,
     has_secret,
     is_url,
+    param,
     public_source,
     resolve_source,
 )
@@ -70,63 +76,101 @@ def _number(x: float) -> float | int:
 class Run:
     """One rating run: inputs, list date, what is computed, and how it is published.
 
-    Attributes
-    ----------
-    sources : tuple of str
-        Files, directories of dated database files, http(s) URLs, or ``env:NAME`` (the URL or
-        path held by the environment variable ``NAME``: how an address with a secret in it is
-        given); read and concatenated. A URL with credentials (``user:password@``) is refused.
-    out : Path
-        The published tree (see ``docs/operations.md``).
-    as_of : datetime.date
-        The list date D; later games are ignored. At most tomorrow (UTC), always: a list is
-        published on its day, and nothing overrides this.
-    categories : tuple of str
-        Rule categories to rate and publish, each as its own list (default: all).
-    variant : str or None
-        Name under which a non-official run publishes (``variants/<name>/``); required when
-        the parameters differ from the official ones.
-    fit : whr.params.FitParams
-        The WHR parameters (w2 in Elo^2 per day, virtual games, tolerances).
-    strict : bool
-        Exclude games whose tournament lacks a fact the 2021 rules need, instead of admitting
-        them with a warning.
-    rules : Path or None
-        Eligibility rules directory; None for the bundled one.
-    force : str or None
-        Why the run must publish even when it would not: the same input as the published day
-        ("No new data"), or a gate that refuses the list. Recorded in the manifest with what it
-        overrode.
-    max_shrink : float
-        Refuse a list whose rated games or established players are fewer, by more than this
-        fraction, than on the previous list of the same kind (0.05 = 5 %).
-    max_players : int
-        Refuse, before anything is built, a list of more players than this (the players of its
-        rated games): publishing costs memory, time and files in proportion to the players
-        (a page each, and a row in every year-end list since their first game); see the size
-        budget in ``docs/operations.md``. Default 100,000, about 12 times the RIF's list.
-    wait : bool
-        Wait for another run that is publishing to ``out`` instead of failing at once.
-    pull : whr.params.PullSettings
-        Download timeouts, deadline, size cap, retries and backoff.
-    limits : whr.params.ReadLimits
-        What the readers accept: unpacked bytes of a file, characters of one value, of a name.
+    Validated once, here: a :class:`RunError` names the field and what to do. The fields are
+    described where they are declared (their ``help``), and in ``docs/operations.md``.
     """
 
-    sources: tuple[str, ...]
-    out: Path
-    as_of: dt.date
-    categories: tuple[str, ...] = CATEGORIES
-    variant: str | None = None
-    fit: FitParams = field(default_factory=FitParams)
-    strict: bool = False
-    rules: Path | None = None
-    force: str | None = None
-    max_shrink: float = 0.05
-    max_players: int = 100_000
-    wait: bool = False
-    pull: PullSettings = field(default_factory=PullSettings)
-    limits: ReadLimits = field(default_factory=ReadLimits)
+    sources: tuple[str, ...] = param(
+        flag="--source",
+        metavar="S",
+        shown="required",
+        help="a database file (RenjuNet .rif/.xml, possibly .gz/.zip; canonical CSV/Parquet), a "
+        "directory of dated database files (the newest not after the list date is read), an "
+        "http(s) URL (never user:password@; its query string is never shown), or env:NAME, the "
+        "URL held by the environment variable NAME; repeat to read several together, e.g. the "
+        "database and a directory of EGF tables",
+    )
+    out: Path = param(
+        Path("out"),
+        flag="--out",
+        metavar="OUT",
+        help="the published tree: OUT/renju/ (the current list), OUT/archive/ (every day), "
+        "OUT/published.json",
+    )
+    as_of: dt.date = param(
+        factory=today_utc,
+        flag="--as-of",
+        metavar="D",
+        shown="today (UTC)",
+        help="the list date D (YYYY-MM-DD), at most tomorrow, whatever --force says; later "
+        "games are ignored; an earlier date reruns that day",
+    )
+    categories: tuple[str, ...] = param(
+        CATEGORIES,
+        flag="--category",
+        choices=CATEGORIES,
+        shown="every category",
+        help="a rule category to rate and publish as its own list; repeat for several",
+    )
+    variant: str | None = param(
+        None,
+        flag="--variant",
+        metavar="NAME",
+        shown="none",
+        help="publish under variants/NAME/: required when --w2, --virtual-games, --strict, "
+        "--max-name-chars or --rules differ from the official values; a variant never replaces "
+        "an official list",
+    )
+    fit: FitParams = param(factory=FitParams, help="the Whole-History Rating parameters")
+    strict: bool = param(
+        False,
+        flag="--strict",
+        check=FLAG,
+        help="exclude the games whose tournament lacks a fact the eligibility rules need (time "
+        "control, mode, moves, rule; code unverified) instead of admitting them with a warning",
+    )
+    rules: Path | None = param(
+        None,
+        flag="--rules",
+        metavar="DIR",
+        shown="the bundled rules",
+        help="the eligibility rules directory, laid out like the bundled one (settings, "
+        "override lists, tournament facts)",
+    )
+    force: str | None = param(
+        None,
+        flag="--force",
+        metavar="REASON",
+        shown="none",
+        help="publish even when the input and parameters equal those of the published day, or "
+        "when a gate refuses the list (no rated games or players, a shrink beyond "
+        "--max-shrink); REASON and each refusal it overrode go into the manifest",
+    )
+    max_shrink: float = param(
+        0.05,
+        flag="--max-shrink",
+        metavar="FRACTION",
+        check=FRACTION,
+        help="refuse a list whose rated games or established players fall by more than this "
+        "fraction since the previous list of the same kind",
+    )
+    # about 12 times the RIF's list; see the size budget in docs/operations.md
+    max_players: int = param(
+        100_000,
+        flag="--max-players",
+        unit="players",
+        check=at_least(1),
+        help="refuse, before anything is built, a list of more players than this: publishing "
+        "costs memory, time and files in proportion to the players (docs/operations.md, Size)",
+    )
+    wait: bool = param(
+        False,
+        flag="--wait",
+        check=FLAG,
+        help="when another run is publishing to OUT, wait for it instead of failing at once",
+    )
+    pull: PullSettings = param(factory=PullSettings, help="how the sources are downloaded")
+    limits: ReadLimits = param(factory=ReadLimits, help="what the readers accept")
 
     def __post_init__(self) -> None:
         if isinstance(self.sources, str) or not isinstance(self.sources, (tuple, list)):
@@ -165,25 +209,19 @@ class Run:
                 "variant: expected a name of lower-case letters, digits and inner hyphens "
                 f"(at most 40), got {self.variant!r}"
             )
-        if not isinstance(self.fit, FitParams):
-            raise RunError(f"fit: expected a whr.params.FitParams, got {self.fit!r}")
-        if not isinstance(self.pull, PullSettings):
-            raise RunError(f"pull: expected a whr.params.PullSettings, got {self.pull!r}")
-        if not isinstance(self.limits, ReadLimits):
-            raise RunError(f"limits: expected a whr.params.ReadLimits, got {self.limits!r}")
-        for name in ("strict", "wait"):
-            if not isinstance(getattr(self, name), bool):
-                raise RunError(f"{name}: expected true or false, got {getattr(self, name)!r}")
+        for name, kind in (("fit", FitParams), ("pull", PullSettings), ("limits", ReadLimits)):
+            if not isinstance(getattr(self, name), kind):
+                raise RunError(
+                    f"{name}: expected a whr.params.{kind.__name__}, got {getattr(self, name)!r}"
+                )
         if self.rules is not None:
             object.__setattr__(self, "rules", Path(self.rules))
         if self.force is not None and not (isinstance(self.force, str) and self.force.strip()):
             raise RunError(f"force: expected the reason for forcing, as text, got {self.force!r}")
-        shrink = self.max_shrink
-        if isinstance(shrink, bool) or not isinstance(shrink, (int, float)) or not 0 <= shrink <= 1:
-            raise RunError(f"max_shrink: expected a fraction between 0 and 1, got {shrink!r}")
-        most = self.max_players
-        if isinstance(most, bool) or not isinstance(most, int) or most < 1:
-            raise RunError(f"max_players: expected a whole number >= 1, got {most!r}")
+        try:
+            check_fields(self)  # max_shrink, max_players, strict, wait
+        except (TypeError, ValueError) as exc:
+            raise RunError(str(exc)) from None
         if self.variant is None and self.differences():
             raise RunError(self._name_it(self.differences()))
 
@@ -266,92 +304,24 @@ class Run:
             raise RunError(self._name_it(self.differences(digest)))
         return digest
 
-    def secret_sources(self) -> list[str]:
-        """The sources given as URLs with a secret in them (credentials, a query string), in
-        their public form: such a URL must not become a Prefect flow's parameter, which
-        Prefect stores; give it as ``env:NAME`` instead (the command line does that itself)."""
-        return [public_source(s) for s in self.sources if is_url(s) and has_secret(s)]
+    def refuse_stored_secrets(self) -> None:
+        """Refuse a run whose sources hold a URL with a secret (credentials, a query string):
+        it must not be a Prefect flow's parameter, which Prefect stores; such a URL is given
+        as ``env:NAME`` instead (the command line does that itself)."""
+        secret = [public_source(s) for s in self.sources if is_url(s) and has_secret(s)]
+        if secret:
+            raise RunError(
+                f"source: {', '.join(secret)} carries a secret (credentials or a query string), "
+                "and a flow's parameters are stored by Prefect: give the URL in an environment "
+                "variable of the process that runs the flow and the source as env:NAME (see "
+                "docs/sources.md, Secret addresses); if the URL was given here, change the "
+                "secret it holds"
+            )
 
     @property
     def rules_directory(self) -> Path:
         """The eligibility rules directory this run reads."""
         return self.rules if self.rules is not None else bundled_rules()
-
-    # -- the flat form: the Prefect flow's parameters ------------------------------------------
-
-    @classmethod
-    def from_flat(cls, p: dict[str, Any]) -> Run:
-        """Build a run from the flow's flat parameters (names as in :meth:`flat`).
-
-        ``as_of`` None means today (UTC); ``as_of`` may be an ISO date string (a deployment's
-        parameters are JSON); ``max_unpacked_bytes`` None means the download cap.
-        """
-        as_of = p.get("as_of")
-        if isinstance(as_of, str):
-            try:
-                as_of = dt.date.fromisoformat(as_of)
-            except ValueError:
-                raise RunError(f"as_of: expected a date YYYY-MM-DD, got {as_of!r}") from None
-        sources = p["source"]
-        try:
-            fit = FitParams(w2_elo2_per_day=p["w2_elo2_per_day"], virtual_games=p["virtual_games"])
-            pull = PullSettings(
-                timeout_s=p["pull_timeout_s"],
-                deadline_s=p["pull_deadline_s"],
-                max_bytes=p["pull_max_bytes"],
-                retries=p["pull_retries"],
-                backoff_s=p["pull_backoff_s"],
-            )
-            unpacked = p["max_unpacked_bytes"]
-            limits = ReadLimits(
-                max_unpacked_bytes=pull.max_bytes if unpacked is None else unpacked,
-                max_value_chars=p["max_value_chars"],
-                max_name_chars=p["max_name_chars"],
-            )
-        except (TypeError, ValueError) as exc:
-            raise RunError(str(exc)) from None
-        return cls(
-            sources=(sources,) if isinstance(sources, str) else tuple(sources),
-            out=Path(p["out"]),
-            as_of=as_of if as_of is not None else today_utc(),
-            categories=tuple(p["categories"]),
-            variant=p["variant"],
-            fit=fit,
-            strict=p["strict"],
-            rules=p["rules"],
-            force=p["force"],
-            max_shrink=p["max_shrink"],
-            max_players=p["max_players"],
-            wait=p["wait"],
-            pull=pull,
-            limits=limits,
-        )
-
-    def flat(self) -> dict[str, Any]:
-        """The run as the flow's flat parameters (JSON values); inverse of :meth:`from_flat`."""
-        return {
-            "source": list(self.sources),
-            "out": str(self.out),
-            "as_of": self.as_of.isoformat(),
-            "categories": list(self.categories),
-            "variant": self.variant,
-            "w2_elo2_per_day": self.fit.w2_elo2_per_day,
-            "virtual_games": self.fit.virtual_games,
-            "strict": self.strict,
-            "rules": None if self.rules is None else str(self.rules),
-            "force": self.force,
-            "max_shrink": self.max_shrink,
-            "max_players": self.max_players,
-            "wait": self.wait,
-            "pull_timeout_s": self.pull.timeout_s,
-            "pull_deadline_s": self.pull.deadline_s,
-            "pull_max_bytes": self.pull.max_bytes,
-            "pull_retries": self.pull.retries,
-            "pull_backoff_s": self.pull.backoff_s,
-            "max_unpacked_bytes": self.limits.max_unpacked_bytes,
-            "max_value_chars": self.limits.max_value_chars,
-            "max_name_chars": self.limits.max_name_chars,
-        }
 
     # -- records ---------------------------------------------------------------------------
 

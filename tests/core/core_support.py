@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from whr import core
-from whr.fit_params import FitParams
+from whr.params import FitParams
 
 #: The virtual draws of the RIF rating rules 2021 in solver terms: two, against internal 0.
 VIRTUAL = {"virtual_games": 2.0, "virtual_rating": 0.0}

@@ -7,6 +7,7 @@ session's Prefect server (``PREFECT_API_URL``), so they do not start one each.
 
 from __future__ import annotations
 
+import datetime as dt
 import inspect
 import os
 import re
@@ -79,18 +80,28 @@ def test_help_answers_without_importing_prefect() -> None:
             "--force does not change that",
         ),
         (["--source", str(SAMPLE), "--max-name-chars", "3"], "max_name_chars 3 (official 200"),
-        (["--source", str(SAMPLE), "--max-players", "0"], "--max-players: max_players: expected"),
+        (
+            ["--source", str(SAMPLE), "--max-players", "0"],
+            "--max-players: max_players must be an integer >= 1, got 0",
+        ),
         (["--source", "env:RIF_TEST_UNSET_SOURCE"], "RIF_TEST_UNSET_SOURCE is not set"),
         (["--source", str(SAMPLE), "--as-of", "30.11.2026"], "expected a date YYYY-MM-DD"),
         (["--source", str(SAMPLE), "--w2", "19.3"], "--variant NAME"),
         (["--source", str(SAMPLE), "--strict"], "--variant NAME"),
         (["--source", str(SAMPLE), "--variant", "Bad Name"], "variant: expected a name"),
-        (["--source", str(SAMPLE), "--max-shrink", "2"], "max_shrink: expected a fraction"),
+        (
+            ["--source", str(SAMPLE), "--max-shrink", "2"],
+            "--max-shrink: max_shrink must be a fraction between 0 and 1",
+        ),
         (
             ["--source", str(SAMPLE), "--max-value-chars", "0"],
-            "--max-value-chars: ReadLimits.max_value_chars",
+            "--max-value-chars: max_value_chars must be an integer >= 1",
         ),
-        (["--source", str(SAMPLE), "--deadline", "0"], "--deadline: deadline_s must be > 0"),
+        (["--source", str(SAMPLE), "--retries", "x"], "argument --retries: invalid int value"),
+        (
+            ["--source", str(SAMPLE), "--deadline", "0"],
+            "--deadline: deadline_s must be a positive finite number of seconds",
+        ),
         (["--source", str(SAMPLE), "--rules", "/tmp"], "eligibility.toml"),
         (["--source", str(SAMPLE), "--bogus"], "unrecognized arguments: --bogus"),
         ([], "the following arguments are required: --source"),
@@ -134,43 +145,55 @@ def test_a_past_day_can_be_any_day_a_game_can_be_rated() -> None:
         Run(sources=("x",), out="out", as_of=first - dt.timedelta(days=1))
 
 
-def test_one_value_one_set_of_defaults() -> None:
-    """The command line, the flow and the run description declare the same parameters and the
-    same defaults (the defaults live in whr.params and whr.run only)."""
-    from flows import pipeline
+def test_the_command_line_is_derived_from_the_run() -> None:
+    """Every flagged field of the run is an option with its help, and the defaults are the
+    fields' own: no option given is the run of the defaults; each option changes the run."""
+    from whr.params import declared
 
-    flow = inspect.signature(pipeline.daily.fn).parameters
+    flagged = {f.metadata["flag"]: path for path, f, _ in declared(Run) if f.metadata["flag"]}
+    actions = {a.option_strings[0]: a for a in daily.parser()._actions if a.option_strings}
+    assert set(flagged) == set(actions) - {"-h", "--dask", "--verbose", "--verify"}
+    for flag, path in flagged.items():
+        assert actions[flag].dest == path and len(actions[flag].help or "") > 40, flag
     parsed = daily.run_of(daily.parser().parse_args(["--source", "x", "--as-of", D]))
-    assert set(flow) == set(parsed.flat())
-    defaults = {k: p.default for k, p in flow.items() if p.default is not inspect.Parameter.empty}
-    flat = parsed.flat()
-    for name, value in defaults.items():
-        if name not in ("out", "as_of", "rules", "max_unpacked_bytes"):
-            assert flat[name] == value, name
-    assert str(defaults["out"]) == flat["out"] and defaults["rules"] is None
-    assert (
-        defaults["max_unpacked_bytes"] is None
-        and flat["max_unpacked_bytes"] == flat["pull_max_bytes"]
-    )
+    assert parsed == Run(sources=("x",), as_of=dt.date.fromisoformat(D))
     assert parsed.fit == FitParams() and parsed.pull == PullSettings()
-    assert parsed.limits == ReadLimits()  # the unpacked cap is the download cap by default
-    assert parsed.max_shrink == Run.max_shrink and parsed.categories == ("renju", "gomoku")
-    assert Run.from_flat(flat) == parsed
-    for action in daily.parser()._actions:
-        assert action.help and len(action.help) > 20, action.dest
+    assert parsed.limits == ReadLimits() and parsed.out == Path("out")
+    assert parsed.categories == ("renju", "gomoku") and parsed.max_shrink == 0.05
     # every option of the command line reaches the run: change each, and the run changes
     base = ["--source", "x", "--as-of", D, "--variant", "v"]
     named = daily.run_of(daily.parser().parse_args(base))
     changed = {
+        "--source": ["y"], "--as-of": ["2026-11-01"],
         "--out": ["elsewhere"], "--category": ["gomoku"], "--variant": ["w"], "--w2": ["19"],
         "--virtual-games": ["3"], "--rules": [str(REPO / "tests")], "--force": ["why"],
         "--max-shrink": ["0.2"], "--max-players": ["5"], "--timeout": ["5"], "--deadline": ["50"], "--retries": ["1"],
         "--backoff": ["2"], "--max-bytes": ["99"], "--strict": [], "--wait": [],
         "--max-unpacked-bytes": ["7"], "--max-value-chars": ["8"], "--max-name-chars": ["9"],
     }  # fmt: skip
+    assert set(changed) == set(flagged)
     for option, value in changed.items():
         other = daily.run_of(daily.parser().parse_args([*base, option, *value]))
         assert other != named, option
+    # the unpacked cap follows the download cap unless given
+    capped = daily.run_of(daily.parser().parse_args([*base, "--max-bytes", "99"]))
+    assert capped.pull.max_bytes == capped.limits.max_unpacked_bytes == 99
+
+
+def test_the_docs_option_table_is_the_command_line() -> None:
+    """docs/operations.md holds the option table that the fields give, row for row."""
+    docs = (REPO / "docs" / "operations.md").read_text(encoding="utf-8")
+    table = daily.option_table()
+    assert table in docs, (
+        "regenerate it: python -c 'from flows import daily; print(daily.option_table())'"
+    )
+
+
+def test_the_flow_takes_the_run_whole() -> None:
+    from flows import pipeline
+
+    (parameter,) = inspect.signature(pipeline.daily.fn).parameters.values()
+    assert parameter.name == "run" and parameter.annotation in ("Run", Run)
 
 
 def test_another_run_holding_the_lock_fails_at_once(tmp_path: Path) -> None:

@@ -21,12 +21,15 @@ import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
 import whr
+from whr.params import FitParams, PullSettings
+from whr.run import Run
 
 SAMPLE = Path(__file__).resolve().parents[2] / "data" / "sample"
 
@@ -86,7 +89,7 @@ def first_run(prefect_server: None, tmp_path_factory: pytest.TempPathFactory) ->
     os.environ["GITHUB_STEP_SUMMARY"] = str(summary)
     try:
         state = pipeline.daily(
-            source=[str(SAMPLE)], out=out, as_of=sample_date(), return_state=True
+            Run(sources=(str(SAMPLE),), out=out, as_of=sample_date()), return_state=True
         )
     finally:
         del os.environ["GITHUB_STEP_SUMMARY"]
@@ -176,12 +179,30 @@ def test_summary_artifact(first_run: dict) -> None:
     assert "## Players by status" in artifact.data
 
 
+def test_task_runs_are_named_after_their_list(first_run: dict) -> None:
+    from prefect import get_client
+    from prefect.client.schemas.filters import FlowRunFilter, FlowRunFilterId
+
+    flow_run = first_run["state"].state_details.flow_run_id
+    with get_client(sync_client=True) as client:
+        runs = client.read_task_runs(
+            flow_run_filter=FlowRunFilter(id=FlowRunFilterId(any_=[flow_run]))
+        )
+    names = {run.name for run in runs}
+    lists = {
+        f"{step}-{key}" for step in ("validate", "rate", "publish") for key in ("renju", "gomoku")
+    }
+    assert lists <= names, sorted(names)
+
+
 def test_rerun_with_same_input_is_no_new_data(first_run: dict) -> None:
     from flows import pipeline
 
     out = first_run["out"]
     before = tree(out)
-    state = pipeline.daily(source=[str(SAMPLE)], out=out, as_of=sample_date(), return_state=True)
+    state = pipeline.daily(
+        Run(sources=(str(SAMPLE),), out=out, as_of=sample_date()), return_state=True
+    )
     assert state.is_completed() and state.name == "No new data", state.message
     for outcome in lists_of(state).values():
         assert outcome["outcome"] == "no-new-data" and "--force REASON" in outcome["message"]
@@ -194,14 +215,14 @@ def test_force_republishes_identical_tables(first_run: dict) -> None:
     snapshot = entry(first_run["out"], sample_date())
     before = {name: pd.read_parquet(snapshot / f"{name}.parquet") for name in TABLES}
     manifest = json.loads((snapshot / "manifest.json").read_text())
-    state = pipeline.daily(
-        source=[str(SAMPLE)],
+    run = Run(
+        sources=(str(SAMPLE),),
         out=first_run["out"],
         as_of=sample_date(),
-        categories=["renju"],
+        categories=("renju",),
         force="the test republishes",
-        return_state=True,
     )
+    state = pipeline.daily(run, return_state=True)
     assert state.is_completed() and state.name == "Completed", state.message
     republished = json.loads((snapshot / "manifest.json").read_text())
     assert republished["created"] >= manifest["created"]
@@ -252,15 +273,14 @@ def test_source_failing_twice_is_retried(
     from flows import pipeline
 
     url, handler = flaky_server
-    state = pipeline.daily(
-        source=url,
+    run = Run(
+        sources=(url,),
         out=tmp_path,
         as_of=sample_date(),
-        categories=["renju"],
-        pull_retries=2,
-        pull_backoff_s=0.05,
-        return_state=True,
+        categories=("renju",),
+        pull=PullSettings(retries=2, backoff_s=0.05),
     )
+    state = pipeline.daily(run, return_state=True)
     assert len(handler.requests) == 3
     assert state.is_completed() and state.name == "Completed", state.message
     manifest = json.loads((entry(tmp_path, sample_date()) / "manifest.json").read_text())
@@ -272,12 +292,9 @@ def test_a_url_with_a_secret_is_refused_as_a_flow_parameter(
 ) -> None:
     from flows import pipeline
 
-    state = pipeline.daily(
-        source="http://127.0.0.1:9/renjunet_v10_20261130.rif?token=T0KEN",
-        out=tmp_path / "out",
-        as_of=sample_date(),
-        return_state=True,
-    )
+    url = "http://127.0.0.1:9/renjunet_v10_20261130.rif?token=T0KEN"
+    run = Run(sources=(url,), out=tmp_path / "out", as_of=sample_date())
+    state = pipeline.daily(run, return_state=True)
     assert state.is_failed()
     assert "env:NAME" in state.message and "stored by Prefect" in state.message
     assert "?[hidden]" in state.message and "T0KEN" not in state.message
@@ -304,16 +321,14 @@ def test_source_never_answering_fails_and_publishes_nothing(
     out = first_run["out"]
     before = tree(out)
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(tmp_path / "summary.md"))
-    state = pipeline.daily(
-        source=silent_server,
+    run = Run(
+        sources=(silent_server,),
         out=out,
         as_of=sample_date() + dt.timedelta(days=1),
         force="the test forces a new day",
-        pull_timeout_s=0.5,
-        pull_retries=1,
-        pull_backoff_s=0.05,
-        return_state=True,
+        pull=PullSettings(timeout_s=0.5, retries=1, backoff_s=0.05),
     )
+    state = pipeline.daily(run, return_state=True)
     assert state.is_failed()
     assert silent_server in state.message and "2 attempts" in state.message
     assert tree(out) == before
@@ -364,9 +379,9 @@ def test_a_week_of_use_addresses_never_die(prefect_server: None, served: tuple) 
     out, base = served
     day, next_day = sample_date(), sample_date() + dt.timedelta(days=1)
 
-    def run(as_of: dt.date, **options: object) -> dict:
+    def run(as_of: dt.date, **options: Any) -> dict:
         state = pipeline.daily(
-            source=[str(SAMPLE)], out=out, as_of=as_of, return_state=True, **options
+            Run(sources=(str(SAMPLE),), out=out, as_of=as_of, **options), return_state=True
         )
         assert state.is_completed(), state.message
         return lists_of(state)
@@ -380,10 +395,10 @@ def test_a_week_of_use_addresses_never_die(prefect_server: None, served: tuple) 
     for address in addresses:
         assert get(base + address)[0] == 200, address
 
-    assert run(next_day, categories=["renju"])["renju"]["outcome"] == "published"
+    assert run(next_day, categories=("renju",))["renju"]["outcome"] == "published"
     official = pointer(out)
-    assert run(next_day, categories=["gomoku"])["gomoku"]["outcome"] == "published"
-    variant = run(next_day, variant="w2-19", w2_elo2_per_day=19.3)
+    assert run(next_day, categories=("gomoku",))["gomoku"]["outcome"] == "published"
+    variant = run(next_day, variant="w2-19", fit=FitParams(w2_elo2_per_day=19.3))
     assert {v["outcome"] for v in variant.values()} == {"published"}
 
     for address in addresses:  # yesterday's addresses answer, and show the new day
@@ -418,14 +433,10 @@ def test_one_list_failing_does_not_stop_the_other(prefect_server: None, tmp_path
     with open(rules / "unrated_tournaments", "a", encoding="utf-8") as handle:
         handle.writelines(f"{t}  # the test takes gomoku out\n" for t in gomoku)
     out = tmp_path / "out"
-    state = pipeline.daily(
-        source=[str(SAMPLE)],
-        out=out,
-        as_of=sample_date(),
-        variant="no-gomoku",
-        rules=str(rules),
-        return_state=True,
+    run = Run(
+        sources=(str(SAMPLE),), out=out, as_of=sample_date(), variant="no-gomoku", rules=rules
     )
+    state = pipeline.daily(run, return_state=True)
     assert state.is_failed()
     lists = lists_of(state)
     assert lists["renju"]["outcome"] == "published"
@@ -470,9 +481,8 @@ def test_a_flow_killed_mid_publish_is_repaired_by_the_next_run(
     )
     assert child.returncode == -signal.SIGKILL, child.stderr[-2000:]
     assert (entry(out, day) / "manifest.json").is_file() and not (out / "renju").exists()
-    state = pipeline.daily(
-        source=[str(SAMPLE)], out=out, as_of=day, categories=["renju"], return_state=True
-    )
+    run = Run(sources=(str(SAMPLE),), out=out, as_of=day, categories=("renju",))
+    state = pipeline.daily(run, return_state=True)
     assert state.is_completed() and state.name == "No new data", state.message
     repaired = state.result()["repaired"]
     assert any("now shows" in line and day.isoformat() in line for line in repaired), repaired

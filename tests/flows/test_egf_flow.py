@@ -26,6 +26,7 @@ import pytest
 
 import whr
 from whr.data import bundled
+from whr.run import Run
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "data" / "sample"
@@ -69,7 +70,7 @@ def sha256(path: Path) -> str:
 def run(source: list[str], out: Path) -> dict:
     from flows import pipeline
 
-    state = pipeline.daily(source=source, out=out, as_of=AS_OF, return_state=True)
+    state = pipeline.daily(Run(sources=tuple(source), out=out, as_of=AS_OF), return_state=True)
     snapshot = out / "archive" / "renju" / AS_OF.isoformat()
     return {"state": state, "out": out, "snapshot": snapshot}
 

@@ -19,6 +19,7 @@ import pandas as pd
 import pytest
 
 import whr
+from whr.run import Run
 from whr.tables import CHANGE_COLUMNS
 
 SAMPLE = Path(__file__).resolve().parents[2] / "data" / "sample"
@@ -34,13 +35,8 @@ def _run(source: Path, out: Path, as_of: dt.date, summary: Path, categories=("go
 
     os.environ["GITHUB_STEP_SUMMARY"] = str(summary)
     try:
-        state = pipeline.daily(
-            source=[str(source)],
-            out=out,
-            as_of=as_of,
-            categories=list(categories),
-            return_state=True,
-        )
+        run = Run(sources=(str(source),), out=out, as_of=as_of, categories=tuple(categories))
+        state = pipeline.daily(run, return_state=True)
     finally:
         del os.environ["GITHUB_STEP_SUMMARY"]
     return state.result(raise_on_failure=False)["lists"]

@@ -1,4 +1,5 @@
-"""Helpers of the sources tests: the fixture directory and a real HTTP server on 127.0.0.1."""
+"""Helpers of the sources tests: the fixture directory, quick download settings, and a real
+HTTP server on 127.0.0.1."""
 
 from __future__ import annotations
 
@@ -7,9 +8,16 @@ from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
+from whr.params import PullSettings
+
 FIXTURES = Path(__file__).parent / "fixtures"
 
 Route = Callable[[BaseHTTPRequestHandler, int], None]
+
+
+def fast(**settings: float) -> PullSettings:
+    """Download settings for tests: a short timeout and backoff, unless given."""
+    return PullSettings(**{"timeout_s": 5.0, "backoff_s": 0.01, **settings})
 
 
 class _Handler(BaseHTTPRequestHandler):

@@ -19,15 +19,16 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from sources_support import FIXTURES, send
+from sources_support import FIXTURES, fast, send
 
 import whr
+from whr.params import PullSettings
 from whr.rules import default_directory, load_config
 from whr.sources import ReadLimits, combine, pull
 from whr.sources import egf as egf_reader
 
 BASIC = (FIXTURES / "basic.rif").read_bytes()
-FAST = {"timeout_s": 5.0, "backoff_s": 0.01}
+
 AS_OF = dt.date(2026, 11, 30)
 EGF = Path(__file__).parent / "egf"
 
@@ -56,7 +57,7 @@ def test_two_urls_with_one_file_name_are_pulled_apart_and_both_read(http_server,
     http_server.routes["/a/renjunet_v10_20240101.rif"] = lambda h, n: send(h, first)
     http_server.routes["/b/renjunet_v10_20240101.rif"] = lambda h, n: send(h, second)
     urls = [http_server.url(f"/{d}/renjunet_v10_20240101.rif") for d in "ab"]
-    paths = [pull(url, tmp_path, **FAST) for url in urls]
+    paths = [pull(url, tmp_path, None, fast()) for url in urls]
     assert paths[0] != paths[1]
     assert [p.read_bytes() for p in paths] == [first, second]  # nothing overwritten
 
@@ -85,7 +86,7 @@ def test_the_same_contents_twice_are_reported_and_nothing_is_lost(http_server, t
     http_server.routes["/a/renjunet_v10_20240101.rif"] = lambda h, n: send(h, BASIC)
     http_server.routes["/b/renjunet_v10_20240101.rif"] = lambda h, n: send(h, BASIC)
     urls = [http_server.url(f"/{d}/renjunet_v10_20240101.rif") for d in "ab"]
-    paths = [pull(url, tmp_path, **FAST) for url in urls]
+    paths = [pull(url, tmp_path, None, fast()) for url in urls]
     data = whr.read_source(paths, name=urls)
     found = data.problems[data.problems["code"] == "duplicate_source"]
     assert list(found[["severity", "source", "locator"]].itertuples(False, None)) == [
@@ -120,7 +121,7 @@ def test_a_gzip_bomb_served_under_a_small_cap_is_refused_when_unpacked(http_serv
     assert len(body) < 200_000  # 20 MB of payload in a small download
     http_server.routes["/renjunet_v10_20240101.rif.gz"] = lambda h, n: send(h, body)
     path = pull(
-        http_server.url("/renjunet_v10_20240101.rif.gz"), tmp_path, max_bytes=2_000_000, **FAST
+        http_server.url("/renjunet_v10_20240101.rif.gz"), tmp_path, None, fast(max_bytes=2_000_000)
     )
     limits = ReadLimits(max_unpacked_bytes=2_000_000, max_value_chars=100_000_000)
     with pytest.raises(whr.SourceError) as info:
@@ -222,10 +223,8 @@ def test_a_server_dripping_bytes_meets_the_overall_deadline(http_server, tmp_pat
         pull(
             http_server.url("/slow.rif"),
             tmp_path,
-            timeout_s=5.0,
-            deadline_s=1.0,
-            retries=3,
-            backoff_s=0.01,
+            None,
+            PullSettings(timeout_s=5.0, deadline_s=1.0, retries=3, backoff_s=0.01),
         )
     assert "did not finish within the deadline of 1 s (deadline_s, --deadline)" in str(info.value)
     assert http_server.hits["/slow.rif"] == 1  # the deadline is not retried
@@ -235,7 +234,12 @@ def test_a_server_dripping_bytes_meets_the_overall_deadline(http_server, tmp_pat
 def test_retries_stop_at_the_deadline(http_server, tmp_path):
     http_server.routes["/down.rif"] = lambda h, n: h.send_error(503, "busy")
     with pytest.raises(whr.SourceError, match="no time left for a further attempt"):
-        pull(http_server.url("/down.rif"), tmp_path, retries=5, backoff_s=2.0, deadline_s=1.0)
+        pull(
+            http_server.url("/down.rif"),
+            tmp_path,
+            None,
+            PullSettings(retries=5, backoff_s=2.0, deadline_s=1.0),
+        )
     assert http_server.hits["/down.rif"] == 1
 
 
@@ -504,7 +508,7 @@ def test_a_redirect_to_ftp_is_refused(http_server, tmp_path):
 
     http_server.routes["/moved.rif"] = redirect
     with pytest.raises(whr.SourceError) as info:
-        pull(http_server.url("/moved.rif"), tmp_path, retries=2, **FAST)
+        pull(http_server.url("/moved.rif"), tmp_path, None, fast(retries=2))
     assert "redirects to 'ftp://127.0.0.1/renjunet_v10_20240101.rif'" in str(info.value)
     assert "only http and https are followed" in str(info.value)
     assert http_server.hits["/moved.rif"] == 1
@@ -519,7 +523,7 @@ def test_a_redirect_on_http_is_followed(http_server, tmp_path):
 
     http_server.routes["/moved.rif"] = redirect
     http_server.routes["/real/renjunet_v10_20240101.rif"] = lambda h, n: send(h, BASIC)
-    path = pull(http_server.url("/moved.rif"), tmp_path, **FAST)
+    path = pull(http_server.url("/moved.rif"), tmp_path, None, fast())
     assert path.read_bytes() == BASIC
 
 
@@ -529,9 +533,9 @@ def test_a_redirect_on_http_is_followed(http_server, tmp_path):
 @pytest.mark.parametrize(
     ("kwargs", "error", "words"),
     [
-        ({"max_value_chars": 0}, ValueError, "ReadLimits.max_value_chars must be a positive int"),
-        ({"max_name_chars": 1.5}, TypeError, "ReadLimits.max_name_chars must be a positive int"),
-        ({"max_unpacked_bytes": True}, TypeError, "got bool True"),
+        ({"max_value_chars": 0}, ValueError, "max_value_chars must be an integer >= 1, got 0"),
+        ({"max_name_chars": 1.5}, TypeError, "max_name_chars must be an integer, got float"),
+        ({"max_unpacked_bytes": True}, TypeError, "got bool: True"),
     ],
 )
 def test_read_limits_are_checked(kwargs, error, words):
@@ -621,12 +625,12 @@ def test_https_is_verified_and_kept_to_the_deadline(https_server, tmp_path, monk
     https_server.routes["/slow.rif"] = lambda h, n: drip(h, n)
     url = https_server.url("/renjunet_v10_20240101.rif").replace("http://", "https://")
     with pytest.raises(whr.SourceError, match="CERTIFICATE_VERIFY_FAILED"):
-        pull(url, tmp_path, retries=0, **FAST)  # a certificate nobody vouches for
+        pull(url, tmp_path, None, fast(retries=0))  # a certificate nobody vouches for
     monkeypatch.setenv("SSL_CERT_FILE", str(https_server.cert))
-    assert pull(url, tmp_path, retries=0, **FAST).read_bytes() == BASIC
+    assert pull(url, tmp_path, None, fast(retries=0)).read_bytes() == BASIC
     slow = https_server.url("/slow.rif").replace("http://", "https://")
     with pytest.raises(whr.SourceError, match="within the deadline of 1 s"):
-        pull(slow, tmp_path, timeout_s=5.0, deadline_s=1.0, retries=0)
+        pull(slow, tmp_path, None, PullSettings(timeout_s=5.0, deadline_s=1.0, retries=0))
 
 
 def test_two_directories_of_tables_list_the_shared_mapping_once(tmp_path, rules):

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import pyarrow as pa
 import pytest
-from sources_support import FIXTURES, Server, send
+from sources_support import FIXTURES, Server, fast, send
 
 import whr
 from whr.params import SecretSourceError, public_source
 from whr.sources import pull
 
 BASIC = (FIXTURES / "basic.rif").read_bytes()
-FAST = {"timeout_s": 5.0, "backoff_s": 0.01}
+
 SECRET = "s3cr3t-T0KEN"
 
 
@@ -70,7 +70,7 @@ def test_failed_attempts_are_reported_without_the_token_even_when_one_succeeds(
 ):
     url = guarded(http_server, "/flaky.rif", fail_first=2)
     told: list[str] = []
-    path = pull(url, tmp_path, retries=2, report=told.append, **FAST)
+    path = pull(url, tmp_path, None, fast(retries=2), report=told.append)
     assert path.read_bytes() == BASIC
     assert len(told) == 2  # the two failures before the success
     assert all("HTTP 503" in line and "attempt" in line for line in told)
@@ -81,16 +81,16 @@ def test_failed_attempts_are_reported_without_the_token_even_when_one_succeeds(
 def test_a_download_that_fails_for_good_never_prints_the_token(http_server, tmp_path):
     url = http_server.url(f"/missing.rif?token={SECRET}")  # 404
     with pytest.raises(whr.SourceError) as info:
-        pull(url, tmp_path, retries=0, **FAST)
+        pull(url, tmp_path, None, fast(retries=0))
     assert "HTTP 404" in str(info.value) and SECRET not in str(info.value)
     down = http_server.url(f"/down.rif?token={SECRET}")
     http_server.routes[f"/down.rif?token={SECRET}"] = lambda h, n: h.send_error(500, SECRET)
     with pytest.raises(whr.SourceError) as info:
-        pull(down, tmp_path, retries=1, **FAST)
+        pull(down, tmp_path, None, fast(retries=1))
     assert "after 2 attempts" in str(info.value) and SECRET not in str(info.value)
     unreachable = f"http://127.0.0.1:9/renjunet_v10_20250301.rif?token={SECRET}"
     with pytest.raises(whr.SourceError) as info:
-        pull(unreachable, tmp_path, retries=0, **FAST)
+        pull(unreachable, tmp_path, None, fast(retries=0))
     assert "cannot connect" in str(info.value) and SECRET not in str(info.value)
 
 
@@ -104,7 +104,7 @@ def test_a_download_that_fails_for_good_never_prints_the_token(http_server, tmp_
 )
 def test_credentials_and_control_characters_are_refused_before_connecting(url, tmp_path):
     with pytest.raises(SecretSourceError) as info:
-        pull(url, tmp_path, retries=0, **FAST)
+        pull(url, tmp_path, None, fast(retries=0))
     assert SECRET not in str(info.value)
     with pytest.raises(SecretSourceError) as info:
         whr.read_source(url)
@@ -114,15 +114,15 @@ def test_credentials_and_control_characters_are_refused_before_connecting(url, t
 def test_an_env_source_is_the_url_of_its_variable(http_server, tmp_path, monkeypatch):
     url = guarded(http_server, "/db/renjunet_v10_20250301.rif")
     monkeypatch.setenv("RIF_TEST_SOURCE", url)
-    path = pull("env:RIF_TEST_SOURCE", tmp_path, **FAST)
+    path = pull("env:RIF_TEST_SOURCE", tmp_path, None, fast())
     assert path.read_bytes() == BASIC
     data = whr.read_source("env:RIF_TEST_SOURCE")
     assert SECRET not in strings(data) and len(data.games) > 0
     monkeypatch.delenv("RIF_TEST_SOURCE")
     with pytest.raises(SecretSourceError, match="RIF_TEST_SOURCE is not set"):
-        pull("env:RIF_TEST_SOURCE", tmp_path, **FAST)
+        pull("env:RIF_TEST_SOURCE", tmp_path, None, fast())
     with pytest.raises(SecretSourceError, match="expected env:NAME"):
-        pull("env:not a name", tmp_path, **FAST)
+        pull("env:not a name", tmp_path, None, fast())
 
 
 def test_a_redirect_to_another_port_of_this_machine_is_refused(http_server, tmp_path):
@@ -137,7 +137,7 @@ def test_a_redirect_to_another_port_of_this_machine_is_refused(http_server, tmp_
 
         http_server.routes["/moved.rif"] = redirect
         with pytest.raises(whr.SourceError) as info:
-            pull(http_server.url("/moved.rif"), tmp_path, retries=2, **FAST)
+            pull(http_server.url("/moved.rif"), tmp_path, None, fast(retries=2))
         message = str(info.value)
         assert "an address of this machine or its local network" in message
         assert f"127.0.0.1:{other.server_address[1]}/db.rif?[hidden]" in message

@@ -10,13 +10,13 @@ import time
 import zipfile
 
 import pytest
-from sources_support import FIXTURES, send
+from sources_support import FIXTURES, fast, send
 
 import whr
+from whr.params import PullSettings
 from whr.sources import pull
 
 BASIC = (FIXTURES / "basic.rif").read_bytes()
-FAST = {"timeout_s": 5.0, "backoff_s": 0.01}
 
 
 def _files(folder):
@@ -26,7 +26,7 @@ def _files(folder):
 
 def test_download_lands_under_the_urls_file_name_in_a_directory_of_its_own(http_server, tmp_path):
     http_server.routes["/db/renjunet_v10_20250301.rif"] = lambda h, n: send(h, BASIC)
-    path = pull(http_server.url("/db/renjunet_v10_20250301.rif"), tmp_path, **FAST)
+    path = pull(http_server.url("/db/renjunet_v10_20250301.rif"), tmp_path, None, fast())
     assert path.name == "renjunet_v10_20250301.rif"
     assert path.parent.parent == tmp_path and path.parent.name.startswith("pull-")
     assert path.read_bytes() == BASIC
@@ -41,7 +41,7 @@ def test_server_failing_twice_then_succeeding_is_retried(http_server, tmp_path):
             send(handler, BASIC)
 
     http_server.routes["/flaky.rif"] = flaky
-    path = pull(http_server.url("/flaky.rif"), tmp_path, retries=2, **FAST)
+    path = pull(http_server.url("/flaky.rif"), tmp_path, None, fast(retries=2))
     assert path.read_bytes() == BASIC
     assert http_server.hits["/flaky.rif"] == 3
 
@@ -49,7 +49,7 @@ def test_server_failing_twice_then_succeeding_is_retried(http_server, tmp_path):
 def test_too_few_retries_fail_with_every_attempt_named(http_server, tmp_path):
     http_server.routes["/flaky.rif"] = lambda h, n: h.send_error(503, "busy")
     with pytest.raises(whr.SourceError) as info:
-        pull(http_server.url("/flaky.rif"), tmp_path, retries=1, **FAST)
+        pull(http_server.url("/flaky.rif"), tmp_path, None, fast(retries=1))
     message = str(info.value)
     assert "after 2 attempts" in message and "attempt 2: HTTP 503" in message
     assert http_server.hits["/flaky.rif"] == 2
@@ -60,7 +60,12 @@ def test_backoff_doubles_between_attempts(http_server, tmp_path):
     http_server.routes["/down.rif"] = lambda h, n: h.send_error(500, "down")
     start = time.monotonic()
     with pytest.raises(whr.SourceError):
-        pull(http_server.url("/down.rif"), tmp_path, retries=2, timeout_s=5.0, backoff_s=0.1)
+        pull(
+            http_server.url("/down.rif"),
+            tmp_path,
+            None,
+            PullSettings(retries=2, timeout_s=5.0, backoff_s=0.1),
+        )
     # waits of 0.1 s then 0.2 s: at least 0.3 s in all (an upper bound would be a timing test)
     assert time.monotonic() - start >= 0.3
 
@@ -68,7 +73,7 @@ def test_backoff_doubles_between_attempts(http_server, tmp_path):
 def test_truncated_body_is_retried_and_then_refused(http_server, tmp_path):
     http_server.routes["/cut.rif"] = lambda h, n: send(h, BASIC[:100], length=len(BASIC))
     with pytest.raises(whr.SourceError, match=f"truncated: received 100 of {len(BASIC)} bytes"):
-        pull(http_server.url("/cut.rif"), tmp_path, retries=1, **FAST)
+        pull(http_server.url("/cut.rif"), tmp_path, None, fast(retries=1))
     assert http_server.hits["/cut.rif"] == 2
     assert _files(tmp_path) == []
 
@@ -78,7 +83,7 @@ def test_truncated_once_then_complete_succeeds(http_server, tmp_path):
         send(handler, BASIC[:100] if hit == 1 else BASIC, length=len(BASIC))
 
     http_server.routes["/cut.rif"] = once
-    path = pull(http_server.url("/cut.rif"), tmp_path, retries=1, **FAST)
+    path = pull(http_server.url("/cut.rif"), tmp_path, None, fast(retries=1))
     assert path.read_bytes() == BASIC
 
 
@@ -95,7 +100,7 @@ def test_garbage_is_downloaded_but_refused_when_read(http_server, tmp_path):
 def test_size_cap_announced_by_the_server_is_not_retried(http_server, tmp_path):
     http_server.routes["/big.rif"] = lambda h, n: send(h, BASIC)
     with pytest.raises(whr.SourceError, match="cap of 1000 bytes"):
-        pull(http_server.url("/big.rif"), tmp_path, max_bytes=1000, retries=3, **FAST)
+        pull(http_server.url("/big.rif"), tmp_path, None, fast(max_bytes=1000, retries=3))
     assert http_server.hits["/big.rif"] == 1
     assert _files(tmp_path) == []
 
@@ -108,7 +113,7 @@ def test_size_cap_without_content_length_stops_the_download(http_server, tmp_pat
 
     http_server.routes["/stream.rif"] = unannounced
     with pytest.raises(whr.SourceError, match="exceeds the cap of 5000 bytes"):
-        pull(http_server.url("/stream.rif"), tmp_path, max_bytes=5000, **FAST)
+        pull(http_server.url("/stream.rif"), tmp_path, None, fast(max_bytes=5000))
     assert _files(tmp_path) == []
 
 
@@ -119,13 +124,18 @@ def test_silent_server_times_out(http_server, tmp_path):
 
     http_server.routes["/slow.rif"] = silent
     with pytest.raises(whr.SourceError, match=r"no answer within 0.2 s \(timeout_s, --timeout\)"):
-        pull(http_server.url("/slow.rif"), tmp_path, timeout_s=0.2, retries=1, backoff_s=0.0)
+        pull(
+            http_server.url("/slow.rif"),
+            tmp_path,
+            None,
+            PullSettings(timeout_s=0.2, retries=1, backoff_s=0.0),
+        )
     assert _files(tmp_path) == []
 
 
 def test_not_found_is_not_retried(http_server, tmp_path):
     with pytest.raises(whr.SourceError, match="HTTP 404"):
-        pull(http_server.url("/absent.rif"), tmp_path, retries=3, **FAST)
+        pull(http_server.url("/absent.rif"), tmp_path, None, fast(retries=3))
     assert http_server.hits["/absent.rif"] == 1
 
 
@@ -137,7 +147,7 @@ def test_unreachable_host_is_retried_then_refused(tmp_path):
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
     with pytest.raises(whr.SourceError, match="after 2 attempts.*cannot connect"):
-        pull(f"http://127.0.0.1:{port}/x.rif", tmp_path, retries=1, **FAST)
+        pull(f"http://127.0.0.1:{port}/x.rif", tmp_path, None, fast(retries=1))
 
 
 @pytest.mark.parametrize("container", ["gzip", "zip"])
@@ -169,25 +179,28 @@ def test_local_paths_are_returned_as_they_are(tmp_path):
 
 
 @pytest.mark.parametrize(
-    ("kwargs", "words"),
+    ("kwargs", "error", "words"),
     [
-        ({"timeout_s": 0}, "timeout_s must be a finite number > 0 seconds; got 0"),
-        ({"deadline_s": float("inf")}, "deadline_s must be a finite number > 0 seconds; got inf"),
-        ({"deadline_s": "60"}, "deadline_s must be a finite number > 0 seconds; got '60'"),
-        ({"max_bytes": -1}, "max_bytes must be a positive integer; got -1"),
-        ({"max_bytes": 1.5}, "max_bytes must be a positive integer; got 1.5"),
-        ({"retries": -1}, "retries must be an integer >= 0; got -1"),
-        ({"backoff_s": -2}, "backoff_s must be a finite number >= 0 seconds; got -2"),
+        ({"timeout_s": 0}, ValueError, "timeout_s must be a positive finite number of seconds, got 0.0"),
+        ({"deadline_s": float("inf")}, ValueError, "deadline_s must be a positive finite number of seconds, got inf"),
+        ({"deadline_s": "60"}, TypeError, "deadline_s must be a real number, got str: '60'"),
+        ({"max_bytes": -1}, ValueError, "max_bytes must be an integer >= 1, got -1"),
+        ({"max_bytes": 1.5}, TypeError, "max_bytes must be an integer, got float: 1.5"),
+        ({"retries": -1}, ValueError, "retries must be an integer >= 0, got -1"),
+        ({"retries": True}, TypeError, "retries must be an integer, got bool: True"),
+        ({"backoff_s": -2}, ValueError, "backoff_s must be a finite number >= 0, got -2.0"),
     ],
-)
-def test_bad_arguments_are_value_errors_naming_them(tmp_path, kwargs, words):
-    with pytest.raises(ValueError) as info:
-        pull(FIXTURES / "basic.rif", tmp_path, **kwargs)
+)  # fmt: skip
+def test_bad_settings_are_refused_naming_them(tmp_path, kwargs, error, words):
+    with pytest.raises(error) as info:
+        PullSettings(**kwargs)
     assert words in str(info.value)
+    with pytest.raises(TypeError, match="settings must be a whr.params.PullSettings"):
+        pull(FIXTURES / "basic.rif", tmp_path, None, kwargs)  # type: ignore[arg-type]
 
 
 def test_workdir_is_created(http_server, tmp_path):
     http_server.routes["/a.rif"] = lambda h, n: send(h, BASIC)
     target = tmp_path / "deep" / "er"
-    path = pull(http_server.url("/a.rif"), target, **FAST)
+    path = pull(http_server.url("/a.rif"), target, None, fast())
     assert path.parent.parent == target and os.path.isfile(path)

@@ -5,9 +5,8 @@ Public API
 - ``read_source(source, as_of=None, *, limits=ReadLimits(), name=None) -> SourceData``: read a
   file, a directory, an http(s) URL or a list of those into the shared tables of ``whr.tables``.
 - ``ReadLimits``: the limits a reader enforces (unpacked bytes, one value, one name).
-- ``pull(source, workdir, as_of=None, *, timeout_s, deadline_s, max_bytes, retries, backoff_s)
-  -> Path``: download a URL to a file of its own (the only step that retries); a local path is
-  returned as is.
+- ``pull(source, workdir, as_of=None, settings=PullSettings()) -> Path``: download a URL to a
+  file of its own (the only step that retries); a local path is returned as is.
 - ``combine(parts) -> SourceData``: several sources read one by one, as one; sources with
   identical contents are reported (``duplicate_source``).
 - ``SourceError``: a source that cannot be read at all (unsafe, malformed, missing, unreachable,

@@ -21,7 +21,6 @@ from __future__ import annotations
 import contextlib
 import http.client
 import ipaddress
-import math
 import os
 import shutil
 import socket
@@ -272,12 +271,8 @@ def pull(
     source: str | os.PathLike[str],
     workdir: str | os.PathLike[str],
     as_of: object = None,
+    settings: PullSettings = PullSettings(),  # noqa: B008 (frozen)
     *,
-    timeout_s: float = PullSettings.timeout_s,
-    deadline_s: float = PullSettings.deadline_s,
-    max_bytes: int = PullSettings.max_bytes,
-    retries: int = PullSettings.retries,
-    backoff_s: float = PullSettings.backoff_s,
     report: Callable[[str], object] | None = None,
 ) -> Path:
     """Make ``source`` available as a local path: download a URL, return a local path as is.
@@ -294,21 +289,11 @@ def pull(
     as_of : datetime.date, str or None
         Accepted for symmetry with ``read_source``; a directory is returned whole and the dated
         file is chosen when it is read.
-    timeout_s : float
-        Seconds to wait for the connection and for each read, > 0 (flag ``--timeout``).
-    deadline_s : float
-        Seconds the whole pull may take, every attempt and wait between them included, > 0
-        (flag ``--deadline``). A server that sends a byte now and then never trips
-        ``timeout_s``; this stops it. Default 900 s (15 minutes). Not retried.
-    max_bytes : int
-        Largest download accepted, in bytes (compressed size as served), > 0 (flag
-        ``--max-bytes``). Default ``DEFAULT_MAX_BYTES`` (500 MB).
-    retries : int
-        Further attempts after a failed one (network error, timeout, truncated body, HTTP 408,
-        425, 429 or 5xx), >= 0. A 4xx status, an exceeded cap, a redirect away from http(s)
-        and the deadline are not retried.
-    backoff_s : float
-        Wait before the first retry in seconds, doubled before each further retry, >= 0.
+    settings : whr.params.PullSettings
+        The timeout of each read, the deadline of the whole pull (every attempt and wait; not
+        retried), the size cap, the retries and their backoff. Retried: a network error, a
+        timeout, a truncated body, HTTP 408, 425, 429 or 5xx; never: another 4xx status, an
+        exceeded cap, a redirect away from http(s), the deadline.
     report : callable, optional
         Called with one sentence for each failed attempt that is retried (what failed and the
         wait before the next one), so that a pull that succeeds in the end still tells of its
@@ -325,28 +310,14 @@ def pull(
         If the local path does not exist, or the download fails for good.
     whr.params.SecretSourceError
         If the URL holds credentials, or ``env:NAME`` is not set (a ``ValueError``).
-    ValueError, TypeError
+    TypeError
         On bad arguments.
     """
     coerce_as_of(as_of)
     if not isinstance(source, (str, os.PathLike)):
         raise TypeError(f"source must be a path or an http(s) URL; got {type(source).__name__}")
-    for argument, value, low in (
-        ("timeout_s", timeout_s, "> 0"),
-        ("deadline_s", deadline_s, "> 0"),
-        ("backoff_s", backoff_s, ">= 0"),
-    ):
-        number = isinstance(value, (int, float)) and not isinstance(value, bool)
-        if (
-            not number
-            or not math.isfinite(value)
-            or not (value > 0 or low == ">= 0" and value == 0)
-        ):
-            raise ValueError(f"{argument} must be a finite number {low} seconds; got {value!r}")
-    if isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or max_bytes <= 0:
-        raise ValueError(f"max_bytes must be a positive integer; got {max_bytes!r}")
-    if isinstance(retries, bool) or not isinstance(retries, int) or retries < 0:
-        raise ValueError(f"retries must be an integer >= 0; got {retries!r}")
+    if not isinstance(settings, PullSettings):
+        raise TypeError(f"settings must be a whr.params.PullSettings; got {settings!r}")
     if report is not None and not callable(report):
         raise TypeError(f"report must be callable or None; got {type(report).__name__}")
     address = resolve_source(source) if isinstance(source, str) else source
@@ -355,32 +326,37 @@ def pull(
         if not path.exists():
             raise SourceError(f"{path}: no such file or directory")
         return path
+    return _download(str(address), Path(workdir), settings, report)
 
-    url = str(address)
+
+def _download(
+    url: str, folder: Path, settings: PullSettings, report: Callable[[str], object] | None
+) -> Path:
+    """:func:`pull` of a URL: attempts until one succeeds, the retries are spent, or the
+    deadline comes; the file lands in a new directory of its own in ``folder``."""
     check_url(url)
     shown = public_source(url)
-    folder = Path(workdir)
     folder.mkdir(parents=True, exist_ok=True)
     name = _target_name(url)
     home = Path(tempfile.mkdtemp(dir=folder, prefix="pull-"))
     target = home / name
     failures: list[str] = []
-    deadline = _Deadline(float(deadline_s))
+    deadline = _Deadline(settings.deadline_s)
     attempts = 0
     try:
-        for attempt in range(retries + 1):
+        for attempt in range(settings.retries + 1):
             if attempt:
-                wait = backoff_s * 2 ** (attempt - 1)
+                wait = settings.backoff_s * 2 ** (attempt - 1)
                 if wait >= deadline.remaining():
                     failures.append(
                         f"no time left for a further attempt within the deadline of "
-                        f"{deadline_s:g} s (deadline_s, --deadline)"
+                        f"{settings.deadline_s:g} s (deadline_s, --deadline)"
                     )
                     break
                 if report is not None:
                     report(
-                        f"{shown}: {failures[-1]}; attempt {attempt + 1} of {retries + 1} in "
-                        f"{wait:g} s"
+                        f"{shown}: {failures[-1]}; attempt {attempt + 1} of "
+                        f"{settings.retries + 1} in {wait:g} s"
                     )
                 time.sleep(wait)
             attempts += 1
@@ -388,7 +364,7 @@ def pull(
             os.close(handle)
             part = Path(part_name)
             try:
-                _download_once(url, part, timeout_s, max_bytes, deadline)
+                _download_once(url, part, settings.timeout_s, settings.max_bytes, deadline)
             except _Transient as exc:
                 part.unlink(missing_ok=True)
                 failures.append(f"attempt {attempt + 1}: {exc}")
