@@ -163,11 +163,11 @@ def _minutes_ok(
     """Games whose tournament meets the 1996 rules' minimum thinking time (unknown passes;
     games dated on or after ``until`` pass)."""
     t = tournaments[["tournament_id", "minutes"]].drop_duplicates("tournament_id")
-    minutes = games[["tournament_id"]].merge(t, on="tournament_id", how="left")["minutes"]
-    minutes = minutes.to_numpy(dtype=np.float64, na_value=np.nan)
+    merged = games[["tournament_id"]].merge(t, on="tournament_id", how="left")
+    minutes = merged["minutes"].to_numpy(dtype=np.float64, na_value=np.nan)
     days = days_of(games["date"])
     need = np.where(days < np.datetime64(RULE_8C_FROM, "D"), MINUTES_BEFORE_1996, MINUTES_1996)
-    ok = np.isnan(minutes) | (minutes >= need)
+    ok: np.ndarray = np.isnan(minutes) | (minutes >= need)
     if until is not None:
         ok |= days >= np.datetime64(until, "D")
     return ok

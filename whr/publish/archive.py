@@ -119,9 +119,11 @@ class Entry:
     @property
     def list_sha256(self) -> str:
         """The sha256 of :attr:`list_file`, as the manifest records it."""
-        if not self.in_month:
-            return self.manifest["files"]["ratings.parquet"]["sha256"]
-        return self.manifest["list_in"]["sha256"]
+        info = (
+            self.manifest["list_in"] if self.in_month else self.manifest["files"]["ratings.parquet"]
+        )
+        digest: str = info["sha256"]
+        return digest
 
 
 @dataclass(frozen=True)
@@ -190,7 +192,9 @@ def check_day(
         manifest = read_manifest(path)
     except StateError as exc:
         return damaged(str(exc), None, False)
-    named = manifest.get("list") if isinstance(manifest.get("list"), dict) else {}
+    named = manifest.get("list")
+    if not isinstance(named, dict):
+        named = {}
     expected = {"category": channel.category, "variant": channel.variant} if channel else None
     if manifest.get("as_of") != day.isoformat() or (
         expected is not None and dict(named) != expected
@@ -211,16 +215,25 @@ def check_day(
             return damaged(f"{path / 'manifest.json'} lists a bad file name {name!r}; "
                            f"{_fix(path)}", None, False)  # fmt: skip
         listed[name] = (path / name, info)
-    into, where = manifest.get("list_in"), None
+    into = manifest.get("list_in")
+    where: str | None = None
     if into is not None:
         where = into.get("path") if isinstance(into, dict) else None
-        match = MONTH.fullmatch(where[len("../months/") :]) if isinstance(where, str) else None
-        if not (match and where.startswith("../months/") and match.group(1) == _month(day)):
+        months = "../months/"
+        if (
+            not isinstance(where, str)
+            or not where.startswith(months)
+            or (match := MONTH.fullmatch(where[len(months) :])) is None
+            or match.group(1) != _month(day)
+        ):
             return damaged(f"{path / 'manifest.json'} names no file of its month for the "
                            f"day's list ({where!r}); {_fix(path)}", None, False)  # fmt: skip
         listed[where] = (Path(os.path.normpath(path / where)), into)
-    list_name = "ratings.parquet" if "ratings.parquet" in manifest["files"] else where
-    if into is None and list_name != "ratings.parquet":
+    if "ratings.parquet" in manifest["files"]:
+        list_name = "ratings.parquet"
+    elif where is not None:
+        list_name = where
+    else:
         return damaged(f"{path / 'manifest.json'} names no file that holds the day's list; "
                        f"{_fix(path)}", None, False)  # fmt: skip
     problems: list[str] = []
@@ -321,7 +334,10 @@ def scan(
     for day in days:
         level = "all" if every or day == days[-1] else "list"
         found = check_day(layout.day(channel, day), day, channel, level, hashes)
-        (good if isinstance(found, Entry) else damaged).append(found)  # type: ignore[arg-type]
+        if isinstance(found, Entry):
+            good.append(found)
+        else:
+            damaged.append(found)
     return Scan(good, damaged)
 
 
@@ -528,9 +544,10 @@ def _restore(layout: Layout, channel: Channel, month: str, lost: list[Damaged]) 
         copies = _copies(path)
         for d in lost:
             copy = copies.get(d.day.isoformat())
+            if not isinstance(copy, dict):
+                continue
             ok = (
-                isinstance(copy, dict)
-                and copy.get("as_of") == d.day.isoformat()
+                copy.get("as_of") == d.day.isoformat()
                 and copy.get("list") == {"category": channel.category, "variant": channel.variant}
                 and isinstance(copy.get("files"), dict)
             )
@@ -574,9 +591,9 @@ def _compact_month(
     blocked = [d for d in damaged if d.manifest is None or not d.list_ok]
     if blocked:
         if versions or any(not e.in_month for e in good):
-            days = ", ".join(d.day.isoformat() for d in blocked)
+            names = ", ".join(d.day.isoformat() for d in blocked)
             return [
-                f"{layout.months(channel)}/{month}: not compacted while {days} cannot be read "
+                f"{layout.months(channel)}/{month}: not compacted while {names} cannot be read "
                 "(see above); every file of the month is kept until then"
             ]
         return []
@@ -621,14 +638,14 @@ def _rewrite_month(
             continue
         if home not in sources:
             sources[home] = read_parquet(home, MONTH_LISTS)
-        rows = sources[home].loc[sources[home]["list_date"] == day]
+        day_rows = sources[home].loc[sources[home]["list_date"] == day]
         expected = manifest["list_in"].get("rows_of_the_day")
-        if expected is not None and len(rows) != expected:
+        if expected is not None and len(day_rows) != expected:
             raise StateError(
-                f"{home}: {len(rows)} rows of {day}, not the {expected} its manifest records; "
-                f"{_fix(path)}"
+                f"{home}: {len(day_rows)} rows of {day}, not the {expected} its manifest "
+                f"records; {_fix(path)}"
             )
-        frames.append(rows)
+        frames.append(day_rows)
     merged = pd.concat([f for f in frames if len(f)] or frames[:1], ignore_index=True)
     merged = merged.sort_values(["player", "list_date"], kind="stable").reset_index(drop=True)
     copies = {day.isoformat(): _in_month(manifest, day) for day, _, manifest in days}
