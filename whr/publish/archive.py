@@ -28,7 +28,8 @@ before a file it stops listing is removed. So every day's list stays readable th
 archive at every moment, the next run finishes what an interrupted one began, and a month with
 a day that cannot be read is left exactly as it is.
 
-The index (:func:`write_index`): ``OUT/published.json`` for programs, ``OUT/archive.html`` for
+The index (:func:`write_index`): ``OUT/published.json`` for programs, ``OUT/datapackage.json``
+(the data files and their schemas, :mod:`whr.publish.datapackage`), ``OUT/archive.html`` for
 people and ``OUT/index.html`` (a relative redirect to the official renju list), all derived from
 the checked archive and rewritten by every run.
 """
@@ -48,6 +49,7 @@ from typing import Any
 
 import pandas as pd
 
+from whr.publish.datapackage import descriptor
 from whr.publish.files import (
     is_dir,
     is_file,
@@ -438,7 +440,7 @@ def check_tree(layout: Layout) -> list[str]:
                 "own files, and a run never follows a link out of it"
             )
 
-    for name in ("index.html", "published.json", "archive.html"):
+    for name in ("index.html", "published.json", "datapackage.json", "archive.html"):
         unplant(layout.out / name)
     for channel in layout.channels():  # raises TreeError for a link above the entries
         if channel.variant is not None:  # the directories above a variant's site
@@ -772,12 +774,18 @@ def index(layout: Layout, scans: dict[Channel, Scan] | None = None) -> dict[str,
 
 
 def write_index(layout: Layout, scans: dict[Channel, Scan] | None = None) -> dict[str, Any]:
-    """Rewrite ``published.json``, ``archive.html`` and the root ``index.html`` (each only when
-    it changes); return the index."""
+    """Rewrite ``published.json``, ``datapackage.json``, ``archive.html`` and the root
+    ``index.html`` (each only when it changes); return the index."""
     from whr.publish.site.archive import archive_page, redirect_page
 
-    value = index(layout, scans)
+    found = {c: (scans or {}).get(c) or scan(layout, c) for c in layout.channels()}
+    value = index(layout, found)
     write_if_changed(layout.index_json, json_text(value).encode("utf-8"))
+    lists = [
+        (channel, checked.good[-1] if checked.good else None, listed["latest"])
+        for (channel, checked), listed in zip(found.items(), value["lists"], strict=True)
+    ]
+    write_if_changed(layout.datapackage, json_text(descriptor(layout, lists)).encode("utf-8"))
     write_if_changed(layout.archive_html, archive_page(value).encode("utf-8"))
     official = [x for x in value["lists"] if x["variant"] is None and x["latest"]]
     renju = [x for x in official if x["category"] == "renju"] or official
