@@ -3,7 +3,9 @@
 Every source adapter produces these tables, eligibility consumes and filters them, the engine
 rates the selected games, and the publishers write them out. Ids are always strings (RenjuNet's
 player ``disp_id`` keeps its leading zeros). Columns are documented for data consumers in
-``docs/data-dictionary.md``; change a schema here and ``SCHEMA_VERSION`` together.
+``docs/data-dictionary.md`` and, for programs, in the published ``datapackage.json``
+(:mod:`whr.publish.datapackage`); a change to a published schema raises ``FORMAT_VERSION`` and
+is recorded in ``CHANGELOG.md``.
 
 Conventions
 -----------
@@ -28,8 +30,12 @@ import pyarrow.compute as pc
 from whr.digest import text_sha256
 from whr.params import CATEGORIES as CATEGORIES  # re-exported for the readers
 
-# 2: games.note, games.bye; tournament facts; facts needed. 3: RATINGS' change columns
-SCHEMA_VERSION = "3"
+FORMAT_VERSION = 4
+"""The version of the published format: every table, file, address, manifest and index a
+consumer reads. Raised on every change to any of them, each recorded in ``CHANGELOG.md``
+("Breaking changes"). The one number behind ``whr.schema_version`` in every Parquet file's
+metadata (as text), ``format`` and ``schema_version`` in every manifest, and ``format`` in
+``published.json`` and ``datapackage.json``."""
 
 MODES = ("face_to_face", "online_supervised", "online")
 

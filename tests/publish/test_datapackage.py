@@ -145,3 +145,22 @@ def test_a_file_that_breaks_its_schema_is_caught(published: Path, tmp_path: Path
     )
     assert any("renju-history" in e and "sha256" in e for e in errors), errors
     assert any("renju-history" in e and "player" in e and "constraint" in e for e in errors), errors
+
+
+def test_one_format_version_everywhere(published: Path) -> None:
+    day = published / f"archive/renju/{support.AS_OF.isoformat()}"
+    manifest = json.loads((day / "manifest.json").read_text(encoding="utf-8"))
+    index = json.loads((published / "published.json").read_text(encoding="utf-8"))
+    assert manifest["format"] == index["format"] == read(published)["format"]
+    assert manifest["format"] == tables.FORMAT_VERSION
+    assert manifest["schema_version"] == str(tables.FORMAT_VERSION)
+    for path in [*day.glob("*.parquet"), published / "renju/ratings.parquet"]:
+        metadata = pq.read_schema(path).metadata
+        assert metadata[b"whr.schema_version"] == str(tables.FORMAT_VERSION).encode(), path
+
+
+def test_the_changelog_records_the_current_format_version() -> None:
+    text = (Path(__file__).resolve().parents[2] / "CHANGELOG.md").read_text(encoding="utf-8")
+    breaking = text.split("## Breaking changes", 1)[1]
+    first = breaking.split("\n### ", 2)[1]  # the newest entry comes first
+    assert first.startswith(f"Format {tables.FORMAT_VERSION} "), first.splitlines()[0]

@@ -70,7 +70,7 @@ from whr.publish.files import (
     write_text,
 )
 from whr.publish.layout import DAY, HASH_CHARS, MONTH, Channel, Layout, TreeError, real_dir
-from whr.tables import MONTH_LISTS, RATINGS, conform
+from whr.tables import FORMAT_VERSION, MONTH_LISTS, RATINGS, conform
 
 KEPT = {"ratings.parquet"}
 """Data an entry keeps once a newer day is published (unless it is a December 31), beside its
@@ -770,7 +770,7 @@ def index(layout: Layout, scans: dict[Channel, Scan] | None = None) -> dict[str,
                 "damaged": [_left_out(d) for d in found.damaged],
             }
         )
-    return {"format": 1, "lists": lists}
+    return {"format": FORMAT_VERSION, "lists": lists}
 
 
 def write_index(layout: Layout, scans: dict[Channel, Scan] | None = None) -> dict[str, Any]:

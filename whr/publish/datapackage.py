@@ -35,6 +35,7 @@ from whr.tables import (
     EXCLUSIONS,
     EXCLUSIONS_CSV,
     FACTS_NEEDED,
+    FORMAT_VERSION,
     HISTORY,
     PLAYERS,
     RATED_GAMES,
@@ -218,5 +219,6 @@ def descriptor(
         "name": NAME,
         "title": TITLE,
         "description": DESCRIPTION,
+        "format": FORMAT_VERSION,  # as in published.json and every manifest (CHANGELOG.md)
         "resources": resources,
     }

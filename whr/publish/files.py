@@ -32,7 +32,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from whr.digest import CHUNK_BYTES
-from whr.tables import SCHEMA_VERSION, conform, plain, to_table
+from whr.tables import FORMAT_VERSION, conform, plain, to_table
 
 FLOAT_TYPES = (pa.float64(), pa.float32())
 _READ = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC
@@ -197,7 +197,7 @@ def copy_file(source: Path, target: Path) -> None:
 
 def parquet_metadata(parameters: dict[str, Any] | None = None) -> dict[bytes, bytes]:
     """The key-value metadata every published Parquet file carries."""
-    out = {b"whr.schema_version": SCHEMA_VERSION.encode()}
+    out = {b"whr.schema_version": str(FORMAT_VERSION).encode()}
     if parameters is not None:
         out[b"whr.parameters"] = json.dumps(parameters, sort_keys=True).encode()
     return out
