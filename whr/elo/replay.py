@@ -656,6 +656,11 @@ def replay(
     return _replay(games, rules, as_of, initial, seed_rating, tournaments, None)
 
 
+def _last_day(*days: np.ndarray) -> int:
+    """The latest of the day numbers, and 0 (1970-01-01) if they are all earlier or empty."""
+    return max(0, *(int(d.max()) for d in days if d.size))
+
+
 def _replay(
     games: pd.DataFrame,
     rules: str,
@@ -805,10 +810,9 @@ def ratings_before(
     if rules == "1997":
         _run_1997(prep, initial, seed, pred)
     elif rules == "era":
-        _run_era(prep, initial, seed, int(max(prep.day.max(initial=0), qday.max(initial=0))), pred)
+        _run_era(prep, initial, seed, _last_day(prep.day, qday), pred)
     else:
-        last = int(max(prep.day.max(initial=0), qday.max(initial=0)))
-        _run_1996(prep, initial, seed, last, pred)
+        _run_1996(prep, initial, seed, _last_day(prep.day, qday), pred)
     return pd.DataFrame(
         {
             "black_rating": pred.black,

@@ -400,7 +400,7 @@ class _ValueScan:
         if self.run + first > self.limit and self.run + _chars(array[:first]) > self.limit:
             self._refuse(self.line)
         gaps = np.diff(marks) - 1
-        for i in np.flatnonzero(gaps > self.limit):
+        for i in np.flatnonzero(gaps > self.limit).tolist():
             start = int(marks[i])
             if _chars(array[start + 1 : int(marks[i + 1])]) > self.limit:
                 self._refuse(lines_before + data.count(b"\n", 0, start) + 1)
