@@ -194,9 +194,7 @@ def check_day(
         manifest = read_manifest(path)
     except StateError as exc:
         return damaged(str(exc), None, False)
-    named = manifest.get("list")
-    if not isinstance(named, dict):
-        named = {}
+    named = manifest["list"] if isinstance(manifest.get("list"), dict) else {}
     expected = {"category": channel.category, "variant": channel.variant} if channel else None
     if manifest.get("as_of") != day.isoformat() or (
         expected is not None and dict(named) != expected
@@ -218,24 +216,15 @@ def check_day(
                            f"{_fix(path)}", None, False)  # fmt: skip
         listed[name] = (path / name, info)
     into = manifest.get("list_in")
-    where: str | None = None
+    where = None if into is None else _month_path(into, day)
     if into is not None:
-        where = into.get("path") if isinstance(into, dict) else None
-        months = "../months/"
-        if (
-            not isinstance(where, str)
-            or not where.startswith(months)
-            or (match := MONTH.fullmatch(where[len(months) :])) is None
-            or match.group(1) != _month(day)
-        ):
+        if where is None:
+            given = into.get("path") if isinstance(into, dict) else None
             return damaged(f"{path / 'manifest.json'} names no file of its month for the "
-                           f"day's list ({where!r}); {_fix(path)}", None, False)  # fmt: skip
+                           f"day's list ({given!r}); {_fix(path)}", None, False)  # fmt: skip
         listed[where] = (Path(os.path.normpath(path / where)), into)
-    if "ratings.parquet" in manifest["files"]:
-        list_name = "ratings.parquet"
-    elif where is not None:
-        list_name = where
-    else:
+    list_name = "ratings.parquet" if "ratings.parquet" in manifest["files"] else where
+    if list_name is None:
         return damaged(f"{path / 'manifest.json'} names no file that holds the day's list; "
                        f"{_fix(path)}", None, False)  # fmt: skip
     problems: list[str] = []
@@ -271,6 +260,17 @@ def check_day(
         manifest,
         sha256(path / "manifest.json"),
     )
+
+
+def _month_path(into: object, day: dt.date) -> str | None:
+    """The path a manifest's ``list_in`` gives for the day's list when it names a file of the
+    day's month (``../months/YYYY-MM....parquet``), else None."""
+    where = into.get("path") if isinstance(into, dict) else None
+    months = "../months/"
+    if not isinstance(where, str) or not where.startswith(months):
+        return None
+    match = MONTH.fullmatch(where[len(months) :])
+    return where if match is not None and match.group(1) == _month(day) else None
 
 
 def cached_sha256(path: Path, hashes: dict[Path, Any]) -> str:
