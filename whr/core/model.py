@@ -449,7 +449,8 @@ def _check_r(problem: Problem, r: np.ndarray) -> np.ndarray:
 
 def _softplus(x: np.ndarray) -> np.ndarray:
     """log(1 + exp(x)), without overflow."""
-    return np.maximum(x, 0.0) + np.log1p(np.exp(-np.abs(x)))
+    out: np.ndarray = np.maximum(x, 0.0) + np.log1p(np.exp(-np.abs(x)))
+    return out
 
 
 def log_posterior(problem: Problem, r: np.ndarray) -> float:

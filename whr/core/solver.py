@@ -81,7 +81,9 @@ def _pttrf(d: np.ndarray, e: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
 def _pttrs(d: np.ndarray, e: np.ndarray, b: np.ndarray) -> np.ndarray:
     """LAPACK ``dpttrs``: solve with :func:`_pttrf`'s factors, of any size (see there)."""
     if d.size <= 1:
-        return b / d
+        quotient: np.ndarray = b / d
+        return quotient
+    y: np.ndarray
     y, info = lapack.dpttrs(d, e, b)
     if info != 0:  # pragma: no cover - only for a bad argument
         raise np.linalg.LinAlgError(f"dpttrs failed (info={info})")
@@ -174,7 +176,7 @@ class Operator:
 
     def matvec(self, x: np.ndarray) -> np.ndarray:
         """``A @ x``."""
-        y = self._diag * x
+        y: np.ndarray = self._diag * x
         y -= self._u @ x
         y -= self._ut @ x
         if x.size > 1:
@@ -186,6 +188,8 @@ class Operator:
         """Solve the players' tridiagonal blocks: ``M^-1 @ x``."""
         if not x.size:
             return x.copy()
+        if self._pre_d is None or self._pre_el is None:
+            raise RuntimeError("precondition() before update(): nothing is factored yet")
         return _pttrs(self._pre_d, self._pre_el, x)
 
     def cg(self, g: np.ndarray, rtol: float, max_iter: int) -> tuple[np.ndarray, int]:
@@ -248,7 +252,8 @@ def tridiagonal_inverse_diagonal(d: np.ndarray, e: np.ndarray) -> np.ndarray:
     bwd, _, info = _pttrf(d[::-1].copy(), e[::-1].copy())
     if info != 0:  # pragma: no cover - same matrix, reversed
         raise np.linalg.LinAlgError(f"tridiagonal matrix is not positive definite (info={info})")
-    return 1.0 / (fwd + bwd[::-1] - d)
+    inverse: np.ndarray = 1.0 / (fwd + bwd[::-1] - d)
+    return inverse
 
 
 def uncertainty(problem: Problem, r: np.ndarray, jitter: float) -> np.ndarray:

@@ -18,6 +18,7 @@ and the order are computed exactly as on the WHR list. What differs (see ``docs/
 from __future__ import annotations
 
 import datetime as dt
+from typing import TypedDict, Unpack
 
 import pandas as pd
 
@@ -27,7 +28,16 @@ from whr.tables import as_date
 
 __all__ = ["elo_list"]
 
-_OPTIONS = ("initial", "seed_rating", "tournaments")
+
+class ReplayOptions(TypedDict, total=False):
+    """The options of :func:`whr.elo.replay` that :func:`elo_list` passes on."""
+
+    initial: pd.DataFrame | None
+    seed_rating: float | None
+    tournaments: pd.DataFrame | None
+
+
+_OPTIONS = tuple(ReplayOptions.__annotations__)
 
 
 def elo_list(
@@ -35,7 +45,7 @@ def elo_list(
     players: pd.DataFrame,
     as_of: dt.date,
     rules: str = "1997",
-    **replay_options: object,
+    **replay_options: Unpack[ReplayOptions],
 ) -> pd.DataFrame:
     """The Elo-era rating list on ``as_of``, with the columns and types of the WHR lists.
 
@@ -86,9 +96,9 @@ def elo_list(
         games,
         rules,
         as_of,
-        replay_options.get("initial"),  # type: ignore[arg-type]
-        replay_options.get("seed_rating", SEED_RATING),  # type: ignore[arg-type]
-        replay_options.get("tournaments"),  # type: ignore[arg-type]
+        replay_options.get("initial"),
+        replay_options.get("seed_rating", SEED_RATING),
+        replay_options.get("tournaments"),
         track,
     )
     # the games each rated player played, counted as on the WHR list; players without an Elo

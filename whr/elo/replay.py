@@ -163,11 +163,11 @@ def _minutes_ok(
     """Games whose tournament meets the 1996 rules' minimum thinking time (unknown passes;
     games dated on or after ``until`` pass)."""
     t = tournaments[["tournament_id", "minutes"]].drop_duplicates("tournament_id")
-    minutes = games[["tournament_id"]].merge(t, on="tournament_id", how="left")["minutes"]
-    minutes = minutes.to_numpy(dtype=np.float64, na_value=np.nan)
+    merged = games[["tournament_id"]].merge(t, on="tournament_id", how="left")
+    minutes = merged["minutes"].to_numpy(dtype=np.float64, na_value=np.nan)
     days = days_of(games["date"])
     need = np.where(days < np.datetime64(RULE_8C_FROM, "D"), MINUTES_BEFORE_1996, MINUTES_1996)
-    ok = np.isnan(minutes) | (minutes >= need)
+    ok: np.ndarray = np.isnan(minutes) | (minutes >= need)
     if until is not None:
         ok |= days >= np.datetime64(until, "D")
     return ok
@@ -656,6 +656,11 @@ def replay(
     return _replay(games, rules, as_of, initial, seed_rating, tournaments, None)
 
 
+def _last_day(*days: np.ndarray) -> int:
+    """The latest of the day numbers, and 0 (1970-01-01) if they are all earlier or empty."""
+    return max(0, *(int(d.max()) for d in days if d.size))
+
+
 def _replay(
     games: pd.DataFrame,
     rules: str,
@@ -805,10 +810,9 @@ def ratings_before(
     if rules == "1997":
         _run_1997(prep, initial, seed, pred)
     elif rules == "era":
-        _run_era(prep, initial, seed, int(max(prep.day.max(initial=0), qday.max(initial=0))), pred)
+        _run_era(prep, initial, seed, _last_day(prep.day, qday), pred)
     else:
-        last = int(max(prep.day.max(initial=0), qday.max(initial=0)))
-        _run_1996(prep, initial, seed, last, pred)
+        _run_1996(prep, initial, seed, _last_day(prep.day, qday), pred)
     return pd.DataFrame(
         {
             "black_rating": pred.black,

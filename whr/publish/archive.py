@@ -28,7 +28,8 @@ before a file it stops listing is removed. So every day's list stays readable th
 archive at every moment, the next run finishes what an interrupted one began, and a month with
 a day that cannot be read is left exactly as it is.
 
-The index (:func:`write_index`): ``OUT/published.json`` for programs, ``OUT/archive.html`` for
+The index (:func:`write_index`): ``OUT/published.json`` for programs, ``OUT/datapackage.json``
+(the data files and their schemas, :mod:`whr.publish.datapackage`), ``OUT/archive.html`` for
 people and ``OUT/index.html`` (a relative redirect to the official renju list), all derived from
 the checked archive and rewritten by every run.
 """
@@ -48,6 +49,7 @@ from typing import Any
 
 import pandas as pd
 
+from whr.publish.datapackage import descriptor
 from whr.publish.files import (
     is_dir,
     is_file,
@@ -68,7 +70,7 @@ from whr.publish.files import (
     write_text,
 )
 from whr.publish.layout import DAY, HASH_CHARS, MONTH, Channel, Layout, TreeError, real_dir
-from whr.tables import MONTH_LISTS, RATINGS, conform
+from whr.tables import FORMAT_VERSION, MONTH_LISTS, RATINGS, conform
 
 KEPT = {"ratings.parquet"}
 """Data an entry keeps once a newer day is published (unless it is a December 31), beside its
@@ -119,9 +121,11 @@ class Entry:
     @property
     def list_sha256(self) -> str:
         """The sha256 of :attr:`list_file`, as the manifest records it."""
-        if not self.in_month:
-            return self.manifest["files"]["ratings.parquet"]["sha256"]
-        return self.manifest["list_in"]["sha256"]
+        info = (
+            self.manifest["list_in"] if self.in_month else self.manifest["files"]["ratings.parquet"]
+        )
+        digest: str = info["sha256"]
+        return digest
 
 
 @dataclass(frozen=True)
@@ -190,7 +194,7 @@ def check_day(
         manifest = read_manifest(path)
     except StateError as exc:
         return damaged(str(exc), None, False)
-    named = manifest.get("list") if isinstance(manifest.get("list"), dict) else {}
+    named = manifest["list"] if isinstance(manifest.get("list"), dict) else {}
     expected = {"category": channel.category, "variant": channel.variant} if channel else None
     if manifest.get("as_of") != day.isoformat() or (
         expected is not None and dict(named) != expected
@@ -211,16 +215,16 @@ def check_day(
             return damaged(f"{path / 'manifest.json'} lists a bad file name {name!r}; "
                            f"{_fix(path)}", None, False)  # fmt: skip
         listed[name] = (path / name, info)
-    into, where = manifest.get("list_in"), None
+    into = manifest.get("list_in")
+    where = None if into is None else _month_path(into, day)
     if into is not None:
-        where = into.get("path") if isinstance(into, dict) else None
-        match = MONTH.fullmatch(where[len("../months/") :]) if isinstance(where, str) else None
-        if not (match and where.startswith("../months/") and match.group(1) == _month(day)):
+        if where is None:
+            given = into.get("path") if isinstance(into, dict) else None
             return damaged(f"{path / 'manifest.json'} names no file of its month for the "
-                           f"day's list ({where!r}); {_fix(path)}", None, False)  # fmt: skip
+                           f"day's list ({given!r}); {_fix(path)}", None, False)  # fmt: skip
         listed[where] = (Path(os.path.normpath(path / where)), into)
     list_name = "ratings.parquet" if "ratings.parquet" in manifest["files"] else where
-    if into is None and list_name != "ratings.parquet":
+    if list_name is None:
         return damaged(f"{path / 'manifest.json'} names no file that holds the day's list; "
                        f"{_fix(path)}", None, False)  # fmt: skip
     problems: list[str] = []
@@ -256,6 +260,17 @@ def check_day(
         manifest,
         sha256(path / "manifest.json"),
     )
+
+
+def _month_path(into: object, day: dt.date) -> str | None:
+    """The path a manifest's ``list_in`` gives for the day's list when it names a file of the
+    day's month (``../months/YYYY-MM....parquet``), else None."""
+    where = into.get("path") if isinstance(into, dict) else None
+    months = "../months/"
+    if not isinstance(where, str) or not where.startswith(months):
+        return None
+    match = MONTH.fullmatch(where[len(months) :])
+    return where if match is not None and match.group(1) == _month(day) else None
 
 
 def cached_sha256(path: Path, hashes: dict[Path, Any]) -> str:
@@ -321,7 +336,10 @@ def scan(
     for day in days:
         level = "all" if every or day == days[-1] else "list"
         found = check_day(layout.day(channel, day), day, channel, level, hashes)
-        (good if isinstance(found, Entry) else damaged).append(found)  # type: ignore[arg-type]
+        if isinstance(found, Entry):
+            good.append(found)
+        else:
+            damaged.append(found)
     return Scan(good, damaged)
 
 
@@ -422,7 +440,7 @@ def check_tree(layout: Layout) -> list[str]:
                 "own files, and a run never follows a link out of it"
             )
 
-    for name in ("index.html", "published.json", "archive.html"):
+    for name in ("index.html", "published.json", "datapackage.json", "archive.html"):
         unplant(layout.out / name)
     for channel in layout.channels():  # raises TreeError for a link above the entries
         if channel.variant is not None:  # the directories above a variant's site
@@ -528,9 +546,10 @@ def _restore(layout: Layout, channel: Channel, month: str, lost: list[Damaged]) 
         copies = _copies(path)
         for d in lost:
             copy = copies.get(d.day.isoformat())
+            if not isinstance(copy, dict):
+                continue
             ok = (
-                isinstance(copy, dict)
-                and copy.get("as_of") == d.day.isoformat()
+                copy.get("as_of") == d.day.isoformat()
                 and copy.get("list") == {"category": channel.category, "variant": channel.variant}
                 and isinstance(copy.get("files"), dict)
             )
@@ -574,9 +593,9 @@ def _compact_month(
     blocked = [d for d in damaged if d.manifest is None or not d.list_ok]
     if blocked:
         if versions or any(not e.in_month for e in good):
-            days = ", ".join(d.day.isoformat() for d in blocked)
+            names = ", ".join(d.day.isoformat() for d in blocked)
             return [
-                f"{layout.months(channel)}/{month}: not compacted while {days} cannot be read "
+                f"{layout.months(channel)}/{month}: not compacted while {names} cannot be read "
                 "(see above); every file of the month is kept until then"
             ]
         return []
@@ -621,14 +640,14 @@ def _rewrite_month(
             continue
         if home not in sources:
             sources[home] = read_parquet(home, MONTH_LISTS)
-        rows = sources[home].loc[sources[home]["list_date"] == day]
+        day_rows = sources[home].loc[sources[home]["list_date"] == day]
         expected = manifest["list_in"].get("rows_of_the_day")
-        if expected is not None and len(rows) != expected:
+        if expected is not None and len(day_rows) != expected:
             raise StateError(
-                f"{home}: {len(rows)} rows of {day}, not the {expected} its manifest records; "
-                f"{_fix(path)}"
+                f"{home}: {len(day_rows)} rows of {day}, not the {expected} its manifest "
+                f"records; {_fix(path)}"
             )
-        frames.append(rows)
+        frames.append(day_rows)
     merged = pd.concat([f for f in frames if len(f)] or frames[:1], ignore_index=True)
     merged = merged.sort_values(["player", "list_date"], kind="stable").reset_index(drop=True)
     copies = {day.isoformat(): _in_month(manifest, day) for day, _, manifest in days}
@@ -751,16 +770,22 @@ def index(layout: Layout, scans: dict[Channel, Scan] | None = None) -> dict[str,
                 "damaged": [_left_out(d) for d in found.damaged],
             }
         )
-    return {"format": 1, "lists": lists}
+    return {"format": FORMAT_VERSION, "lists": lists}
 
 
 def write_index(layout: Layout, scans: dict[Channel, Scan] | None = None) -> dict[str, Any]:
-    """Rewrite ``published.json``, ``archive.html`` and the root ``index.html`` (each only when
-    it changes); return the index."""
+    """Rewrite ``published.json``, ``datapackage.json``, ``archive.html`` and the root
+    ``index.html`` (each only when it changes); return the index."""
     from whr.publish.site.archive import archive_page, redirect_page
 
-    value = index(layout, scans)
+    found = {c: (scans or {}).get(c) or scan(layout, c) for c in layout.channels()}
+    value = index(layout, found)
     write_if_changed(layout.index_json, json_text(value).encode("utf-8"))
+    lists = [
+        (channel, checked.good[-1] if checked.good else None, listed["latest"])
+        for (channel, checked), listed in zip(found.items(), value["lists"], strict=True)
+    ]
+    write_if_changed(layout.datapackage, json_text(descriptor(layout, lists)).encode("utf-8"))
     write_if_changed(layout.archive_html, archive_page(value).encode("utf-8"))
     official = [x for x in value["lists"] if x["variant"] is None and x["latest"]]
     renju = [x for x in official if x["category"] == "renju"] or official

@@ -82,7 +82,7 @@ from whr.publish.parquet import (
 )
 from whr.rules import facts_needed
 from whr.run import Run
-from whr.tables import FACTS_NEEDED, HISTORY, SCHEMA_VERSION, SourceData
+from whr.tables import FACTS_NEEDED, FORMAT_VERSION, HISTORY, SourceData
 
 if TYPE_CHECKING:
     from whr.engine import Fit
@@ -99,7 +99,6 @@ __all__ = [
     "verify",
 ]
 
-MANIFEST_FORMAT = 2
 FACTS_NEEDED_FILE = "facts_needed.csv"
 """Tournaments whose unknown minutes or mode hold games' verdicts (:func:`whr.rules.facts_needed`),
 ready to be filled and copied into the rules' ``tournament_facts.csv``."""
@@ -595,10 +594,10 @@ def publish(
             forced = {"reason": run.force, "overrode": overrode}
             warnings += [f"published although {f} (--force: {run.force})" for f in failed]
         info = {
-            "format": MANIFEST_FORMAT,
+            "format": FORMAT_VERSION,
             "list": {"category": category, "variant": run.variant},
             "as_of": day.isoformat(),
-            "schema_version": SCHEMA_VERSION,
+            "schema_version": str(FORMAT_VERSION),
             "parameters": run.parameters(category, rules_sha256),
             "run": run.record(),
             "forced": forced,

@@ -32,7 +32,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from whr.digest import CHUNK_BYTES
-from whr.tables import SCHEMA_VERSION, conform, to_table
+from whr.tables import FORMAT_VERSION, conform, plain, to_table
 
 FLOAT_TYPES = (pa.float64(), pa.float32())
 _READ = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC
@@ -197,7 +197,7 @@ def copy_file(source: Path, target: Path) -> None:
 
 def parquet_metadata(parameters: dict[str, Any] | None = None) -> dict[bytes, bytes]:
     """The key-value metadata every published Parquet file carries."""
-    out = {b"whr.schema_version": SCHEMA_VERSION.encode()}
+    out = {b"whr.schema_version": str(FORMAT_VERSION).encode()}
     if parameters is not None:
         out[b"whr.parameters"] = json.dumps(parameters, sort_keys=True).encode()
     return out
@@ -216,7 +216,8 @@ def parquet_bytes(
     stored byte-stream-split without a dictionary, and zstd works harder. The bytes depend
     only on the rows and the metadata (no time, no pandas index).
     """
-    table = to_table(frame, schema).replace_schema_metadata(metadata)
+    # plain: the columns' descriptions are published in datapackage.json, not in every file
+    table = to_table(frame, plain(schema)).replace_schema_metadata(metadata)
     options: dict[str, Any] = {"compression": "zstd", "write_statistics": True}
     if dense:
         floats = [f.name for f in schema if f.type in FLOAT_TYPES]

@@ -4,6 +4,7 @@
 
     OUT/index.html                  relative redirect to the official renju list
     OUT/published.json              machine-readable index of everything published
+    OUT/datapackage.json            the data files and their schemas (Frictionless Data Package)
     OUT/archive.html                the same for people
     OUT/<list>/                     the current site of a list, at addresses that never change:
         index.html, p/<id>.html, tournaments/<id>.html, countries/<code>.html, ...
@@ -109,6 +110,10 @@ class Layout:
     @property
     def index_json(self) -> Path:
         return self.out / "published.json"
+
+    @property
+    def datapackage(self) -> Path:
+        return self.out / "datapackage.json"
 
     @property
     def archive_html(self) -> Path:

@@ -203,8 +203,8 @@ def _changes(before: pd.DataFrame, after: pd.DataFrame, label: str) -> str:
                     (
                         new.at[p, "name"],
                         new.at[p, "country"],
-                        f"{old.at[p, 'rating']:.0f}",
-                        f"{new.at[p, 'rating']:.0f}",
+                        f"{old['rating'].at[p]:.0f}",
+                        f"{new['rating'].at[p]:.0f}",
                         f"{delta[p]:+.0f}",
                     )
                     for p in order

@@ -27,6 +27,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
+from typing import Any
 
 from whr.data import bundled
 from whr.rules.names import CertifiedRule
@@ -186,13 +187,13 @@ def load_config(directory: str | Path) -> EligibilityConfig:
     )
 
 
-def _read_settings(path: Path) -> dict:
+def _read_settings(path: Path) -> dict[str, Any]:
     try:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{path}: not valid TOML: {error}") from error
 
-    def need(key: str, kind: type | tuple[type, ...], what: str):
+    def need(key: str, kind: type | tuple[type, ...], what: str) -> Any:  # a TOML value
         if key not in raw:
             raise ConfigError(f"{path}: missing key {key!r} ({what})")
         value = raw[key]

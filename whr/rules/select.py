@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -80,7 +81,8 @@ class Counts:
     @property
     def byes(self) -> int:
         """Rows that are byes (reason ``bye``): rounds without a game, not games."""
-        return int(self.by_reason.set_index("reason").at["bye", "games"])
+        table = self.by_reason
+        return int(table.loc[table["reason"] == "bye", "games"].sum())  # one row: bye
 
     def report(self) -> str:
         """A plain-text table of the counts by reason, for logs and notes."""
@@ -89,9 +91,12 @@ class Counts:
             lines[0] += f" (of the rows read, {self.byes} are byes, not games)"
         if self.unverified:
             lines.append(f"  (rated under the unverified warning: {self.unverified})")
-        for row in self.by_reason.itertuples(index=False):
-            if row.games:
-                lines.append(f"  {row.reason:<22} {row.games:>8}  {row.description}")
+        table = self.by_reason
+        for reason, games, description in zip(
+            table["reason"], table["games"], table["description"], strict=True
+        ):
+            if games:
+                lines.append(f"  {reason:<22} {games:>8}  {description}")
         return "\n".join(lines)
 
 
@@ -270,29 +275,35 @@ def _objects(values: pd.Series) -> np.ndarray:
     return out
 
 
-def _arrow_strings(values: object) -> pa.Array:
+_Ids = pd.Series | np.ndarray | list[str]
+"""Ids (strings, with nulls) as the selection holds them."""
+
+
+def _arrow_strings(values: _Ids) -> pa.Array[Any]:
     """Ids as an Arrow string array (nulls kept)."""
-    array = pa.array(values, from_pandas=True) if not isinstance(values, pa.Array) else values
-    if isinstance(array, pa.ChunkedArray):
+    array = pa.array(values, from_pandas=True)
+    if isinstance(array, pa.ChunkedArray):  # a column pandas keeps in Arrow
         array = array.combine_chunks()
     return array if pa.types.is_string(array.type) else pc.cast(array, pa.string())
 
 
-def _isin(values: pd.Series, members: object) -> np.ndarray:
+def _isin(values: pd.Series, members: _Ids) -> np.ndarray:
     """``values.isin(members)`` for string ids, in Arrow (nulls give False)."""
     found = pc.is_in(_arrow_strings(values), value_set=_arrow_strings(members))
-    return pc.fill_null(found, False).to_numpy(zero_copy_only=False)
+    isin: np.ndarray = found.fill_null(False).to_numpy(zero_copy_only=False)
+    return isin
 
 
 def _index_in(values: pd.Series, keys: pd.Series) -> np.ndarray:
     """Position of each of ``values`` among ``keys`` (unique), -1 where absent or null."""
     found = pc.index_in(_arrow_strings(values), value_set=_arrow_strings(keys))
-    return pc.fill_null(found, -1).to_numpy(zero_copy_only=False).astype(np.intp)
+    index: np.ndarray = found.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.intp)
+    return index
 
 
-def _tournaments(frame: pd.DataFrame) -> tuple[pd.DataFrame, list[dict]]:
+def _tournaments(frame: pd.DataFrame) -> tuple[pd.DataFrame, list[dict[str, object]]]:
     """One row per tournament id (the first); a repeated id is a warning."""
-    warnings: list[dict] = []
+    warnings: list[dict[str, object]] = []
     frame = frame.loc[frame["tournament_id"].notna()]
     repeated = frame["tournament_id"].duplicated(keep="first")
     for tid in frame.loc[repeated, "tournament_id"].unique():
@@ -473,6 +484,7 @@ def _messages(
         def choose(condition: pd.Series, yes: pd.Series | str, no: pd.Series | str) -> pd.Series:
             return pd.Series(np.where(condition.to_numpy(bool), yes, no), dtype=object)
 
+        text: pd.Series | str  # one message for every game of the reason, or one per game
         if code == "duplicate_game":
             text = "game id " + q(g("game_id")) + " was read before; only the first copy is judged"
         elif code == "unknown_tournament":
@@ -589,7 +601,9 @@ def _phrases(notes: pd.Series, config: EligibilityConfig, kind: str) -> pd.Serie
 # --- reports and the invariant -------------------------------------------------------------
 
 
-def _warning(code: str, tid: str | None, message: str, source: str | None = None) -> dict:
+def _warning(
+    code: str, tid: str | None, message: str, source: str | None = None
+) -> dict[str, object]:
     return {
         "code": code,
         "severity": "warning",
@@ -601,7 +615,7 @@ def _warning(code: str, tid: str | None, message: str, source: str | None = None
 
 def _unverified_warnings(
     games: pd.DataFrame, tours: pd.DataFrame, judged: _Judged, rated_unverified: np.ndarray
-) -> list[dict]:
+) -> list[dict[str, object]]:
     """One warning per tournament with games rated on the database's flag alone."""
     if not rated_unverified.any():
         return []
@@ -628,7 +642,7 @@ def _unverified_warnings(
 
 def _date_warnings(
     games: pd.DataFrame, tours: pd.DataFrame, judged: _Judged, config: EligibilityConfig
-) -> list[dict]:
+) -> list[dict[str, object]]:
     """One ``implausible_date`` warning per tournament with games dated before any game can be
     rated (``first_rated_day``): a date that cannot be right. Games after the list date are
     not wrong, they are later (a past day rerun from a later database): ``after_as_of``,
@@ -658,7 +672,7 @@ def _date_warnings(
 
 def _unused_overrides(
     games: pd.DataFrame, tours: pd.DataFrame, config: EligibilityConfig
-) -> list[dict]:
+) -> list[dict[str, object]]:
     """Override ids that name nothing in the data (a typo, or a record since removed)."""
     out = []
     for listing in ("rated_tournaments", "unrated_tournaments"):
@@ -683,7 +697,7 @@ def _unused_overrides(
     return out
 
 
-def _natural(tid: str | None) -> tuple:
+def _natural(tid: str | None) -> tuple[int, int, str]:
     """Sort key for ids: numbers by value first ("2" < "10"), then other ids, then None."""
     if tid is None:
         return (2, 0, "")
@@ -695,7 +709,7 @@ def _counts(
 ) -> Counts:
     """Counts by reason and by tournament, by bincount over factorised ids and codes."""
     codes = list(REASONS)
-    reason_index = pd.Index(["", *codes]).get_indexer(reason)  # 0 = rated
+    reason_index = pd.Index(["", *codes]).get_indexer(pd.Index(reason))  # 0 = rated
     by_reason = np.bincount(reason_index, minlength=len(codes) + 1)
     reasons = pd.DataFrame(
         {

@@ -208,7 +208,9 @@ def combine(parts: Sequence[SourceData]) -> SourceData:
     if not parts:
         raise ValueError("parts must hold at least one SourceData; got none")
     merged = parts[0] if len(parts) == 1 else concat(list(parts))
-    records = set()  # the inputs rows were read from (a reference file has no rows of its own)
+    records: set[str] = (
+        set()
+    )  # the inputs rows were read from (a reference file has no rows of its own)
     for table in (merged.games, merged.players, merged.tournaments):
         records.update(table["source"].dropna().unique())
     first: dict[str, str] = {}

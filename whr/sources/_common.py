@@ -20,7 +20,7 @@ import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, Any, Protocol
 
 import pandas as pd
 import pyarrow as pa
@@ -30,10 +30,15 @@ from whr.digest import file_sha256 as sha256_file  # one implementation, named f
 from whr.params import DEFAULT_MAX_BYTES, ReadLimits
 from whr.tables import PLAYERS, PROBLEMS, TOURNAMENTS, SourceData, as_date, conform, to_frame
 
+if TYPE_CHECKING:
+    from _typeshed import WriteableBuffer
+
 __all__ = [
     "DEFAULT_MAX_BYTES",
     "ProblemLog",
     "ReadLimits",
+    "Readable",
+    "Row",
     "SourceError",
     "coerce_as_of",
     "cut_names",
@@ -46,6 +51,10 @@ __all__ = [
     "quote",
     "sha256_file",
 ]
+
+Row = dict[str, Any]
+"""A row of a table being read, column -> value; its values are checked where the rows become
+a table of the shared schema (``whr.tables.conform``)."""
 
 GZIP_MAGIC = b"\x1f\x8b"
 ZIP_MAGIC = b"PK\x03\x04"
@@ -90,7 +99,8 @@ def nfc_id(text: str | None) -> str | None:
 def nfc_ids(values: pd.Series) -> pd.Series:
     """:func:`nfc_id` of a column of ids (null stays null), in bulk."""
     array = pa.array(values.to_numpy(object), pa.string(), from_pandas=True)
-    normal = pc.utf8_normalize(array, form="NFC")
+    # pyarrow has utf8_normalize (since 8.0); pyarrow-stubs 20 does not declare it
+    normal = pc.utf8_normalize(array, form="NFC")  # type: ignore[attr-defined]
     return pd.Series(normal.to_numpy(zero_copy_only=False), index=values.index, dtype=object)
 
 
@@ -406,7 +416,7 @@ _UNPACK_ERRORS = (
 @contextmanager
 def open_payload(
     path: Path, name: str, max_unpacked_bytes: int = DEFAULT_MAX_BYTES
-) -> Iterator[BinaryIO]:
+) -> Iterator[_Guarded]:
     """Open ``path`` for reading its payload, undoing gzip or zip compression.
 
     The container is recognised from the leading bytes, not the file name. Reading more than
@@ -436,8 +446,8 @@ def open_payload(
         head = raw.read(4)
         raw.seek(0)
         if head.startswith(GZIP_MAGIC):
-            with gzip.GzipFile(fileobj=raw, mode="rb") as stream:
-                yield _Guarded(stream, name, "gzip", max_unpacked_bytes)
+            with gzip.GzipFile(fileobj=raw, mode="rb") as unpacked:
+                yield _Guarded(unpacked, name, "gzip", max_unpacked_bytes)
         elif head.startswith((ZIP_MAGIC, EMPTY_ZIP_MAGIC)):
             try:
                 archive = zipfile.ZipFile(raw)
@@ -471,11 +481,17 @@ def _too_big(name: str, limit: int, size: int | None = None) -> SourceError:
     )
 
 
+class Readable(Protocol):
+    """What the readers read from: a binary stream's ``read``."""
+
+    def read(self, size: int = -1, /) -> bytes: ...
+
+
 class _Guarded(io.RawIOBase):
     """A read-only stream that stops at the unpacked-size limit and turns decompression
     failures into ``SourceError``."""
 
-    def __init__(self, stream: BinaryIO, name: str, kind: str, limit: int) -> None:
+    def __init__(self, stream: Readable, name: str, kind: str, limit: int) -> None:
         super().__init__()
         self._stream = stream
         self._name = name
@@ -504,7 +520,8 @@ class _Guarded(io.RawIOBase):
             raise _too_big(self._name, self._limit)
         return data
 
-    def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
-        data = self.read(len(buffer))
-        buffer[: len(data)] = data
+    def readinto(self, buffer: WriteableBuffer) -> int:
+        view = memoryview(buffer).cast("B")
+        data = self.read(len(view))
+        view[: len(data)] = data
         return len(data)

@@ -25,6 +25,7 @@ import io
 import re
 import warnings
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -62,6 +63,7 @@ from whr.tables import (
     concat,
     conform,
     empty,
+    plain,
     to_table,
 )
 
@@ -84,7 +86,7 @@ REQUIRED = {
     "games": ("game_id", "black", "white", "result"),
 }
 #: Values of absent columns and empty cells; every other column defaults to null.
-DEFAULTS = {
+DEFAULTS: dict[str, dict[str, object]] = {
     "tournaments": {"type": 0},
     "games": {"unrated": False, "forfeit": False, "colours_known": True},
 }
@@ -172,7 +174,7 @@ def _read_parquet(path: Path, name: str, limits: ReadLimits) -> pd.DataFrame:
     return frame
 
 
-def _parquet_column(column: pa.ChunkedArray) -> pa.ChunkedArray:
+def _parquet_column(column: pa.ChunkedArray[Any]) -> pa.Array[Any] | pa.ChunkedArray[Any]:
     """Timestamps as text: ``YYYY-MM-DD`` at midnight (no time zone, or UTC), else ISO text
     with the time (and zone), which the date columns then report as a bad date."""
     kind = column.type
@@ -183,9 +185,11 @@ def _parquet_column(column: pa.ChunkedArray) -> pa.ChunkedArray:
     plain = column.cast(pa.timestamp(kind.unit))
     day = plain.cast(pa.date32())
     midnight = pc.equal(day.cast(pa.timestamp(kind.unit)), plain)
-    return pc.if_else(
-        midnight, day.cast(pa.string()), pc.strftime(plain, format="%Y-%m-%dT%H:%M:%S")
-    )
+    # pyarrow-stubs 20 types the cast as a ChunkedArray of Scalar[TimestampType], which its
+    # strftime does not accept (it wants TimestampScalar); pyarrow itself takes it
+    with_time = pc.strftime(plain, format="%Y-%m-%dT%H:%M:%S")  # type: ignore[arg-type]
+    text: pa.ChunkedArray[Any] = pc.if_else(midnight, day.cast(pa.string()), with_time)
+    return text
 
 
 def _check_lengths(frame: pd.DataFrame, name: str, unit: str, first: int, limit: int) -> None:
@@ -235,7 +239,7 @@ def _as_text(values: pd.Series) -> pd.Series:
 
 def _parse_column(
     values: pd.Series,
-    field: pa.Field,
+    field: pa.Field[pa.DataType],
     log: ProblemLog,
     where: list[str],
     default: object = None,
@@ -252,13 +256,13 @@ def _parse_column(
         allowed = {"mode": MODES, "category": CATEGORIES}.get(column)
         if allowed is not None:
             bad = out.notna() & ~out.isin(allowed)
-            written = out.to_numpy()
+            shown = out.to_numpy()
             for i in np.flatnonzero(bad.to_numpy()):
                 log.add(
                     "bad_value",
                     "warning",
                     where[i],
-                    f"{column} {quote(written[i])} is not one of {list(allowed)}; kept as null",
+                    f"{column} {quote(shown[i])} is not one of {list(allowed)}; kept as null",
                 )
             out = out.where(~bad, None)
         return out
@@ -268,8 +272,10 @@ def _parse_column(
         bad = lowered.notna() & out.isna()
         code = "bad_value"
     elif pa.types.is_date(ftype):
-        out = pd.to_datetime(text, format="%Y-%m-%d", errors="coerce").dt.date
-        out = out.astype(object).where(pd.notna(out), None)
+        stamps = pd.to_datetime(text, format="%Y-%m-%d", errors="coerce")
+        # a Series of dates (pandas-stubs type Series.dt.date as an array)
+        days = pd.Series(stamps.dt.date, index=text.index)
+        out = days.astype(object).where(stamps.notna(), None)
         bad = text.notna() & out.isna()
         code = "bad_date"
     else:
@@ -294,13 +300,13 @@ def _parse_column(
         else:
             bad = text.notna() & out.isna()
             code = "bad_value"
-    written = text.to_numpy()
+    given = text.to_numpy()
     for i in np.flatnonzero(bad.to_numpy()):
         log.add(
             code,
             "error" if code == "bad_result" else "warning",
             where[i],
-            f"{column} {quote(written[i])} is not a valid {ftype}"
+            f"{column} {quote(given[i])} is not a valid {ftype}"
             f"{_range_words(column)}; kept as null",
         )
     if default is not None:
@@ -543,7 +549,7 @@ def write_canonical(data: SourceData, directory: str | Path, fmt: str = "parquet
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     for kind, schema in SCHEMAS.items():
-        table = to_table(getattr(data, kind), schema)
+        table = to_table(getattr(data, kind), plain(schema))
         path = folder / f"{kind}.{fmt}"
         if fmt == "parquet":
             pq.write_table(table, path)

@@ -46,7 +46,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 import pandas as pd
 
@@ -57,6 +57,7 @@ from whr.sources._common import (
     PLAIN_TEXT,
     TEXT_NOT_UTF8,
     ReadLimits,
+    Row,
     SourceError,
     check_limits,
     describe,
@@ -179,13 +180,13 @@ class _Raw(NamedTuple):
 class _Mapping:
     by_pin: dict[str, str]
     by_name: dict[tuple[str, str], str]  # (normalised name, country as the list writes it)
-    problems: tuple[dict, ...]
+    problems: tuple[Row, ...]
 
 
 @dataclass(frozen=True)
 class _Countries:
     codes: dict[str, str]  # 2-letter code as tables write it -> the list's code
-    problems: tuple[dict, ...]
+    problems: tuple[Row, ...]
 
     def listed(self, code: str) -> str:
         """The list's code for ``code`` (upper case), or ``code`` itself when not mapped."""
@@ -317,7 +318,7 @@ def _read(
     path: Path, known: _Mapping, codes: _Countries, limits: ReadLimits, source: str
 ) -> SourceData:
     raw = _load(path, source, limits)
-    problems: list[dict] = []
+    problems: list[Row] = []
     try:
         text = raw.decode(wide_codec(raw) or "utf-8-sig")
     except UnicodeDecodeError:
@@ -536,9 +537,9 @@ def _tournament(
     header: dict[str, str],
     info: dict[str, str],
     source: str,
-    problems: list[dict],
+    problems: list[Row],
     list_country: Callable[[str | None, str], str | None],
-) -> dict:
+) -> Row:
     tid = "egf:" + (header.get("TC") or path.stem)
     country, city = None, None
     if "PC" in header:
@@ -604,7 +605,7 @@ def _dates(value: str) -> tuple[dt.date, dt.date]:
 
 
 def _minutes(
-    header: dict[str, str], info: dict[str, str], source: str, problems: list[dict]
+    header: dict[str, str], info: dict[str, str], source: str, problems: list[Row]
 ) -> float | None:
     """Adjusted time per player from ``TM[]``, else the basic time of ``;time=`` (the number
     before a ``+``). The number must be the whole value (``TM[1h30]`` is not 1 minute), finite
@@ -612,7 +613,8 @@ def _minutes(
     for key, text in (("TM", header.get("TM")), (";time=", info.get("time"))):
         if text is None:
             continue
-        written = text if key == "TM" else BASIC_TIME.fullmatch(text)["minutes"]  # type: ignore[index]
+        basic = BASIC_TIME.fullmatch(text)  # matches any text: what comes before a "+"
+        written = text if key == "TM" or basic is None else basic["minutes"]
         value, ok = parse_minutes(written)
         if ok and value is not None:
             return value
@@ -629,7 +631,7 @@ def _minutes(
     return None
 
 
-def _mode(header: dict[str, str], source: str, problems: list[dict]) -> str | None:
+def _mode(header: dict[str, str], source: str, problems: list[Row]) -> str | None:
     """``MO[]`` when given, else from the EGF class: A/B/C face to face, D internet."""
     if "MO" in header:
         mode = header["MO"].strip().lower()
@@ -655,12 +657,12 @@ def _players(
     tid: str,
     known: _Mapping,
     source: str,
-    problems: list[dict],
+    problems: list[Row],
     list_country: Callable[[str | None, str], str | None],
-) -> tuple[dict[int, str], list[dict]]:
+) -> tuple[dict[int, str], list[Row]]:
     """Player id of every position, and ``players`` rows for the unmatched ones."""
     ids: dict[int, str] = {}
-    rows: list[dict] = []
+    rows: list[Row] = []
     for player in lines:
         country = list_country(player.country, f"line {player.line}")
         name = _normal_name(player.name)
@@ -697,7 +699,7 @@ def _players(
     return ids, rows
 
 
-def _player_row(pid: str, player: PlayerLine, country: str | None, source: str) -> dict:
+def _player_row(pid: str, player: PlayerLine, country: str | None, source: str) -> Row:
     return {
         "player_id": pid,
         "name": player.name,
@@ -721,7 +723,7 @@ def _normal_name(name: str) -> str:
 
 
 def _country_reporter(
-    codes: _Countries, source: str, problems: list[dict]
+    codes: _Countries, source: str, problems: list[Row]
 ) -> Callable[[str | None, str], str | None]:
     """A function giving the list's code of a table's country code (None and ``XX``: None).
 
@@ -786,7 +788,7 @@ def _csv_rows(path: Path, columns: tuple[str, ...]) -> list[tuple[int, dict[str,
 def _load_countries(path: Path) -> _Countries:
     """Read the country CSV (``alpha2,code[,country]``; ``#`` lines are comments)."""
     codes: dict[str, str] = {}
-    problems: list[dict] = []
+    problems: list[Row] = []
     for number, row in _csv_rows(path, ("alpha2", "code")):
         alpha2 = (row["alpha2"] or "").strip().upper()
         code = (row["code"] or "").strip().upper()
@@ -803,13 +805,16 @@ def _load_countries(path: Path) -> _Countries:
     return _Countries(codes, tuple(problems))
 
 
+_Key = TypeVar("_Key", str, tuple[str, str])
+
+
 def _load_mapping(path: Path, codes: _Countries) -> _Mapping:
     """Read the mapping CSV (``player_id,name,country,pin``; ``#`` lines are comments); its
     countries are compared as the list writes them, so ``EE`` and ``EST`` both match ``EE``."""
     source = str(path)
     by_pin: dict[str, str] = {}
     by_name: dict[tuple[str, str], str] = {}
-    problems: list[dict] = []
+    problems: list[Row] = []
     for number, row in _csv_rows(path, ("player_id", "name", "country", "pin")):
         pid = nfc_id((row["player_id"] or "").strip())
         pin = (row["pin"] or "").strip()
@@ -827,22 +832,29 @@ def _load_mapping(path: Path, codes: _Countries) -> _Mapping:
                 )
             )
             continue
-        for table, k in ((by_pin, pin), (by_name, key if all(key) else None)):
-            if not k:
-                continue
-            if table.get(k, pid) != pid:
+        clashes: list[tuple[str | tuple[str, str], str | None]] = []
+        if pin:
+            clashes.append((pin, _claim(by_pin, pin, pid)))
+        if all(key):
+            clashes.append((key, _claim(by_name, key, pid)))
+        for k, other in clashes:
+            if other is not None:
                 problems.append(
                     _problem(
                         "egf_bad_mapping",
                         "warning",
                         source,
                         f"line {number}",
-                        f"{k!r} already maps to {table[k]}, not {pid}; the first row is used",
+                        f"{k!r} already maps to {other}, not {pid}; the first row is used",
                     )
                 )
-                continue
-            table.setdefault(k, pid)
     return _Mapping(by_pin, by_name, tuple(problems))
+
+
+def _claim(table: dict[_Key, str], key: _Key, pid: str) -> str | None:
+    """Map ``key`` to ``pid`` unless it maps to another id already; return that other id."""
+    other = table.setdefault(key, pid)
+    return None if other == pid else other
 
 
 # -- games ------------------------------------------------------------------------------------
@@ -851,16 +863,16 @@ def _load_mapping(path: Path, codes: _Countries) -> _Mapping:
 def _games(
     lines: list[PlayerLine],
     ids: dict[int, str],
-    tournament: dict,
+    tournament: Row,
     source: str,
-    problems: list[dict],
-) -> list[dict]:
+    problems: list[Row],
+) -> list[Row]:
     """One row per pairing of each round, and one per round without a game."""
     tid = tournament["tournament_id"]
     by_position = {player.position: player for player in lines}
-    rows: list[dict] = []
+    rows: list[Row] = []
 
-    def row(game_id: str, rnd: int, black: str | None, white: str | None, **facts) -> dict:
+    def row(game_id: str, rnd: int, black: str | None, white: str | None, **facts: Any) -> Row:
         return {
             "game_id": f"{tid}:r{rnd}:{game_id}",
             "tournament_id": tid,
@@ -927,14 +939,14 @@ def _games(
 
 
 def _pair(
-    row: Callable[..., dict],
+    row: Callable[..., Row],
     first: PlayerLine,
     second: PlayerLine,
     index: int,
     ids: dict[int, str],
     source: str,
-    problems: list[dict],
-) -> dict:
+    problems: list[Row],
+) -> Row:
     """The game row of positions ``first < second`` in a round, from both players' entries."""
     rnd = index + 1
     a, b = first.entries[index], second.entries[index]
@@ -989,7 +1001,7 @@ def _disagreement(a: Entry, b: Entry, pa: int, pb: int) -> str | None:
     return None
 
 
-def _problem(code: str, severity: str, source: str, locator: str, message: str) -> dict:
+def _problem(code: str, severity: str, source: str, locator: str, message: str) -> Row:
     return {
         "code": code,
         "severity": severity,

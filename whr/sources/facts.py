@@ -169,7 +169,7 @@ def read_facts(path: str | Path, name: str | None = None) -> Facts:
             f"{path}, line {header_line}: the header must name tournament_id and at least one "
             f"of {', '.join(FACT_COLUMNS)} (all: {','.join(COLUMNS)}); got {','.join(header)}"
         )
-    rows: list[dict] = []
+    rows: list[dict[str, object]] = []
     first_line: dict[str, int] = {}
     for number, line in numbered[1:]:
         cells = [cell.strip() for cell in next(csv.reader([line]))]
@@ -204,7 +204,9 @@ def read_facts(path: str | Path, name: str | None = None) -> Facts:
     return Facts(conform(table, TOURNAMENT_FACTS), log.frame(), name, sha256_file(path))
 
 
-def _row(row: dict[str, str], tid: str, source: str, where: str, log: ProblemLog) -> dict:
+def _row(
+    row: dict[str, str], tid: str, source: str, where: str, log: ProblemLog
+) -> dict[str, object]:
     """One parsed line: bad cells become null, each with a ``bad_value`` problem."""
     text = row.get("minutes", "")
     minutes, ok = parse_minutes(text)

@@ -47,8 +47,9 @@ import codecs
 import contextvars
 import datetime as dt
 import re
+from collections.abc import Callable
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, NoReturn
 from xml.parsers import expat
 
 import numpy as np
@@ -58,6 +59,7 @@ from whr.sources._common import (
     CHUNK_BYTES,
     INT32_RANGE,
     ProblemLog,
+    Readable,
     ReadLimits,
     SourceError,
     check_limits,
@@ -73,6 +75,11 @@ from whr.sources._common import (
 from whr.tables import GAMES, PLAYERS, TOURNAMENTS, SourceData, to_frame
 
 __all__ = ["parse_date", "read_renjunet", "read_stream", "tournament_dates"]
+
+_Text = str | None
+_GameAttributes = tuple[int, str, _Text, _Text, _Text, _Text, _Text, _Text, _Text, bool]
+"""A ``<game>``'s line and attributes: id, tournament, round, rule, black, white, bresult,
+date, and whether it is marked unrated."""
 
 SECTIONS = ("countries", "cities", "rules", "openings", "players", "tournaments", "games")
 CATEGORY = {"1": "renju", "2": "gomoku"}
@@ -230,15 +237,16 @@ class _Pass:
         self.section = ""
         self.last_record = ""
         self.text: list[str] = []
-        self.countries: dict[str, tuple[str | None, str | None]] = {}
-        self.cities: dict[str, str | None] = {}
-        self.rules: dict[str, tuple[str | None, str | None]] = {}
+        # id -> (name, abbr), (name,) and (name, category)
+        self.countries: dict[str, tuple[str | None, ...]] = {}
+        self.cities: dict[str, tuple[str | None, ...]] = {}
+        self.rules: dict[str, tuple[str | None, ...]] = {}
         self.players: list[tuple[int, dict[str, str]]] = []
         self.tournaments: list[tuple[int, dict[str, str]]] = []
         self.sections_seen: set[str] = set()
         self.unknown_seen: set[str] = set()
         # games: one tuple of raw attribute values per record, plus counts filled from children
-        self.games: list[tuple] = []
+        self.games: list[_GameAttributes] = []
         self.moves: list[int] = []
         self.notes: dict[int, str] = {}  # game index -> its <info> text
 
@@ -297,7 +305,11 @@ class _Pass:
             )
 
     def _dictionary(
-        self, table: dict, attrs: dict[str, str], kind: str, fields: tuple[str, ...]
+        self,
+        table: dict[str, tuple[str | None, ...]],
+        attrs: dict[str, str],
+        kind: str,
+        fields: tuple[str, ...],
     ) -> None:
         key = attrs.get("id", "")
         line = self.parser.CurrentLineNumber
@@ -312,8 +324,7 @@ class _Pass:
                 f"{kind} id {key} appears again; the first one is kept",
             )
             return
-        values = tuple(_none_if_empty(attrs.get(f)) for f in fields)
-        table[key] = values if len(values) > 1 else values[0]
+        table[key] = tuple(_none_if_empty(attrs.get(f)) for f in fields)
 
     def _text_done(self) -> str:
         parser = self.parser
@@ -333,8 +344,8 @@ class _Pass:
             self.notes[index] = f"{self.notes[index]}; {text}" if index in self.notes else text
 
 
-def _refuse(what: str) -> object:
-    def handler(*args: object) -> None:
+def _refuse(what: str) -> Callable[..., NoReturn]:
+    def handler(*args: object) -> NoReturn:
         raise _Refused(what)
 
     return handler
@@ -389,7 +400,7 @@ class _ValueScan:
         if self.run + first > self.limit and self.run + _chars(array[:first]) > self.limit:
             self._refuse(self.line)
         gaps = np.diff(marks) - 1
-        for i in np.flatnonzero(gaps > self.limit):
+        for i in np.flatnonzero(gaps > self.limit).tolist():
             start = int(marks[i])
             if _chars(array[start + 1 : int(marks[i + 1])]) > self.limit:
                 self._refuse(lines_before + data.count(b"\n", 0, start) + 1)
@@ -412,7 +423,7 @@ def _chars(array: np.ndarray) -> int:
     return int(array.size - np.count_nonzero((array & 0xC0) == 0x80))
 
 
-def _parse(stream: BinaryIO, name: str, log: ProblemLog, limits: ReadLimits) -> _Pass:
+def _parse(stream: Readable, name: str, log: ProblemLog, limits: ReadLimits) -> _Pass:
     parser = expat.ParserCreate(encoding="UTF-8")
     parser.buffer_text = True
     parser.buffer_size = 1 << 16
@@ -508,7 +519,7 @@ def _parse(stream: BinaryIO, name: str, log: ProblemLog, limits: ReadLimits) -> 
 
 
 def _players(state: _Pass, log: ProblemLog, name: str) -> tuple[pa.Table, dict[str, str]]:
-    columns: dict[str, list] = {field: [] for field in PLAYERS.names}
+    columns: dict[str, list[object]] = {field: [] for field in PLAYERS.names}
     id_map: dict[str, str] = {}
     seen_disp: dict[str, int] = {}
     for line, attrs in state.players:
@@ -586,7 +597,7 @@ def _place(
     city_id = attrs.get("city")
     if city_id:
         if city_id in state.cities:
-            city = state.cities[city_id]
+            (city,) = state.cities[city_id]
         else:
             log.add("unknown_city", "warning", where, f"city id {city_id} is not in <cities>")
     return country_name, country_code, city
@@ -595,7 +606,7 @@ def _place(
 def _tournaments(
     state: _Pass, log: ProblemLog, name: str
 ) -> tuple[pa.Table, dict[str, dt.date | None]]:
-    columns: dict[str, list] = {field: [] for field in TOURNAMENTS.names}
+    columns: dict[str, list[object]] = {field: [] for field in TOURNAMENTS.names}
     ends: dict[str, dt.date | None] = {}
     for line, attrs in state.tournaments:
         key = nfc_id(attrs.get("id", ""))
@@ -660,7 +671,7 @@ def _tournaments(
     return pa.table(columns, schema=TOURNAMENTS), ends
 
 
-def _nfc_all(values: list) -> list:
+def _nfc_all(values: list[str | None]) -> list[str | None]:
     """:func:`nfc_id` of each id (a cheap test first: RenjuNet's ids are digits)."""
     if "".join(filter(None, values)).isascii():
         return values
@@ -696,11 +707,11 @@ def _games(
         lines = ids = tours = rounds = rules = blacks = whites = results = dates = unrated = []
     ids, tours, blacks, whites = (_nfc_all(c) for c in (ids, tours, blacks, whites))
     get_player = id_map.get
-    black = [get_player(r) for r in blacks]
-    white = [get_player(r) for r in whites]
+    black = [None if r is None else get_player(r) for r in blacks]
+    white = [None if r is None else get_player(r) for r in whites]
     tokens = _RESULT_TOKENS
     result = [tokens.get(r, _UNSET) for r in results]
-    date = [ends.get(t, _UNSET) for t in tours]
+    date = [_UNSET if t is None else ends.get(t, _UNSET) for t in tours]
     findings: list[tuple[int, str, str, str]] = []  # (row, code, severity, message)
 
     seen: dict[str, int] = {}
@@ -744,7 +755,7 @@ def _games(
         log.add(code, severity, f"line {lines[i]}, game id={ids[i]}", message)
 
     notes = [state.notes.get(i) for i in range(n)]
-    columns = {
+    columns: dict[str, pa.Array[Any]] = {
         "game_id": pa.array(ids, pa.string()),
         "tournament_id": pa.array([t or None for t in tours], pa.string()),
         "round": pa.array(rounds, pa.string()),
@@ -764,7 +775,7 @@ def _games(
     return pa.table(columns, schema=GAMES)
 
 
-def read_stream(stream: BinaryIO, name: str, limits: ReadLimits = ReadLimits()) -> SourceData:
+def read_stream(stream: Readable, name: str, limits: ReadLimits = ReadLimits()) -> SourceData:
     """Read a RenjuNet database from an uncompressed binary stream.
 
     Parameters

@@ -30,7 +30,6 @@ from typing import Any
 import jinja2
 import numpy as np
 import pandas as pd
-import pyarrow as pa
 from markupsafe import Markup, escape
 
 from whr import lists
@@ -47,7 +46,7 @@ from whr.publish.site.prepare import (
     signed,
 )
 from whr.rules.reasons import REASONS
-from whr.tables import EXCLUSIONS, RATINGS
+from whr.tables import EXCLUSIONS_CSV, RATINGS
 
 HERE = Path(__file__).parent
 STATUS_LABELS = (
@@ -60,17 +59,6 @@ MAX_TOP_SERIES = 20  # players drawn on the top-players chart
 MAX_IDS_SHOWN = 20  # game ids shown per group on the page of games not rated
 CHUNK = 2000  # players (tournaments) per chunk of pages
 PARALLEL_FROM = 4000  # pages of players and tournaments from which to use several processes
-EXCLUSIONS_CSV = pa.schema(
-    [
-        EXCLUSIONS.field("game_id"),
-        EXCLUSIONS.field("tournament_id"),
-        pa.field("tournament", pa.string()),  # its name ("(no tournament)" without one)
-        pa.field("tournament_end", pa.date32()),  # its last day; null when not known
-        EXCLUSIONS.field("reason"),
-        EXCLUSIONS.field("message"),
-    ]
-)
-"""``exclusions.csv``: the games not rated, with their tournament's name and last day."""
 EPOCH = dt.date(1970, 1, 1)
 
 
