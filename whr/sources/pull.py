@@ -24,6 +24,7 @@ import ipaddress
 import os
 import shutil
 import socket
+import ssl
 import tempfile
 import threading
 import time
@@ -32,6 +33,7 @@ import urllib.parse
 import urllib.request
 from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 from whr.params import PullSettings, check_url, is_url, public_source, resolve_source
 from whr.sources._common import CHUNK_BYTES, SourceError, coerce_as_of
@@ -161,7 +163,10 @@ class _Redirects(urllib.request.HTTPRedirectHandler):
         return super().redirect_request(req, fp, code, msg, headers, newurl)
 
 
-def _watched(base: type[http.client.HTTPConnection], deadline: _Deadline) -> type:
+_Connection = TypeVar("_Connection", bound=http.client.HTTPConnection)
+
+
+def _watched(base: type[_Connection], deadline: _Deadline) -> type[_Connection]:
     class Watched(base):  # type: ignore[misc, valid-type]
         def connect(self) -> None:
             super().connect()
@@ -181,11 +186,14 @@ class _HTTP(urllib.request.HTTPHandler):
 
 class _HTTPS(urllib.request.HTTPSHandler):
     def __init__(self, deadline: _Deadline) -> None:
-        super().__init__()
+        self._tls = (
+            ssl.create_default_context()
+        )  # what urllib uses by default: certificates checked
+        super().__init__(context=self._tls)
         self._connection = _watched(http.client.HTTPSConnection, deadline)
 
     def https_open(self, req):  # type: ignore[no-untyped-def]
-        return self.do_open(self._connection, req, context=self._context)
+        return self.do_open(self._connection, req, context=self._tls)
 
 
 def _opener(deadline: _Deadline) -> urllib.request.OpenerDirector:
@@ -223,10 +231,10 @@ def _download_once(
     except (urllib.error.URLError, OSError, http.client.HTTPException) as exc:
         if deadline.expired:
             raise deadline.error(shown) from None
-        reason = getattr(exc, "reason", exc)
-        if isinstance(reason, (TimeoutError, socket.timeout)):
+        cause: object = getattr(exc, "reason", exc)
+        if isinstance(cause, (TimeoutError, socket.timeout)):
             raise _Transient(f"no answer within {timeout_s:g} s (timeout_s, --timeout)") from None
-        raise _Transient(f"cannot connect: {_scrub(reason, url)}") from None
+        raise _Transient(f"cannot connect: {_scrub(cause, url)}") from None
     with response:
         length_text = response.headers.get("Content-Length")
         expected = int(length_text) if length_text and length_text.isdigit() else None
