@@ -1,6 +1,6 @@
 """Benchmark: publishing stages at RIF size (~8,000 players, 120,000 games) or larger.
 
-Builds a synthetic history (whr.synthetic), selects (whr.select) and fits (whr.fit) it, then times
+Builds a synthetic history (whr.research.synthetic), selects (whr.select) and fits (whr.fit) it, then times
 the publishing stages one by one and prints the figures:
 
 - build tables: ``whr.publish.parquet.build_tables`` (lists, year-end lists, rated games);

@@ -33,7 +33,7 @@ _EXPORTS = {
     "Selection": "whr.rules",
     "SourceData": "whr.tables",
 }
-_SUBMODULES = ("elo", "publish", "lists", "rules", "sources", "synthetic", "tables", "core")
+_SUBMODULES = ("elo", "publish", "lists", "rules", "sources", "research", "tables", "core")
 
 __all__ = [
     "ConvergenceError",

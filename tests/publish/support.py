@@ -1,5 +1,5 @@
 """Test inputs for publishing: a synthetic history turned into SourceData, selected and fitted
-with the real library (whr.synthetic, whr.select, whr.fit)."""
+with the real library (whr.research.synthetic, whr.select, whr.fit)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 import whr
-import whr.synthetic
+import whr.research.synthetic
 from whr.digest import directory_sha256
 from whr.publish import Published, publish
 from whr.rules import default_directory, load_config
@@ -44,11 +44,11 @@ def source_data(
     ids: dict[int, str] | None = None,
     first_year: int = 2012,
 ) -> SourceData:
-    """SourceData from ``whr.synthetic.history``: every tournament rated face to face under the
+    """SourceData from ``whr.research.synthetic.history``: every tournament rated face to face under the
     RIF rule with 60 minutes; player ``i`` (0-based, in id order) is named ``names[i]`` if
     given, else ``Surname{i} Given``, and gets the id ``ids[i]`` if given; games start in
     ``first_year`` (a short history keeps the number of year-end lists small)."""
-    h = whr.synthetic.history(n_games, seed=seed, end=END, first_year=first_year)
+    h = whr.research.synthetic.history(n_games, seed=seed, end=END, first_year=first_year)
     p = h.players.sort_values("player_id").reset_index(drop=True)
     n = len(p)
     rename = {p["player_id"].iloc[i]: new for i, new in (ids or {}).items()}

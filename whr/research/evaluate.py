@@ -33,8 +33,8 @@ a synthetic history, the true strengths (the best any system could do).
 
 Command line::
 
-    python -m whr.evaluate [compare|tune] --source S --as-of D --out REPORT_DIR
-    python -m whr.evaluate compare --synthetic 120000 --out REPORT_DIR
+    python -m whr.research.evaluate [compare|tune] --source S --as-of D --out REPORT_DIR
+    python -m whr.research.evaluate compare --synthetic 120000 --out REPORT_DIR
 
 ``tune`` grids ``w2`` and the number of virtual draws by held-out likelihood (the quick
 protocol, one fit per point; ``--protocol forward`` for forward chaining, a refit every
@@ -414,7 +414,7 @@ def truth_system(truth: pd.DataFrame) -> System:
     Parameters
     ----------
     truth : pandas.DataFrame
-        ``whr.synthetic.History.truth``: ``player``, ``date``, ``rating`` (WHR's scale).
+        ``whr.research.synthetic.History.truth``: ``player``, ``date``, ``rating`` (WHR's scale).
     """
 
     def predict(train: pd.DataFrame, queries: pd.DataFrame) -> np.ndarray:
@@ -1015,7 +1015,7 @@ def load_games(
         Read with ``whr.read_source`` and selected by the bundled eligibility rules as of
         ``as_of`` (required with a source).
     synthetic : int, optional
-        Number of games of a synthetic history (``whr.synthetic.history``) instead.
+        Number of games of a synthetic history (``whr.research.synthetic.history``) instead.
     seed : int
         Seed of the synthetic history.
     as_of : datetime.date, optional
@@ -1033,7 +1033,7 @@ def load_games(
             f"synthetic={synthetic!r}"
         )
     if synthetic is not None:
-        from whr import synthetic as synthetic_history
+        from whr.research import synthetic as synthetic_history
 
         h = synthetic_history.history(synthetic, seed=seed)
         games = h.games
@@ -1196,7 +1196,7 @@ def compare_report(
     return write_report(out, "Which rating system predicts best", res.round(6), notes, method, plot)
 
 
-def parser(prog: str = "python -m whr.evaluate") -> argparse.ArgumentParser:
+def parser(prog: str = "python -m whr.research.evaluate") -> argparse.ArgumentParser:
     """The command line's options (``python -m flows.evaluate`` adds ``--dask``)."""
     ap = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n")[0])
     ap.add_argument("mode", nargs="?", choices=("compare", "tune"), default="compare")
