@@ -1,5 +1,5 @@
 """Time of the rating lists at RIF size: the parts of ``build_tables`` that ``whr.lists`` and
-``whr.changes`` do.
+``whr.lists.changes`` do.
 
 Builds the synthetic history of ``benchmarks/bench_publish.py`` (``--games`` games from 1989),
 selects and fits it, then times, each ``--repeat`` times after one call to warm up:
@@ -24,7 +24,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "publish"
 import support  # test helper: a synthetic history as SourceData
 
 import whr
-from whr import changes, lists
+from whr import lists
+from whr.lists import changes
 from whr.publish import parquet
 from whr.rules import default_directory, load_config
 

@@ -25,7 +25,7 @@ _EXPORTS = {
     "fit": "whr.engine",
     "Fit": "whr.engine",
     "FitParams": "whr.fit_params",
-    "split_rating_change": "whr.engine",
+    "split_rating_change": "whr.lists",
     "ConvergenceError": "whr.engine",
     "read_source": "whr.sources",
     "SourceError": "whr.sources",
@@ -50,8 +50,9 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
-    from whr.engine import ConvergenceError, Fit, fit, split_rating_change
+    from whr.engine import ConvergenceError, Fit, fit
     from whr.fit_params import FitParams
+    from whr.lists import split_rating_change
     from whr.rules import Selection, select
     from whr.sources import SourceError, read_source
     from whr.tables import SourceData

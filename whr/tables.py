@@ -332,7 +332,7 @@ RATINGS = pa.schema(
         pa.field("best_rating", pa.float64(), nullable=False),  # max over rating days up to D
         pa.field("best_date", pa.date32(), nullable=False),  # its first rating day
         pa.field("status", pa.string(), nullable=False),  # one of STATUSES
-        # What changed since the previous published list of the category (whr.changes.since);
+        # What changed since the previous published list of the category (whr.lists.changes.since);
         # null for a player not on it, and for every player when there is no previous list
         pa.field("rating_change", pa.float64()),  # Elo: rating - rating on the previous list
         pa.field("previous_rank", pa.int32()),  # rank on the previous list; null if unranked

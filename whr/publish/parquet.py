@@ -26,9 +26,10 @@ import pyarrow.compute as pc
 import pyarrow.csv as pa_csv
 import pyarrow.parquet as pq
 
-from whr import changes, lists
+from whr import lists
 from whr.digest import file_sha256
-from whr.engine import split_rating_change
+from whr.lists import changes
+from whr.lists.changes import split_rating_change
 from whr.publish.files import parquet_metadata, write_json, write_parquet, write_text
 from whr.tables import (
     EXCLUSIONS,
@@ -212,11 +213,11 @@ def build_tables(
         ``.history`` (HISTORY) and ``.rating_on(day)``.
     previous : pandas.DataFrame, optional
         The previous published list of the category (RATINGS), for ``rating_change`` and
-        ``previous_rank`` (:func:`whr.changes.since`); each year-end list is compared with the
+        ``previous_rank`` (:func:`whr.lists.changes.since`); each year-end list is compared with the
         one a year before.
     previous_history : pandas.DataFrame, optional
         That list's rating history (HISTORY), for the split of each change into the part due
-        to the player's own games and the rest (:func:`whr.engine.split_rating_change`).
+        to the player's own games and the rest (:func:`whr.lists.changes.split_rating_change`).
 
     Returns
     -------

@@ -3,8 +3,8 @@
 :func:`write_site` prepares every page's data once, in bulk (:mod:`.prepare`: one group by
 player and tournament, one standings table, the list columns), then writes the pages
 (:mod:`.render`). It never decides a rule: lists, statuses, ranks and the "Gy1 ≥ 10" list come
-from :mod:`whr.lists`, standings and performances from :mod:`whr.standings`, changes from
-:mod:`whr.changes`, all through the tables it is given.
+from :mod:`whr.lists`, standings and performances from :mod:`whr.lists.standings`, changes from
+:mod:`whr.lists.changes`, all through the tables it is given.
 
 The site is self-contained and works from ``file://``: one stylesheet, one page script (the
 charts included), data files loaded with ``<script>`` (no network request, no fetch), relative

@@ -4,7 +4,7 @@ Group once, render many: the rows of every player page, tournament page and list
 here for all of them together (the games as each player sees them once, one group by player
 and tournament, one standings table), as sorted columns; :mod:`whr.publish.site.render` then
 only slices contiguous runs and formats them. Nothing here decides who is listed, ranked or
-rated: that comes from the tables (:mod:`whr.lists`, :mod:`whr.standings`, :mod:`whr.changes`
+rated: that comes from the tables (:mod:`whr.lists`, :mod:`whr.lists.standings`, :mod:`whr.lists.changes`
 built them).
 
 Players are numbered by their position in the players index (natural id order); the page
@@ -24,7 +24,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from whr import lists, standings
+from whr import lists
+from whr.lists import standings
 from whr.publish.site.names import namesake_labels, page_names, slug
 from whr.tables import days_of
 
@@ -446,7 +447,7 @@ def prepare(
     tours, tournament_page = _tournaments(tables["tournaments"], games, excluded)
     t_number = pa.array(tours["tournament_id"])
 
-    # players and tournaments by number from here on: whr.standings works on the codes
+    # players and tournaments by number from here on: whr.lists.standings works on the codes
     history = tables["history"]
     h_number = positions(number, history["player"].astype("str"))
     history = pd.DataFrame(
