@@ -3,7 +3,7 @@
 Builds a synthetic history (whr.research.synthetic), selects (whr.select) and fits (whr.fit) it, then times
 the publishing stages one by one and prints the figures:
 
-- build tables: ``whr.publish.parquet.build_tables`` (lists, year-end lists, rated games);
+- build tables: ``whr.lists.build`` (lists, year-end lists, rated games);
 - render: ``whr.publish.site.write_site``, in its two parts: prepare every page's data in bulk
   (``whr.publish.site.prepare.prepare``), then write (``write_prepared``);
 
@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "publish"
 import support  # test helper: a synthetic history as SourceData
 
 import whr
-from whr.publish import parquet
+import whr.lists
 from whr.publish.site import prepare, write_prepared
 from whr.rules import default_directory, load_config
 
@@ -125,7 +125,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-publish-") as tmp:
         out = args.out or Path(tmp)
         t = time.perf_counter()
-        tables, year_end = parquet.build_tables(as_of, data, selection, fit)
+        snapshot = whr.lists.build(data, selection, fit)
+        tables = {name: frame for name, frame, _ in snapshot.tables.items()}
+        year_end = snapshot.year_end
         t_tables = time.perf_counter() - t
         print(f"build tables: {t_tables:.2f} s; peak memory so far {peak_mb():.0f} MB")
 

@@ -13,9 +13,9 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 import support
+from support import build_tables
 
 import whr
-from whr.publish.parquet import build_tables
 from whr.publish.site import write_site
 from whr.rules import default_directory, load_config
 

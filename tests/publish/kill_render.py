@@ -17,9 +17,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 
 import support
+from support import build_tables
 
 from whr.publish import hold
-from whr.publish.parquet import build_tables
 from whr.publish.site import render, write_site
 
 

@@ -15,9 +15,10 @@ import numpy as np
 import pandas as pd
 
 import whr
+import whr.lists
 import whr.research.synthetic
 from whr.digest import directory_sha256
-from whr.publish import Published, publish
+from whr.publish import Published, check_size, previous, publish
 from whr.rules import default_directory, load_config
 from whr.run import Run, bundled_rules
 from whr.tables import GAMES, PLAYERS, TOURNAMENTS, SourceData, conform
@@ -158,16 +159,16 @@ def publish_inputs(
     **options: Any,
 ) -> Published:
     """Publish ``given`` (fitted for ``as_of``) as the ``category`` list of ``as_of`` into
-    ``out``; ``options`` go to :func:`whr.publish.publish` (``base_url``, ``game_links``)."""
-    return publish(
-        run(out, as_of, category, **(run_fields or {})),
-        category,
-        given.data,
-        given.selection if selection is None else selection,
-        given.fit,
-        rules_sha256=directory_sha256(bundled_rules()),
-        **options,
-    )
+    ``out``, as the flow does (the size cap, the previous list, the lists, the publish);
+    ``options`` go to :func:`whr.publish.publish` (``base_url``, ``game_links``)."""
+    the_run = run(out, as_of, category, **(run_fields or {}))
+    chosen = given.selection if selection is None else selection
+    # the archive tests publish one history as the lists of many days: the games after
+    # ``as_of`` stay rated, and the lists are taken as of ``as_of``
+    chosen = dataclasses.replace(chosen, as_of=as_of, category=category)
+    check_size(chosen.rated, the_run.max_players)
+    snapshot = whr.lists.build(given.data, chosen, given.fit, previous(the_run, category))
+    return publish(the_run, snapshot, rules_sha256=directory_sha256(bundled_rules()), **options)
 
 
 def site_of(out: Path) -> Path:
@@ -204,3 +205,22 @@ def read_data(site: Path, stem: str) -> dict:
     text = path.read_text(encoding="utf-8")
     payload = text.split("JSON.parse('", 1)[1].rsplit("');", 1)[0]
     return json.loads(re.sub(r"\\(.)", lambda m: m.group(1), payload))
+
+
+def build_tables(
+    as_of: dt.date,
+    data: SourceData,
+    selection: Any,
+    fit: Any,
+    *,
+    previous: pd.DataFrame | None = None,
+) -> tuple[dict[str, pd.DataFrame], dict[dt.date, pd.DataFrame]]:
+    """The tables of :func:`whr.lists.build` by name, and the year-end lists by date
+    (``previous``: the previous list's rows, without its history)."""
+    assert selection.as_of == as_of
+    before = None
+    if previous is not None:
+        before = whr.lists.Previous(previous["list_date"].iloc[0], previous)
+    snapshot = whr.lists.build(data, selection, fit, before)
+    tables = {name: frame for name, frame, _ in snapshot.tables.items()}
+    return tables, snapshot.year_end

@@ -117,7 +117,8 @@ def test_every_published_csv_is_typed_quoted_and_guarded(tmp_path: Path):
 
 
 def test_a_site_with_no_game_left_out_writes_an_empty_exclusions_csv(tmp_path: Path):
-    from whr.publish.parquet import build_tables
+    from support import build_tables
+
     from whr.publish.site import write_site
 
     given = support.inputs(300)

@@ -11,9 +11,9 @@ import pandas as pd
 import pyarrow as pa
 import pytest
 import support
+from support import build_tables
 
 from whr import lists
-from whr.publish.parquet import build_tables
 from whr.publish.site import prepare
 
 

@@ -18,11 +18,11 @@ import numpy as np
 import pandas as pd
 import pytest
 import support
-from support import ODD_ID, read_data
+from support import ODD_ID, build_tables, read_data
 
 import whr.publish.site as site_module
-from whr.publish.parquet import build_tables
 from whr.publish.site import page_names, render, write_site
+from whr.publish.site.names import renjunet_game_url, renjunet_games
 
 D = support.AS_OF
 
@@ -610,3 +610,37 @@ def test_page_workers_die_with_a_killed_run_and_never_hold_the_lock(tmp_path):
         for worker in workers:  # should the test fail: leave nothing behind
             if _alive(worker):
                 os.kill(worker, signal.SIGKILL)
+
+
+def test_renjunet_games_are_numeric_ids_from_a_renjunet_file():
+    games = pd.DataFrame(
+        {
+            "game_id": ["123", "G00001", "123", "77", "t1:r1:1-2", "5", "12a", "9"],
+            "source": [
+                "renjunet_v10_20261130.rif",
+                "renjunet_v10_20261130.rif",  # the RIF's manual additions: no renju.net page
+                "games.csv",  # a canonical table: ids are someone else's
+                "db.rif.gz",
+                "egf.h9",
+                None,
+                "renjunet.rif",
+                "/data/RenjuNet_v10.zip",
+            ],
+        }
+    )
+    assert renjunet_games(games).tolist() == [
+        True,
+        False,
+        False,
+        True,
+        False,
+        False,
+        False,
+        True,
+    ]
+    assert renjunet_game_url("000123") == "https://www.renju.net/game/000123/"
+    for bad in ("G1", "../1", "", "١٢"):
+        with pytest.raises(ValueError, match="game_id"):
+            renjunet_game_url(bad)
+    with pytest.raises(ValueError, match="source"):
+        renjunet_games(games[["game_id"]])

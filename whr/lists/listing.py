@@ -29,12 +29,15 @@ Virtual games (the engine's regularisation) never appear in the rated games and 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 
+from whr.rules import EligibilityConfig, default_directory, load_config
 from whr.tables import (
     CHANGE_COLUMNS,
     RATED_GAMES,
@@ -51,8 +54,67 @@ ESTABLISHED_GAMES = 10  # rated games needed to be established (rule 10)
 ACTIVE_YEARS = 5  # active: the last rated game on or after D - 5 years (rule 10)
 TIE_ELO = 1e-6  # ratings this close are ties for the ranks, ordered by player id
 WINDOWS_YEARS = (1, 2, 5)  # the Gy1, Gy2, Gy5 activity counts, in the active rule's window
+GY1_GAMES = 10  # the RIF's "Gy1 >= 10" list: rated games in the year up to the list date
 
 RatingOn = Callable[[dt.date], pd.DataFrame]
+
+
+@dataclass(frozen=True)
+class RuleNumbers:
+    """The numbers of the rules a list was computed with, as its pages state them.
+
+    The list's own (rule 10 of the RIF rating rules 2021: established at 10 games, active
+    within 5 years; the Gy1, Gy2, Gy5 windows; the RIF site's "Gy1 >= 10" list) and those of
+    eligibility's rules it was selected with (rule 9: the cut-over date, the minutes per
+    player), so that a list computed with other rules (``--rules``) says which.
+
+    Attributes
+    ----------
+    cutover : datetime.date
+        First last-day of a tournament judged by rule 9 (``EligibilityConfig.cutover``).
+    min_minutes : float
+        Minutes per player rule 9 asks for from then on (``EligibilityConfig.min_minutes``).
+    established_games, active_years, gy1_games : int
+    windows_years : tuple of int
+    """
+
+    cutover: dt.date
+    min_minutes: float
+    established_games: int = ESTABLISHED_GAMES
+    active_years: int = ACTIVE_YEARS
+    windows_years: tuple[int, ...] = WINDOWS_YEARS
+    gy1_games: int = GY1_GAMES
+
+    @classmethod
+    def of(cls, config: EligibilityConfig) -> RuleNumbers:
+        """The numbers of a list selected with ``config``."""
+        return cls(cutover=config.cutover, min_minutes=float(config.min_minutes))
+
+    def record(self) -> dict[str, Any]:
+        """The numbers as plain JSON values (the manifest's ``rules``)."""
+        return {
+            "cutover": self.cutover.isoformat(),
+            "min_minutes": self.min_minutes,
+            "established_games": self.established_games,
+            "active_years": self.active_years,
+            "windows_years": list(self.windows_years),
+            "gy1_games": self.gy1_games,
+        }
+
+    @classmethod
+    def from_record(cls, record: Mapping[str, Any] | None) -> RuleNumbers:
+        """The numbers of a :meth:`record`; for an entry published before its manifest recorded
+        them (None), those of the bundled rules, the only rules such lists used unnamed."""
+        if record is None:
+            return cls.of(load_config(default_directory()))
+        return cls(
+            cutover=dt.date.fromisoformat(record["cutover"]),
+            min_minutes=float(record["min_minutes"]),
+            established_games=int(record["established_games"]),
+            active_years=int(record["active_years"]),
+            windows_years=tuple(int(y) for y in record["windows_years"]),
+            gy1_games=int(record["gy1_games"]),
+        )
 
 
 def years_before(day: dt.date, years: int) -> dt.date:

@@ -1,19 +1,39 @@
-"""The views of a list that the site shows: the "Gy1 >= 10" list, women, countries, the top
-players of every list, the top five of each year, the players index.
+"""What the pages of a list show: :func:`view` of a day's tables, and the views it is made of.
 
-Plain functions on lists in the ``RATINGS`` schema (rows, no rendering); every rank here is
-given in the one order of :func:`whr.lists.listing.rank_order`.
+The views are the "Gy1 >= 10" list, women, countries, the top players of every list, the top
+five of each year and the players index (plain functions on lists in the ``RATINGS`` schema;
+every rank given in the one order of :func:`whr.lists.listing.rank_order`), and the
+tournaments' standings, crosstables and performances (:mod:`whr.lists.standings`).
+
+:func:`view` computes them all at once, in bulk, for every page: the site only slices and
+formats (group once, render many). It takes the stored tables alone, so that the pages of a
+day re-rendered from its archived files are the pages its publish drew. Players are numbered
+by their position in the players index (natural id order) and tournaments by their position
+in the tournaments index (newest first); the numbered tables refer to them by those numbers.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
-from whr.lists.listing import ESTABLISHED_GAMES, _numbered, natural_order, rank_order
+from whr.lists import standings
+from whr.lists.listing import (
+    ESTABLISHED_GAMES,
+    GY1_GAMES,
+    RuleNumbers,
+    _numbered,
+    natural_order,
+    rank_order,
+)
+from whr.lists.published import Tables, by_list_date
+from whr.tables import days_of
 
 
 def country_list(ratings: pd.DataFrame, country: str) -> pd.DataFrame:
@@ -114,9 +134,6 @@ def women(ratings: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-GY1_GAMES = 10  # the RIF's "Gy1 >= 10" list: rated games in the year up to the list date
-
-
 def gy1_list(ratings: pd.DataFrame, min_games: int = GY1_GAMES) -> pd.DataFrame:
     """The RIF's "Gy1 ≥ 10" list: established players with many rated games in the last year.
 
@@ -187,38 +204,286 @@ def players_index(ratings: pd.DataFrame, players: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-RENJUNET_GAME_URL = "https://www.renju.net/game/{id}/"  # the game's page on renju.net
-_RENJUNET_FILE = r"(?i)(?:^|[/\\])(?:renjunet[^/\\]*|[^/\\]*\.rif(?:\.gz|\.zip)?)$"
+# --- the view of a day's tables --------------------------------------------------------------
+
+NAT = np.iinfo(np.int64).min  # a missing day, as days since 1970-01-01
 
 
-def renjunet_games(games: pd.DataFrame) -> np.ndarray:
-    """Which games are RenjuNet's own records, so that renju.net has a page for them.
+def positions(ids: pa.Array | pd.Series | np.ndarray, values: object) -> np.ndarray:
+    """The position of each of ``values`` among ``ids`` (distinct ids), -1 for one not there:
+    how players and tournaments are numbered. Arrow's hash lookup: several times faster than
+    ``pd.Index.get_indexer`` on text."""
+    text = pa.large_string()  # also for an empty list (no type to infer)
+    found = pc.index_in(pa.array(values, text), value_set=pa.array(ids, text))
+    return found.fill_null(-1).to_numpy().astype(np.int64)
 
-    A game is one when its ``game_id`` is a plain number (RenjuNet's ids; the RIF's manual
-    additions were ``G…``, EGF games ``<tournament>:r<round>:…``) and its ``source`` names a
-    RenjuNet database file (a name starting with ``renjunet`` or ending in ``.rif``,
-    ``.rif.gz`` or ``.rif.zip``). Only results are published; renju.net shows the moves
-    under its own licence.
 
-    Parameters
+def _days(values: object) -> np.ndarray:
+    return days_of(values).astype(np.int64)
+
+
+@dataclass(frozen=True)
+class ListView:
+    """One list (the current one or a year end) as its pages show it.
+
+    Attributes
     ----------
-    games : pandas.DataFrame
-        Games with columns game_id and source (schema ``GAMES`` or ``RATED_GAMES``).
-
-    Returns
-    -------
-    numpy.ndarray of bool
+    day : datetime.date
+    key : str
+        ``"current"`` or the year (``"2025"``).
+    frame : pandas.DataFrame
+        The list (``RATINGS``), in list order.
+    number : numpy.ndarray of int
+        Each row's player number (position in :attr:`View.players`).
+    gy1_rank : numpy.ndarray of int
+        Each row's rank on the "Gy1 >= 10" list (:func:`gy1_list`); 0: not on it.
+    gy1_country_rank : numpy.ndarray of int or None
+        The current list only: the same rank among the players of the row's country.
     """
-    missing = [c for c in ("game_id", "source") if c not in games]
-    if missing:
-        raise ValueError(f"games are missing columns {missing}")
-    ids = games["game_id"].astype("str").str.fullmatch(r"[0-9]{1,12}").fillna(False)
-    source = games["source"].astype("str").str.contains(_RENJUNET_FILE).fillna(False)
-    return (ids & source).to_numpy(bool)
+
+    day: dt.date
+    key: str
+    frame: pd.DataFrame
+    number: np.ndarray
+    gy1_rank: np.ndarray
+    gy1_country_rank: np.ndarray | None
 
 
-def renjunet_game_url(game_id: str) -> str:
-    """The renju.net page of a RenjuNet game id (see :func:`renjunet_games`)."""
-    if not isinstance(game_id, str) or not game_id.isdigit() or not game_id.isascii():
-        raise ValueError(f"game_id must be a RenjuNet game id (digits), got {game_id!r}")
-    return RENJUNET_GAME_URL.format(id=game_id)
+@dataclass(frozen=True)
+class Top:
+    """The top players' chart and the top five of each list (all players, or the women)."""
+
+    players: list[str]  # :func:`top_players` of the current and the year-end lists
+    five: pd.DataFrame  # :func:`top_five` of them
+
+
+@dataclass(frozen=True)
+class View:
+    """What the pages of a day show, computed from its tables (:func:`view`).
+
+    Attributes
+    ----------
+    as_of : datetime.date
+    category : str
+    rules : RuleNumbers
+        The rules the list was computed with, as the pages state them.
+    tables : Tables
+        The day's tables.
+    players : pandas.DataFrame
+        :func:`players_index` of the list: one row per listed player, in natural id order;
+        a player's number is the row's position.
+    countries : pandas.DataFrame
+        :func:`countries` of the list.
+    current : ListView
+    year_end : dict of datetime.date to ListView
+        Newest first.
+    tournaments : pandas.DataFrame
+        The tournaments with rated games, newest first (``end``, ``start``, id, descending);
+        a tournament's number is the row's position: tournament_id, start and end (ISO dates:
+        the facts', else the first and last game day), games (rated), excluded (games read
+        and not rated).
+    history : pandas.DataFrame
+        The rating history by player number and date: player (number), date, rating,
+        uncertainty.
+    player_games : pandas.DataFrame
+        :func:`numbered_player_games` of the rated games.
+    standings : pandas.DataFrame
+        :func:`whr.lists.standings.standings` of them: one row per tournament and player
+        (tournament_id and player as numbers), by tournament number and row.
+    crosstable : pandas.DataFrame
+        :func:`whr.lists.standings.crosstable`'s cells, by tournament number, row and round.
+    top, top_women : Top
+    """
+
+    as_of: dt.date
+    category: str
+    rules: RuleNumbers
+    tables: Tables
+    players: pd.DataFrame
+    countries: pd.DataFrame
+    current: ListView
+    year_end: dict[dt.date, ListView]
+    tournaments: pd.DataFrame
+    history: pd.DataFrame
+    player_games: pd.DataFrame
+    standings: pd.DataFrame
+    crosstable: pd.DataFrame
+    top: Top
+    top_women: Top
+
+
+def _list_view(
+    frame: pd.DataFrame, day: dt.date, key: str, number: np.ndarray, rules: RuleNumbers
+) -> ListView:
+    """A list with its players' numbers and its ranks on the "Gy1 >= 10" list (the one Gy1
+    list; its rows found by id, unique within a list)."""
+    gy1 = gy1_list(frame, rules.gy1_games)
+    rows = positions(pa.array(frame["player"]), gy1["player"])
+    rank = np.zeros(len(frame), np.int64)
+    rank[rows] = gy1["gy1_rank"].to_numpy(np.int64)
+    country_rank = None
+    if key == "current":
+        # The rank within a country, derived from the one Gy1 list: the country's players keep
+        # their order on it (gy1_list of them, in rank order, lists them in that order), so a
+        # player's rank is 1 + the number of the country's players above them.
+        country = gy1["country"]
+        known = country.notna().to_numpy(bool)
+        country_rank = np.zeros(len(frame), np.int64)
+        country_rank[rows[known]] = country[known].groupby(country[known]).cumcount().to_numpy() + 1
+    return ListView(day, key, frame, number, rank, country_rank)
+
+
+def _tournaments(tables: Tables) -> pd.DataFrame:
+    """The tournaments with rated games, newest first (see :attr:`View.tournaments`)."""
+    games = tables.games
+    tours = tables.tournaments.drop_duplicates("tournament_id")
+    code, ids = pd.factorize(games["tournament_id"].fillna("").astype("str"), sort=True)
+    ids = ids.to_numpy(object)
+    day = _days(games["date"])
+    n = np.bincount(code, minlength=len(ids))
+    first = np.full(len(ids), np.iinfo(np.int64).max)
+    np.minimum.at(first, code, day)
+    last = np.full(len(ids), NAT)
+    np.maximum.at(last, code, day)
+    facts = tours.set_index(tours["tournament_id"].astype("str")).reindex(ids)
+
+    def dates(column: str, fallback: np.ndarray) -> list[str]:
+        given = _days(facts[column])
+        chosen = np.where(given == NAT, fallback, given)
+        return chosen.astype("datetime64[D]").astype(str).tolist()
+
+    excluded = tables.exclusions["tournament_id"].fillna("").astype("str").value_counts()
+    out = pd.DataFrame(
+        {
+            "tournament_id": ids,
+            "start": dates("start", first),
+            "end": dates("end", last),
+            "games": n,
+            "excluded": excluded.reindex(ids, fill_value=0).to_numpy(np.int64),
+        }
+    )
+    out = out.sort_values(["end", "start", "tournament_id"], ascending=False, kind="stable")
+    return out.reset_index(drop=True)
+
+
+def numbered_player_games(
+    games: pd.DataFrame, number: pa.Array, t_number: pa.Array
+) -> pd.DataFrame:
+    """:func:`whr.lists.listing.player_games` of the rated games, with players and tournaments
+    by number (positions in ``number`` and ``t_number``; -1 for a player not on the list, as one
+    of a game after the list's day; a missing tournament is the one named "") and game_id, round
+    ("" when not recorded) and colour as categories.
+
+    The same rows in the same order (the test suite compares the two): by player, day,
+    tournament and game id as text, a missing tournament last, so that sums over a player's
+    games add up in the same order. Built from codes of the games, each text column factorized
+    once, instead of a text per side that is then looked up again.
+    """
+    n = len(games)
+    day = days_of(games["date"])
+    result = games["result"].to_numpy(np.float64)
+    if np.isnan(result).any() or np.isnat(day).any():
+        raise ValueError("rated games must all have a result and a date")
+    nan = np.full(n, np.nan)
+    black_rating = games["black_rating"].to_numpy(np.float64) if "black_rating" in games else nan
+    white_rating = games["white_rating"].to_numpy(np.float64) if "white_rating" in games else nan
+    # codes in text order, for the order of the rows
+    sides = pd.concat([games["black"], games["white"]], ignore_index=True).astype("str")
+    player_code, player_ids = pd.factorize(sides, sort=True)
+    t_code, _ = pd.factorize(games["tournament_id"], sort=True)  # missing: -1, sorted last
+    game_code, game_ids = pd.factorize(games["game_id"].astype("str"), sort=True)
+    round_code, round_labels = pd.factorize(games["round"].fillna("").astype("str"), sort=True)
+    tournament = positions(t_number, games["tournament_id"].fillna("").astype("str"))
+
+    # one row per game and side: black's sides, then white's
+    player = positions(number, player_ids)[player_code]
+    opponent = np.concatenate([player[n:], player[:n]])
+    t_key = np.tile(np.where(t_code < 0, t_code.max(initial=0) + 1, t_code), 2)
+    game_code = np.tile(game_code, 2)
+    day = np.tile(day.astype("datetime64[s]"), 2)
+    order = np.lexsort((game_code, t_key, day, player_code))
+    colour = np.repeat(np.array([0, 1], np.int8), n)
+    return pd.DataFrame(
+        {
+            "player": player[order],
+            "opponent": opponent[order],
+            "tournament_id": np.tile(tournament, 2)[order],
+            "game_id": pd.Categorical.from_codes(game_code[order], categories=game_ids),
+            "round": pd.Categorical.from_codes(
+                np.tile(round_code, 2)[order], categories=round_labels
+            ),
+            "day": day[order],
+            "colour": pd.Categorical.from_codes(colour[order], categories=["black", "white"]),
+            "score": np.concatenate([result, 1.0 - result])[order],
+            "rating": np.concatenate([black_rating, white_rating])[order],
+            "opponent_rating": np.concatenate([white_rating, black_rating])[order],
+        },
+        copy=False,  # fresh arrays: no need to copy them into 2-D blocks
+    )
+
+
+def _top(all_lists: Mapping[dt.date, pd.DataFrame], women_only: bool) -> Top:
+    if women_only:
+        all_lists = {d: women(f) for d, f in all_lists.items()}
+    return Top(top_players(all_lists), top_five(all_lists))
+
+
+def view(as_of: dt.date, category: str, tables: Tables, rules: RuleNumbers) -> View:
+    """What the pages of the list of ``category`` on ``as_of`` show (see :class:`View`).
+
+    A pure function of the day's tables (as :func:`whr.lists.build` makes them, or as they are
+    read back from an archived entry) and the rules the list was computed with.
+    """
+    ratings = tables.ratings
+    players = players_index(ratings, tables.players)
+    number = pa.array(players["player"].astype("str").to_numpy(object))
+    year_end = by_list_date(tables.year_end)
+    # the player numbers of every list, looked up at once (the year ends are many)
+    frames = [ratings, *year_end.values()]
+    numbers = np.split(
+        positions(number, pd.concat([f["player"] for f in frames], ignore_index=True)),
+        np.cumsum([len(f) for f in frames])[:-1],
+    )
+    tours = _tournaments(tables)
+    t_number = pa.array(tours["tournament_id"])
+
+    # players and tournaments by number from here on: whr.lists.standings works on the codes
+    history = tables.history
+    h_number = positions(number, history["player"].astype("str"))
+    history = pd.DataFrame(
+        {
+            "player": h_number,
+            "date": history["date"].to_numpy(),
+            "rating": history["rating"].to_numpy(np.float64),
+            "uncertainty": history["uncertainty"].to_numpy(np.float64),
+        }
+    )
+    history = history.iloc[np.lexsort((_days(history["date"]), h_number))].reset_index(drop=True)
+    pg = numbered_player_games(tables.games, number, t_number)
+    table = standings.standings(pg, standings.player_tournaments(pg, history))
+    cells = standings.crosstable(pg, table)
+
+    # the top players: the columns they need of the lists (37 and more, filtered twice)
+    keep = ["list_date", "player", "name", "country", "rating", "games", "rank", "gy1"]
+    keep += ["status", "female"]
+    all_lists = {as_of: ratings[keep]} | {day: f[keep] for day, f in year_end.items()}
+    return View(
+        as_of=as_of,
+        category=category,
+        rules=rules,
+        tables=tables,
+        players=players,
+        countries=countries(ratings),
+        current=_list_view(ratings, as_of, "current", numbers[0], rules),
+        year_end={
+            day: _list_view(f, day, str(day.year), n, rules)
+            for (day, f), n in zip(year_end.items(), numbers[1:], strict=True)
+        },
+        tournaments=tours,
+        history=history,
+        player_games=pg,
+        standings=table,
+        crosstable=cells,
+        top=_top(all_lists, women_only=False),
+        top_women=_top(all_lists, women_only=True),
+    )

@@ -26,7 +26,7 @@ import pyarrow.compute as pc
 
 from whr import lists
 from whr.lists import standings
-from whr.publish.site.names import namesake_labels, page_names, slug
+from whr.publish.site.names import namesake_labels, page_names, renjunet_games, slug
 from whr.tables import days_of
 
 STATUS_CODES = {s: i for i, s in enumerate(lists.STATUSES)}  # in the list data: 0, 1, 2
@@ -517,7 +517,7 @@ def prepare(
 
     linked: frozenset[str] = frozenset()
     if game_links and len(games):
-        linked = frozenset(games["game_id"].astype("str")[lists.renjunet_games(games)])
+        linked = frozenset(games["game_id"].astype("str")[renjunet_games(games)])
     return Prepared(
         as_of=as_of,
         game=game,
