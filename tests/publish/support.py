@@ -207,20 +207,15 @@ def read_data(site: Path, stem: str) -> dict:
     return json.loads(re.sub(r"\\(.)", lambda m: m.group(1), payload))
 
 
-def build_tables(
-    as_of: dt.date,
-    data: SourceData,
-    selection: Any,
-    fit: Any,
-    *,
-    previous: pd.DataFrame | None = None,
-) -> tuple[dict[str, pd.DataFrame], dict[dt.date, pd.DataFrame]]:
-    """The tables of :func:`whr.lists.build` by name, and the year-end lists by date
-    (``previous``: the previous list's rows, without its history)."""
-    assert selection.as_of == as_of
-    before = None
-    if previous is not None:
-        before = whr.lists.Previous(previous["list_date"].iloc[0], previous)
-    snapshot = whr.lists.build(data, selection, fit, before)
-    tables = {name: frame for name, frame, _ in snapshot.tables.items()}
-    return tables, snapshot.year_end
+def snapshot_of(
+    given: Inputs, as_of: dt.date = AS_OF, previous: whr.lists.Previous | None = None
+) -> whr.lists.Snapshot:
+    """:func:`whr.lists.build` of ``given`` (its selection taken as of ``as_of``)."""
+    selection = dataclasses.replace(given.selection, as_of=as_of)
+    return whr.lists.build(given.data, selection, given.fit, previous)
+
+
+def view_of(snapshot: whr.lists.Snapshot, **tables: pd.DataFrame) -> whr.lists.View:
+    """The view of ``snapshot``'s tables, with the tables given replaced."""
+    changed = dataclasses.replace(snapshot.tables, **tables)
+    return whr.lists.view(snapshot.as_of, snapshot.category, changed, snapshot.rules)

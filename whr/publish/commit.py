@@ -23,8 +23,8 @@ directories and temporary files are removed, the archive is checked
 (:func:`whr.publish.archive.scan`), a site that does not show the newest complete day — because
 the run died between step 4's two renames, or the pointer or the site's copy of the list was
 damaged — is rendered again from that day's entry, and an interrupted compaction is finished.
-Since the site is always rendered from the entry's files, a repaired tree is the tree a clean
-run leaves. :func:`verify` (``rif-rating --verify``) does the same with the sha256 of every
+The site shows exactly what the entry's files hold (a publish draws it from the snapshot it has
+just written, a repair from the files), so a repaired tree is the tree a clean run leaves. :func:`verify` (``rif-rating --verify``) does the same with the sha256 of every
 archived file.
 """
 
@@ -38,7 +38,8 @@ from typing import Any
 
 import pandas as pd
 
-from whr.lists import Previous, Snapshot, Tables, by_list_date
+from whr.lists import Previous, RuleNumbers, Snapshot, Tables, View
+from whr.lists import view as lists_view
 from whr.publish import gates
 from whr.publish.archive import (
     DAY,
@@ -186,15 +187,22 @@ def read_tables(entry: Entry) -> Tables:
     )
 
 
-def render_site(layout: Layout, entry: Entry, target: Path) -> None:
+def render_site(layout: Layout, entry: Entry, target: Path, view: View | None = None) -> None:
     """Render the current site of ``entry``'s list, showing its day, into the new ``target``.
 
-    Everything comes from the entry's files (never from memory), so the site a run renders and
-    the site a repair renders are the same.
+    ``view`` is what the pages show (the snapshot's, as it was written into the entry); without
+    it, it is computed again from the entry's files (:func:`whr.lists.view`), as a repair
+    does: the snapshot's tables are those the files read back as, so the two sites are the same.
     """
-    from whr.publish.site import write_site
+    from whr.publish.site import write
 
-    tables = read_tables(entry)
+    if view is None:
+        view = lists_view(
+            entry.day,
+            entry.channel.category,
+            read_tables(entry),
+            RuleNumbers.from_record(entry.manifest.get("rules")),
+        )
     options = entry.manifest.get("site") or {}
     site = layout.site(entry.channel)  # where it will be served from
     links = {
@@ -202,11 +210,9 @@ def render_site(layout: Layout, entry: Entry, target: Path) -> None:
         "archive": os.path.relpath(layout.archive_html, site),
     }
     try:
-        write_site(
+        write(
             target,
-            entry.day,
-            {stem: getattr(tables, stem) for stem in Tables.SCHEMAS},
-            by_list_date(tables.year_end),
+            view,
             {**entry.manifest, "links": links},
             base_url=options.get("base_url"),
             game_links=bool(options.get("game_links", False)),
@@ -669,7 +675,7 @@ def publish(
             write_day_page(layout, entry, snapshot.tables.ratings, at=layout.day(channel, day))
             shows = latest is None or day >= latest.day
             if shows:
-                render_site(layout, entry, work / "site")
+                render_site(layout, entry, work / "site", snapshot.view)
             with COMMIT:
                 target = layout.day(channel, day)
                 aside = move_aside(target) if kind(target) is not None else None

@@ -13,12 +13,13 @@ from typing import Any
 
 import pandas as pd
 
-from whr.publish.site import _environment, slug
+from whr.publish.site.frame import environment
+from whr.publish.site.names import slug
 
 TOP = 100
 """Ranked players shown on a day's page (the whole list is in its Parquet file)."""
 
-_env = _environment()
+_env = environment()
 
 
 def _title(category: str, variant: str | None) -> str:

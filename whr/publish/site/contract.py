@@ -40,7 +40,8 @@ class Field:
     name: str
     key: str
     text: str
-    optional: bool = False
+    optional: bool = False  # may be left out (a keyed payload) or end a row early (rows)
+    read: bool = True  # the page script reads it (else it is there for programs and readers)
 
 
 @dataclass(frozen=True)
@@ -48,7 +49,7 @@ class Payload:
     """A JSON payload the page script reads: its fields, in the order they are written."""
 
     name: str
-    text: str
+    doc: str  # what it is
     fields: tuple[Field, ...]
     rows: bool = False  # an array, each field at its position; else an object, by key
 
@@ -102,17 +103,17 @@ class Payload:
         return out
 
 
-def _keyed(name: str, text: str, *fields: tuple[str, ...]) -> Payload:
-    return Payload(name, text, tuple(_field(f) for f in fields))
+def _keyed(name: str, doc: str, *fields: tuple[str, ...]) -> Payload:
+    return Payload(name, doc, tuple(_field(f) for f in fields))
 
 
-def _rows(name: str, text: str, *fields: tuple[str, ...]) -> Payload:
-    return Payload(name, text, tuple(_field((f[0], "", *f[1:])) for f in fields), rows=True)
+def _rows(name: str, doc: str, *fields: tuple[str, ...]) -> Payload:
+    return Payload(name, doc, tuple(_field((f[0], "", *f[1:])) for f in fields), rows=True)
 
 
 def _field(spec: tuple[str, ...]) -> Field:
-    name, key, text, *optional = spec
-    return Field(name, key, text, optional == ["optional"])
+    name, key, text, *flags = spec
+    return Field(name, key, text, optional="optional" in flags, read="unread" not in flags)
 
 
 # --- the declarations ----------------------------------------------------------------------
@@ -142,7 +143,7 @@ COUNTRIES = _keyed(
     "the countries of the current list, a column per field",
     ("code", "code", "country code"),
     ("name", "name", "its name"),
-    ("page", "page", "its page's name (countries/<page>.html)"),
+    ("page", "page", "its page's name (countries/<page>.html)", "unread"),
 )
 PLAYERS = _keyed(
     "players",
@@ -190,7 +191,7 @@ SERIES = _keyed(
     "series",
     "one series of a chart",
     ("name", "name", "whose (top players' chart)", "optional"),
-    ("href", "href", "their page (top players' chart)", "optional"),
+    ("href", "href", "their page (top players' chart)", "optional", "unread"),
     ("day", "t", "rating days, days since 1970-01-01"),
     ("rating", "r", "rating on each"),
     ("uncertainty", "u", "its standard deviation (a player's chart)", "optional"),
