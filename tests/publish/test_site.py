@@ -20,6 +20,7 @@ import pytest
 import support
 from support import ODD_ID, read_data
 
+import whr.lists
 import whr.publish.site as site_module
 from whr.publish.site import frame, page_names, write
 from whr.publish.site.names import renjunet_game_url, renjunet_games
@@ -648,3 +649,22 @@ def test_renjunet_games_are_numeric_ids_from_a_renjunet_file():
             renjunet_game_url(bad)
     with pytest.raises(ValueError, match="source"):
         renjunet_games(games[["game_id"]])
+
+
+def test_pages_state_the_rules_the_list_was_computed_with(small, tmp_path):
+    config = dataclasses.replace(
+        small.selection.config, cutover=dt.date(2022, 1, 9), min_minutes=45
+    )
+    other = dataclasses.replace(
+        small, selection=dataclasses.replace(small.selection, config=config)
+    )
+    snapshot = support.snapshot_of(other)
+    assert snapshot.rules.record()["min_minutes"] == 45
+    assert whr.lists.RuleNumbers.from_record(snapshot.rules.record()) == snapshot.rules
+    write(tmp_path / "s", snapshot.view, {"parameters": {}})
+    about = (tmp_path / "s" / "about.html").read_text(encoding="utf-8")
+    assert "since 2022-01-09" in about and "at least 45 minutes per player" in about
+    assert "2021-08-08" not in about and "30 minutes" not in about
+    # the bundled rules, as an entry published before the manifest recorded them says
+    bundled = whr.lists.RuleNumbers.from_record(None)
+    assert (bundled.cutover, bundled.min_minutes) == (dt.date(2021, 8, 8), 30.0)

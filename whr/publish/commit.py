@@ -561,6 +561,7 @@ def manifest(
         "forced": forced,
         "fit_params": jsonable(snapshot.fit.params),
         "fit": {"iterations": snapshot.fit.iterations, "converged": snapshot.fit.converged},
+        "rules": snapshot.rules.record(),
         "inputs": [{"name": n, "sha256": h} for n, h in snapshot.inputs],
         "inputs_sha256": snapshot.inputs_sha256 if snapshot.inputs else None,
         "counts": snapshot.counts.record(),
