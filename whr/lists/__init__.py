@@ -21,7 +21,6 @@ from whr.lists.listing import (
     ACTIVE_YEARS,
     ESTABLISHED_GAMES,
     GY1_GAMES,
-    STATUSES,
     TIE_ELO,
     WINDOWS_YEARS,
     RatingOn,
@@ -54,6 +53,7 @@ from whr.lists.views import (
     view,
     women,
 )
+from whr.tables import STATUSES
 
 __all__ = [
     "ACTIVE_YEARS",

@@ -93,8 +93,12 @@ def since(ratings: pd.DataFrame, previous: pd.DataFrame | None) -> pd.DataFrame:
             rating_change=np.full(n, np.nan), previous_rank=pd.array([None] * n, dtype="Int32")
         )
     # each player's row on the previous list; -1 (not on it) takes a missing value
-    at = pd.Index(previous["player"].astype("str")).get_indexer(ratings["player"].astype("str"))
-    old_rating = take(previous["rating"].astype("float64").to_numpy(), at, allow_fill=True)
+    at = pd.Index(previous["player"].astype("str")).get_indexer(
+        pd.Index(ratings["player"].astype("str"))
+    )
+    old_rating = np.asarray(
+        take(previous["rating"].astype("float64").to_numpy(), at, allow_fill=True), dtype=float
+    )
     old_rank = take(pd.to_numeric(previous["rank"], errors="raise").array, at, allow_fill=True)
     return ratings.assign(
         rating_change=ratings["rating"].astype("float64").to_numpy() - old_rating,

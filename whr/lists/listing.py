@@ -31,7 +31,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -486,7 +486,7 @@ class _PlayerRows:
     def end(self, day: dt.date | np.datetime64, players: np.ndarray) -> np.ndarray:
         """The end of each of ``players``' rows up to ``day``: the position after their last
         row on or before ``day`` (their ``start`` when they have none)."""
-        offset = np.datetime64(day, "D").astype(np.int64) - self._first
+        offset = int(np.datetime64(cast(Any, day), "D").astype(np.int64)) - self._first
         offset = min(max(offset, -1), self._span - 2)
         return np.searchsorted(self._key, players * self._span + offset, side="right")
 
@@ -588,7 +588,7 @@ def _list_columns(
     rated = at >= 0
 
     def of_listed(column: str, missing: object, dtype: type) -> np.ndarray:
-        values = np.full(len(inputs.ids), missing, dtype=dtype)
+        values: np.ndarray = np.full(len(inputs.ids), missing, dtype=dtype)
         values[at[rated]] = now[column].to_numpy(dtype=dtype)[rated]
         return values[listed]
 
@@ -719,7 +719,7 @@ def year_ends(game_days: object, on: dt.date) -> list[dt.date]:
     list of datetime.date
     """
     as_date(on, "on")
-    days = days_of(game_days) if len(game_days) else np.array([], "datetime64[D]")
+    days = days_of(game_days)
     days = days[~np.isnat(days)]
     years = np.unique(days.astype("datetime64[Y]").astype(np.int64) + 1970)
     return [dt.date(int(y), 12, 31) for y in years[::-1] if dt.date(int(y), 12, 31) <= on]

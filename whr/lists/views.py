@@ -215,7 +215,7 @@ def positions(ids: pa.Array | pd.Series | np.ndarray, values: object) -> np.ndar
     ``pd.Index.get_indexer`` on text."""
     text = pa.large_string()  # also for an empty list (no type to infer)
     found = pc.index_in(pa.array(values, text), value_set=pa.array(ids, text))
-    return found.fill_null(-1).to_numpy().astype(np.int64)
+    return np.asarray(found.fill_null(-1).to_numpy(), dtype=np.int64)
 
 
 def _days(values: object) -> np.ndarray:
@@ -337,8 +337,8 @@ def _tournaments(tables: Tables) -> pd.DataFrame:
     """The tournaments with rated games, newest first (see :attr:`View.tournaments`)."""
     games = tables.games
     tours = tables.tournaments.drop_duplicates("tournament_id")
-    code, ids = pd.factorize(games["tournament_id"].fillna("").astype("str"), sort=True)
-    ids = ids.to_numpy(object)
+    code, labels = pd.factorize(games["tournament_id"].fillna("").astype("str"), sort=True)
+    ids = labels.to_numpy(object)
     day = _days(games["date"])
     n = np.bincount(code, minlength=len(ids))
     first = np.full(len(ids), np.iinfo(np.int64).max)
@@ -350,7 +350,7 @@ def _tournaments(tables: Tables) -> pd.DataFrame:
     def dates(column: str, fallback: np.ndarray) -> list[str]:
         given = _days(facts[column])
         chosen = np.where(given == NAT, fallback, given)
-        return chosen.astype("datetime64[D]").astype(str).tolist()
+        return [str(day) for day in chosen.astype("datetime64[D]").astype(str)]
 
     excluded = tables.exclusions["tournament_id"].fillna("").astype("str").value_counts()
     out = pd.DataFrame(
@@ -413,7 +413,9 @@ def numbered_player_games(
                 np.tile(round_code, 2)[order], categories=round_labels
             ),
             "day": day[order],
-            "colour": pd.Categorical.from_codes(colour[order], categories=["black", "white"]),
+            "colour": pd.Categorical.from_codes(
+                colour[order], categories=pd.Index(["black", "white"])
+            ),
             "score": np.concatenate([result, 1.0 - result])[order],
             "rating": np.concatenate([black_rating, white_rating])[order],
             "opponent_rating": np.concatenate([white_rating, black_rating])[order],

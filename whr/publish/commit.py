@@ -42,7 +42,6 @@ from whr.lists import Previous, RuleNumbers, Snapshot, Tables, View
 from whr.lists import view as lists_view
 from whr.publish import gates
 from whr.publish.archive import (
-    DAY,
     Entry,
     Scan,
     StateError,
@@ -73,7 +72,7 @@ from whr.publish.files import (
     token,
     write_json,
 )
-from whr.publish.layout import Channel, Layout
+from whr.publish.layout import DAY, Channel, Layout
 from whr.publish.lock import COMMIT, hold
 from whr.publish.parquet import jsonable, versions, write_entry
 from whr.run import Run

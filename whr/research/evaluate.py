@@ -64,7 +64,7 @@ import pandas as pd
 
 from whr import elo
 from whr.elo.replay import SEED_RATING, usable
-from whr.engine import ratings_at
+from whr.engine import Fit, ratings_at
 from whr.fit_params import FitParams
 from whr.tables import dates_of, days_of
 
@@ -349,7 +349,7 @@ def whr_system(
     if int(refit_days) < 1:
         raise ValueError(f"refit_days must be >= 1, got {refit_days!r}")
 
-    def do_fit(train: pd.DataFrame, warm: object | None) -> object:
+    def do_fit(train: pd.DataFrame, warm: Fit | None) -> Fit:
         f = fit
         if f is None:
             import whr
@@ -724,6 +724,7 @@ def tune_point(
         point.w2, point.virtual_games, virtual_rating, refit_days=data.refit_days, fit=fit
     )
     if data.protocol == "quick":
+        assert data.test is not None  # the quick protocol's split (tune_data)
         res = held_out((data.train, data.test), system)
     else:
         res = forward_chaining(data.train, system)
@@ -1040,6 +1041,8 @@ def load_games(
         if as_of is not None:
             games = games.loc[days_of(games["date"]) <= np.datetime64(as_of, "D")]
         return games, h.truth, f"synthetic history, {synthetic} games, seed {seed}"
+    if source is None:
+        raise ValueError("give a source or a synthetic history (synthetic=N_GAMES), got neither")
     if as_of is None:
         raise ValueError(f"as_of is required with a source, got source={source!r}, as_of=None")
     import whr

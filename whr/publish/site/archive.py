@@ -56,15 +56,15 @@ def day_page(
     ranked = ratings.loc[ratings["rank"].notna()].head(TOP)
     rows = [
         {
-            "rank": int(r.rank),
-            "name": r.name if isinstance(r.name, str) and r.name else r.player,
-            "href": f"{site_href}p/{slug(r.player)}.html",
-            "country": r.country if isinstance(r.country, str) else "",
-            "rating": f"{r.rating:.0f}",
-            "uncertainty": "" if pd.isna(r.uncertainty) else f"{r.uncertainty:.0f}",
-            "games": int(r.games),
+            "rank": int(r["rank"]),
+            "name": r["name"] if isinstance(r["name"], str) and r["name"] else r["player"],
+            "href": f"{site_href}p/{slug(r['player'])}.html",
+            "country": r["country"] if isinstance(r["country"], str) else "",
+            "rating": f"{r['rating']:.0f}",
+            "uncertainty": "" if pd.isna(r["uncertainty"]) else f"{r['uncertainty']:.0f}",
+            "games": int(r["games"]),
         }
-        for r in ranked.itertuples(index=False)
+        for r in ranked.to_dict("records")
     ]
     counts = manifest.get("counts", {})
     return _env.get_template("archive_day.html").render(

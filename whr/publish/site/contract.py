@@ -99,7 +99,7 @@ class Payload:
             end = len(values)
             while end and values[end - 1] is None and self.fields[end - 1].optional:
                 end -= 1
-            out.append("[" + ",".join(values[:end]) + "]")  # type: ignore[arg-type]
+            out.append("[" + ",".join(str(v) for v in values[:end]) + "]")
         return out
 
 

@@ -42,12 +42,12 @@ def write(r: Renderer, current: ListData) -> None:
     for day, lv in site.view.year_end.items():
         for code in lv.frame["country"].dropna().unique().tolist():
             present.setdefault(str(code), []).append(day.year)
-    for c in site.countries.itertuples(index=False):
+    for c in site.countries.to_dict("records"):
         list_page(
             r,
-            f"countries/{c.page}.html",
+            f"countries/{c['page']}.html",
             current,
             "active",
-            country={"code": c.code, "name": c.name},
-            country_years=present.get(c.code, []),
+            country={"code": c["code"], "name": c["name"]},
+            country_years=present.get(c["code"], []),
         )

@@ -49,7 +49,7 @@ def write(r: Renderer, ex: pd.DataFrame) -> None:
     """``excluded.html`` of the games not rated (:func:`table`)."""
     site = r.site
     reasons = [
-        {"code": code, "games": int(n), "text": REASONS.get(code, "")}
+        {"code": code, "games": int(n), "text": REASONS.get(str(code), "")}
         for code, n in ex["reason"].value_counts().items()
     ]
     rated = set(site.tournaments["tournament_id"].tolist())

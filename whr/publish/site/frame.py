@@ -61,14 +61,14 @@ def long_date(day: dt.date) -> str:
     return f"{day.day} {MONTHS[day.month - 1]} {day.year}"
 
 
-def text(value: object) -> str:
+def text(value: Any) -> str:
     """A cell's text: "" for None, NaN and NA, else ``str(value)``."""
     if value is None or (not isinstance(value, str) and pd.isna(value)):
         return ""
     return str(value)
 
 
-def city(value: object) -> str:
+def city(value: Any) -> str:
     """A city name, "" when the source does not know it (see ``UNKNOWN_CITIES``)."""
     out = text(value).strip()
     return "" if out in UNKNOWN_CITIES else out
@@ -97,7 +97,7 @@ def days(values: object) -> np.ndarray:
 
 def iso(day_numbers: np.ndarray) -> list[str]:
     """Days since 1970-01-01 as ISO dates."""
-    return np.asarray(day_numbers, np.int64).astype("datetime64[D]").astype(str).tolist()
+    return [str(d) for d in np.asarray(day_numbers, np.int64).astype("datetime64[D]").astype(str)]
 
 
 def whole(values: np.ndarray) -> list[str]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -37,7 +38,7 @@ RESERVED = frozenset(
 """Device names Windows reserves as file names (compared in lower case)."""
 
 
-def _text(value: object) -> str:
+def _text(value: Any) -> str:
     if value is None or (not isinstance(value, str) and pd.isna(value)):
         return ""
     return str(value)

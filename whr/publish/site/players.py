@@ -177,7 +177,8 @@ class Columns:
         at = pd.Index(f["player"].to_numpy(object)).get_indexer(p["player"].to_numpy(object))
 
         def take(column: str) -> np.ndarray:  # a column of the current list by player number
-            return floats(f[column])[at]
+            values: np.ndarray = floats(f[column])[at]
+            return values
 
         self.rating, self.unc, self.best = take("rating"), take("uncertainty"), take("best_rating")
         self.rank, self.crank, self.prev = take("rank"), take("country_rank"), take("previous_rank")

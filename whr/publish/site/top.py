@@ -4,6 +4,9 @@ list."""
 
 from __future__ import annotations
 
+import datetime as dt
+from typing import Any, cast
+
 import numpy as np
 import pandas as pd
 
@@ -33,16 +36,17 @@ def write(r: Renderer, women: bool = False) -> None:
             )
         )
     table = []
-    for day, part in top.five.groupby("list_date", sort=False):
-        cells = []
-        for x in part.itertuples(index=False):
-            i = int(number.get_loc(str(x.player)))
+    for key, part in top.five.groupby("list_date", sort=False):
+        day = cast(dt.date, key)
+        cells: list[dict[str, Any]] = []
+        for x in part.to_dict("records"):
+            i = int(number.get_loc(str(x["player"])))
             cells.append(
                 {
                     "name": site.players["name"].iloc[i],
                     "page": site.players["page"].iloc[i],
-                    "rating": f"{x.rating:.0f}",
-                    "tie": int(x.rank) != len(cells) + 1,
+                    "rating": f"{x['rating']:.0f}",
+                    "tie": int(x["rank"]) != len(cells) + 1,
                 }
             )
         table.append(
