@@ -12,8 +12,11 @@ Public API (each name is imported on first use, so ``import whr`` stays light):
 - ``select(data, as_of, category="renju", strict=False, *, config)`` -> ``Selection``
   (``config = whr.rules.load_config(directory)``)
 - ``elo``: the Elo-era rules (1996-2021)
-- ``publish``: ``publish(run, category, data, selection, fit, rules_sha256=...)`` and
+- ``lists``: ``build(data, selection, fit, previous)`` -> ``Snapshot``, the day's lists (every
+  table it publishes, and what its pages show)
+- ``publish``: ``publish(run, snapshot, rules_sha256=...)``, ``previous(run, category)`` and
   ``recover(out)`` (the archive, the current sites, the transaction; ``whr.run.Run`` is the run)
+- ``research``: the evaluation of rating systems and synthetic histories (not the daily job)
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ from pandas.api.extensions import take
 
 from whr import core
 from whr.core import ConvergenceError
-from whr.engine import PUBLISHED_OFFSET, Fit, build_problem, rating_days
+from whr.engine import PUBLISHED_OFFSET, Fit, FitParams, build_problem, rating_days
 from whr.tables import as_date
 
 __all__ = ["since", "since_each", "split_rating_change", "with_split"]
@@ -194,13 +194,8 @@ def split_rating_change(
       players' new results (opponents moving, and through them the player's past).
 
     The two add up to ``rating_change = r_new - r_prev`` exactly (up to rounding, ~1e-12 Elo).
-    The players are updated at once as one conditional problem that splits into independent
-    players (:func:`whr.core.conditional` with ``joint=False``): minus its Hessian is exactly
-    the tridiagonal block preconditioner, so each Newton step costs one pass over their games.
-    Only the players whose previous ratings are not already the maximum are updated: those with
-    a gradient of their conditional posterior at the previous ratings of at least the fit's
-    ``tol_grad_per_natural_unit`` on some day (new games, removed games, a corrected result);
-    the others have ``change_own_games`` exactly 0.
+    Only the players whose own games changed are updated (:func:`_own_games`, at the cost of
+    one pass over their games per Newton step); the others have ``change_own_games`` exactly 0.
     The parameters are the new fit's; if they changed since the previous list, the change of
     parameters is counted in ``change_own_games`` for the players with games of their own and
     in ``change_others`` otherwise.
@@ -263,13 +258,43 @@ def split_rating_change(
     # every player-day at its previous rating (opponents are held there); new ones at their new
     opp = prev.on(to_prev[problem.pd_player], problem.pd_day)
     opp = np.where(np.isnan(opp), new_elo, opp)
-    opp_natural = (opp - PUBLISHED_OFFSET) * core.NATURAL_PER_ELO
     both = listed[~np.isnan(r_prev)]
-    # Each player alone, everyone else at ``opp``: at ``opp`` the gradient of that conditional
-    # posterior is the joint one. Where it is already below the fit's tolerance on all of a
-    # player's days (no games of their own changed), the previous ratings are the answer.
+    own = _own_games(problem, opp, both, labels.size, params)
+    r_own = np.full(listed.size, np.nan)
+    r_own[np.searchsorted(listed, both)] = core.rating_on_days(
+        problem.pd_player,
+        problem.pd_day,
+        own,
+        both,
+        np.full(both.size, day1),
+    )[0]
+    return pd.DataFrame(
+        {
+            "player": pd.Series(labels[listed], dtype="str"),
+            "rating_change": r_new[listed] - r_prev,
+            "change_own_games": r_own - r_prev,
+            "change_others": r_new[listed] - r_own,
+        }
+    )
+
+
+def _own_games(
+    problem: core.Problem, opp: np.ndarray, both: np.ndarray, n_players: int, params: FitParams
+) -> np.ndarray:
+    """Every player-day's rating (published scale) with each of the players ``both`` (on both
+    lists) re-estimated alone, everyone else held at ``opp`` (their previous ratings).
+
+    At ``opp`` the gradient of each player's conditional posterior is the joint one. Where it is
+    below the fit's ``tol_grad_per_natural_unit`` on all of a player's days (no games of their
+    own changed: new games, removed games, a corrected result), the previous ratings are the
+    answer. The others are updated at once, as one conditional problem that splits into
+    independent players (:func:`whr.core.conditional` with ``joint=False``): minus its Hessian
+    is exactly the tridiagonal block preconditioner, so each Newton step costs one pass over
+    their games.
+    """
+    opp_natural = (opp - PUBLISHED_OFFSET) * core.NATURAL_PER_ELO
     g = np.abs(core.gradient(problem, opp_natural))
-    worst = np.zeros(labels.size)
+    worst = np.zeros(n_players)
     np.maximum.at(worst, problem.pd_player, g)
     movers = both[worst[both] >= params.tol_grad_per_natural_unit]
     own = opp.copy()  # published scale: the previous ratings exactly where nothing moves
@@ -290,19 +315,4 @@ def split_rating_change(
                 f"split_rating_change: the one-player updates did not converge: {exc}"
             ) from exc
         own[free] = solution.r * core.ELO_PER_NATURAL + PUBLISHED_OFFSET
-    r_own = np.full(listed.size, np.nan)
-    r_own[np.searchsorted(listed, both)] = core.rating_on_days(
-        problem.pd_player,
-        problem.pd_day,
-        own,
-        both,
-        np.full(both.size, day1),
-    )[0]
-    return pd.DataFrame(
-        {
-            "player": pd.Series(labels[listed], dtype="str"),
-            "rating_change": r_new[listed] - r_prev,
-            "change_own_games": r_own - r_prev,
-            "change_others": r_new[listed] - r_own,
-        }
-    )
+    return own

@@ -36,13 +36,6 @@ from whr.lists.published import Tables, by_list_date
 from whr.tables import days_of
 
 
-def country_list(ratings: pd.DataFrame, country: str) -> pd.DataFrame:
-    """The players of one country from a list, in list order (``country_rank`` is their rank)."""
-    if not isinstance(country, str):
-        raise TypeError(f"country must be a str, got {type(country).__name__}")
-    return ratings.loc[ratings["country"] == country].reset_index(drop=True)
-
-
 def countries(ratings: pd.DataFrame) -> pd.DataFrame:
     """The countries on a list: country, country_name, players, active; sorted by name then code."""
     r = ratings.loc[ratings["country"].notna()]

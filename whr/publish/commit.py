@@ -574,6 +574,68 @@ def manifest(
     }
 
 
+def _gated(
+    run: Run, snapshot: Snapshot, before: Entry | None, rules_sha256: str
+) -> tuple[dict[str, Any] | None, list[str]]:
+    """The gates (:mod:`whr.publish.gates`): raise when one refuses the list and nothing forces
+    it; else what ``--force`` overrode (None without it) and the list's warnings."""
+    warnings = list(snapshot.warnings)
+    failed = gates.check(
+        snapshot.counts.record(),
+        before.manifest.get("counts") if before else None,
+        before.day if before else None,
+        run.max_shrink,
+    )
+    if failed and run.force is None:
+        raise gates.GateError(gates.refusal(failed))
+    if run.force is None:
+        return None, warnings
+    overrode = list(failed)  # the manifest names everything --force overrode
+    if unchanged(run, snapshot.category, snapshot.inputs_sha256, rules_sha256) is not None:
+        overrode.insert(0, f"no new data: the input and parameters equal those of {run.as_of}")
+    warnings += [f"published although {f} (--force: {run.force})" for f in failed]
+    return {"reason": run.force, "overrode": overrode}, warnings
+
+
+def _commit(
+    layout: Layout, channel: Channel, snapshot: Snapshot, info: dict[str, Any], shows: bool
+) -> tuple[Path, Path | None]:
+    """Steps 3 and 4 (see the module docstring): write the entry (and, when it ``shows``, the
+    site) in a work directory, then commit; returns the work directory and the entry moved
+    aside (None: the day was not published before). Undone and removed on any failure."""
+    day = snapshot.as_of
+    work = make_dir(layout.archive(channel) / f".work-{token()}")
+    try:
+        staged = make_dir(work / "entry")
+        written = write_entry(
+            staged,
+            snapshot.tables,
+            info,
+            csv={FACTS_NEEDED_FILE: (snapshot.facts_needed, FACTS_NEEDED)},
+        )
+        entry = Entry(channel, day, staged, written, sha256(staged / "manifest.json"))
+        write_day_page(layout, entry, snapshot.tables.ratings, at=layout.day(channel, day))
+        if shows:
+            render_site(layout, entry, work / "site", snapshot.view)
+        with COMMIT:
+            target = layout.day(channel, day)
+            aside = move_aside(target) if kind(target) is not None else None
+            try:
+                rename_in(staged, target)
+                if shows:
+                    swap(work / "site", layout.site(channel))
+            except BaseException:
+                if kind(target) is not None and kind(staged) is None:
+                    os.rename(target, staged)
+                if aside is not None:
+                    os.replace(aside, target)
+                raise
+    except BaseException:
+        remove(work)
+        raise
+    return work, aside
+
+
 def publish(
     run: Run,
     snapshot: Snapshot,
@@ -636,22 +698,7 @@ def publish(
         published = scans[channel].good
         latest = published[-1] if published else None
         before = _built_against(published, snapshot)
-        warnings = list(snapshot.warnings)
-        failed = gates.check(
-            snapshot.counts.record(),
-            before.manifest.get("counts") if before else None,
-            before.day if before else None,
-            run.max_shrink,
-        )
-        if failed and run.force is None:
-            raise gates.GateError(gates.refusal(failed))
-        forced = None
-        if run.force is not None:  # the manifest names everything --force overrode
-            overrode = list(failed)
-            if unchanged(run, category, snapshot.inputs_sha256, rules_sha256) is not None:
-                overrode.insert(0, f"no new data: the input and parameters equal those of {day}")
-            forced = {"reason": run.force, "overrode": overrode}
-            warnings += [f"published although {f} (--force: {run.force})" for f in failed]
+        forced, warnings = _gated(run, snapshot, before, rules_sha256)
         info = manifest(
             run,
             snapshot,
@@ -662,36 +709,8 @@ def publish(
             site={"base_url": base_url, "game_links": game_links},
             created=dt.datetime.now(dt.UTC),
         )
-        work = make_dir(layout.archive(channel) / f".work-{token()}")
-        try:
-            staged = make_dir(work / "entry")
-            written = write_entry(
-                staged,
-                snapshot.tables,
-                info,
-                csv={FACTS_NEEDED_FILE: (snapshot.facts_needed, FACTS_NEEDED)},
-            )
-            entry = Entry(channel, day, staged, written, sha256(staged / "manifest.json"))
-            write_day_page(layout, entry, snapshot.tables.ratings, at=layout.day(channel, day))
-            shows = latest is None or day >= latest.day
-            if shows:
-                render_site(layout, entry, work / "site", snapshot.view)
-            with COMMIT:
-                target = layout.day(channel, day)
-                aside = move_aside(target) if kind(target) is not None else None
-                try:
-                    rename_in(staged, target)
-                    if shows:
-                        swap(work / "site", layout.site(channel))
-                except BaseException:
-                    if kind(target) is not None and kind(staged) is None:
-                        os.rename(target, staged)
-                    if aside is not None:
-                        os.replace(aside, target)
-                    raise
-        except BaseException:
-            remove(work)
-            raise
+        shows = latest is None or day >= latest.day
+        work, aside = _commit(layout, channel, snapshot, info, shows)
         # Committed: the day is published. What is left is tidying, which the next run's
         # repair also does, so a failure here is a warning, not a failed list.
         try:

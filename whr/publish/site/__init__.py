@@ -103,6 +103,19 @@ def site_of(view: View, info: Mapping[str, Any], game_links: bool) -> Site:
     )
 
 
+def _static(target: Path, view: View) -> None:
+    """Make ``target`` (it must not exist) and its ``static/``: the stylesheet, and the page
+    script with its data's fields and the list's rules (:func:`contract.page_script`)."""
+    target.mkdir(parents=True)
+    (target / "static").mkdir()
+    for asset in (HERE / "static").iterdir():  # copyfile: modes from the umask, not the package
+        if asset.name == "site.js":
+            script = page_script(asset.read_text(encoding="utf-8"), view.rules)
+            (target / "static" / asset.name).write_bytes(script.encode("utf-8"))
+        else:
+            shutil.copyfile(asset, target / "static" / asset.name)
+
+
 def write(
     target: Path,
     view: View,
@@ -153,14 +166,7 @@ def write(
     ):
         raise ValueError(f"processes must be an int >= 1 or None, got {processes!r}")
     site = site_of(view, info, game_links)
-    target.mkdir(parents=True)
-    (target / "static").mkdir()
-    for asset in (HERE / "static").iterdir():  # copyfile: modes from the umask, not the package
-        if asset.name == "site.js":
-            script = page_script(asset.read_text(encoding="utf-8"), view.rules)
-            (target / "static" / asset.name).write_bytes(script.encode("utf-8"))
-        else:
-            shutil.copyfile(asset, target / "static" / asset.name)
+    _static(target, view)
     r = Renderer(target, site)
     r.data("players", "players", players.data(site))  # the pages name these two data files
     tournaments.write_index(r)

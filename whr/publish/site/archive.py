@@ -13,7 +13,7 @@ from typing import Any
 
 import pandas as pd
 
-from whr.publish.site.frame import environment
+from whr.publish.site.frame import environment, long_date
 from whr.publish.site.names import slug
 
 TOP = 100
@@ -25,10 +25,6 @@ _env = environment()
 def _title(category: str, variant: str | None) -> str:
     base = f"{category.capitalize()} world rating list"
     return base if variant is None else f"{base}, variant {variant}"
-
-
-def _long_date(day: dt.date) -> str:
-    return f"{day.day} {day:%B %Y}"
 
 
 def day_page(
@@ -68,7 +64,7 @@ def day_page(
     ]
     counts = manifest.get("counts", {})
     return _env.get_template("archive_day.html").render(
-        heading=f"{_title(listed['category'], listed.get('variant'))} — {_long_date(day)}",
+        heading=f"{_title(listed['category'], listed.get('variant'))} — {long_date(day)}",
         day=day.isoformat(),
         variant=listed.get("variant"),
         rows=rows,

@@ -14,12 +14,12 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from whr.digest import text_sha256
+from whr.publish.site.frame import text as _text
 
 __all__ = [
     "RENJUNET_GAME_URL",
@@ -36,12 +36,6 @@ RESERVED = frozenset(
     ["con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)), *(f"lpt{i}" for i in range(10))]
 )
 """Device names Windows reserves as file names (compared in lower case)."""
-
-
-def _text(value: Any) -> str:
-    if value is None or (not isinstance(value, str) and pd.isna(value)):
-        return ""
-    return str(value)
 
 
 def _hashed(text: str) -> str:

@@ -195,8 +195,20 @@ class Columns:
             days(f[c])[at] for c in ("first_game", "last_game", "best_date")
         )
         self.has_previous = current.change
+        self._events(view)
+        self._games(site)
+        h = view.history
+        self.h_number = h["player"].to_numpy(np.int64)
+        self.h_day = days(h["date"])
+        # the chart draws whole Elo (its hover read-out shows them): no decimals to publish
+        self.h_rating = np.rint(h["rating"].to_numpy(np.float64)).astype(np.int64)
+        self.h_unc = np.rint(h["uncertainty"].to_numpy(np.float64)).astype(np.int64)
+        self.list_day = int((np.datetime64(view.as_of, "D") - EPOCH_DAY).astype(np.int64))
+        self.as_of = view.as_of.isoformat()
+        self.country_page = site.country_page
 
-        # a player's tournaments, newest first
+    def _events(self, view: View) -> None:
+        """Each player's tournaments (the standings' rows), newest first."""
         st = view.standings
         ev = st.iloc[
             np.lexsort(
@@ -218,7 +230,9 @@ class Columns:
         self.ev_before = ev["rating_before"].to_numpy(np.float64)
         self.ev_after = ev["rating_after"].to_numpy(np.float64)
 
-        # their games, in playing order within each tournament
+    def _games(self, site: Site) -> None:
+        """Each player's games, by event, in playing order within each tournament."""
+        view = site.view
         pg = view.player_games
         n_t = max(len(view.tournaments), 1)
         event_key = pd.Index(self.ev_number * n_t + self.ev_tournament)
@@ -253,16 +267,6 @@ class Columns:
             pg["game_id"].iloc[order].astype("str").to_numpy(object) if site.linked else None
         )
 
-        h = view.history
-        self.h_number = h["player"].to_numpy(np.int64)
-        self.h_day = days(h["date"])
-        # the chart draws whole Elo (its hover read-out shows them): no decimals to publish
-        self.h_rating = np.rint(h["rating"].to_numpy(np.float64)).astype(np.int64)
-        self.h_unc = np.rint(h["uncertainty"].to_numpy(np.float64)).astype(np.int64)
-        self.list_day = int((np.datetime64(view.as_of, "D") - EPOCH_DAY).astype(np.int64))
-        self.as_of = view.as_of.isoformat()
-        self.country_page = site.country_page
-
 
 def pages(r: Renderer, current: ListData) -> Family:
     """The player pages, to be written in chunks (:class:`frame.Pages`)."""
@@ -285,51 +289,8 @@ def player_pages(r: Renderer, cols: Columns, page: Stencil, lo: int, hi: int) ->
     every page); game ids only for games linked to renju.net.
     """
     e_lo, e_hi = (int(x) for x in np.searchsorted(cols.ev_number, [lo, hi]))
-    ev = slice(e_lo, e_hi)
-    g_lo, g_hi = (int(x) for x in np.searchsorted(cols.g_number, [lo, hi]))
-    gs = slice(g_lo, g_hi)
-    rounds = cols.round_json
-    frags = [  # a game: its four numbers, in one flat array per tournament
-        ",".join(game)
-        for game in zip(
-            *GAME.row(
-                round=[rounds[lab] for lab in cols.g_round[gs].tolist()],
-                code=[str(c) for c in cols.g_code[gs].tolist()],
-                opponent=[str(o) for o in cols.g_opp[gs].tolist()],
-                opponent_rating=json_numbers(cols.g_rating[gs]),
-            ),
-            strict=True,
-        )
-    ]
-    ids = None
-    if cols.g_id is not None:
-        ids = [js_json(g) if g in cols.linked else "null" for g in cols.g_id[gs].tolist()]
-
-    starts, ends = bounds(cols.g_event[gs], e_lo, e_hi)  # within the chunk's games
-    played = [
-        f"[{','.join(frags[a:b])}]" for a, b in zip(starts.tolist(), ends.tolist(), strict=True)
-    ]
-    linked: list[str | None] = [None] * len(played)
-    if ids is not None:
-        linked = [
-            f"[{','.join(ids[a:b])}]" if any(x != "null" for x in ids[a:b]) else None
-            for a, b in zip(starts.tolist(), ends.tolist(), strict=True)
-        ]
-    before, after = cols.ev_before[ev], cols.ev_after[ev]
-    events = EVENT.rows_text(
-        tournament=[str(k) for k in cols.ev_tournament[ev].tolist()],
-        last_day=[str(d) for d in cols.ev_last[ev].tolist()],
-        games=[str(n) for n in cols.ev_games[ev].tolist()],
-        score2=[str(s) for s in np.rint(2 * cols.ev_score[ev]).astype(np.int64).tolist()],
-        performance=json_numbers(cols.ev_perf[ev]),
-        bound=[str(b) for b in cols.ev_bound[ev].tolist()],
-        before=json_numbers(before),
-        after=json_numbers(after),
-        change=json_numbers(after - before),
-        played=played,
-        ids=linked,
-    )
-    p_starts, p_ends = bounds(cols.ev_number[ev], lo, hi)
+    events = _events_json(cols, lo, hi, e_lo, e_hi)
+    p_starts, p_ends = bounds(cols.ev_number[e_lo:e_hi], lo, hi)
     h_starts, h_ends = bounds(cols.h_number, lo, hi)
     facts = _player_facts(cols, lo, hi)
     for i in range(lo, hi):
@@ -367,6 +328,55 @@ def player_pages(r: Renderer, cols: Columns, page: Stencil, lo: int, hi: int) ->
             data=Markup(safe_in_script(payload)),
         )
         r.write(f"p/{cols.page[i]}.html", html)
+
+
+def _events_json(cols: Columns, lo: int, hi: int, e_lo: int, e_hi: int) -> list[str]:
+    """The event rows (:data:`contract.EVENT`) of the players numbered lo..hi-1 (their events
+    are e_lo..e_hi-1), each with its games (:data:`contract.GAME`) flat."""
+    ev = slice(e_lo, e_hi)
+    g_lo, g_hi = (int(x) for x in np.searchsorted(cols.g_number, [lo, hi]))
+    gs = slice(g_lo, g_hi)
+    rounds = cols.round_json
+    frags = [  # a game: its four numbers, in one flat array per tournament
+        ",".join(game)
+        for game in zip(
+            *GAME.row(
+                round=[rounds[lab] for lab in cols.g_round[gs].tolist()],
+                code=[str(c) for c in cols.g_code[gs].tolist()],
+                opponent=[str(o) for o in cols.g_opp[gs].tolist()],
+                opponent_rating=json_numbers(cols.g_rating[gs]),
+            ),
+            strict=True,
+        )
+    ]
+    ids = None
+    if cols.g_id is not None:
+        ids = [js_json(g) if g in cols.linked else "null" for g in cols.g_id[gs].tolist()]
+
+    starts, ends = bounds(cols.g_event[gs], e_lo, e_hi)  # within the chunk's games
+    played = [
+        f"[{','.join(frags[a:b])}]" for a, b in zip(starts.tolist(), ends.tolist(), strict=True)
+    ]
+    linked: list[str | None] = [None] * len(played)
+    if ids is not None:
+        linked = [
+            f"[{','.join(ids[a:b])}]" if any(x != "null" for x in ids[a:b]) else None
+            for a, b in zip(starts.tolist(), ends.tolist(), strict=True)
+        ]
+    before, after = cols.ev_before[ev], cols.ev_after[ev]
+    return EVENT.rows_text(
+        tournament=[str(k) for k in cols.ev_tournament[ev].tolist()],
+        last_day=[str(d) for d in cols.ev_last[ev].tolist()],
+        games=[str(n) for n in cols.ev_games[ev].tolist()],
+        score2=[str(s) for s in np.rint(2 * cols.ev_score[ev]).astype(np.int64).tolist()],
+        performance=json_numbers(cols.ev_perf[ev]),
+        bound=[str(b) for b in cols.ev_bound[ev].tolist()],
+        before=json_numbers(before),
+        after=json_numbers(after),
+        change=json_numbers(after - before),
+        played=played,
+        ids=linked,
+    )
 
 
 def _player_facts(cols: Columns, lo: int, hi: int) -> list[str]:
