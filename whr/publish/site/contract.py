@@ -25,7 +25,8 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from functools import cached_property
+from typing import Any, cast
 
 from whr.lists import RuleNumbers
 
@@ -53,9 +54,17 @@ class Payload:
     fields: tuple[Field, ...]
     rows: bool = False  # an array, each field at its position; else an object, by key
 
-    @property
+    @cached_property
     def names(self) -> tuple[str, ...]:
         return tuple(f.name for f in self.fields)
+
+    @cached_property
+    def _known(self) -> frozenset[str]:
+        return frozenset(self.names)
+
+    @cached_property
+    def _required(self) -> frozenset[str]:
+        return frozenset(f.name for f in self.fields if not f.optional)
 
     def script(self) -> dict[str, str | int]:
         """What the script reads each field by: its key, or its position."""
@@ -64,7 +73,9 @@ class Payload:
         return {f.name: f.key for f in self.fields}
 
     def _check(self, given: Mapping[str, Any]) -> None:
-        unknown = [name for name in given if name not in self.names]
+        if given.keys() <= self._known and self._required <= given.keys():
+            return  # (called once per page: the common case first)
+        unknown = [name for name in given if name not in self._known]
         missing = [f.name for f in self.fields if not f.optional and f.name not in given]
         if unknown or missing:
             raise ValueError(
@@ -99,7 +110,7 @@ class Payload:
             end = len(values)
             while end and values[end - 1] is None and self.fields[end - 1].optional:
                 end -= 1
-            out.append("[" + ",".join(str(v) for v in values[:end]) + "]")
+            out.append("[" + ",".join(cast(tuple[str, ...], values[:end])) + "]")
         return out
 
 
