@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent / "publish"))
+sys.path.insert(0, str(Path(__file__).parents[1] / "publish"))
 
 import list_support  # RATINGS tables from a few hand-written fields
 
