@@ -27,8 +27,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "publish"
 import support  # test helper: a synthetic history as SourceData
 
 import whr
+import whr.lists
 from whr.digest import directory_sha256
-from whr.publish import publish
+from whr.publish import previous, publish
 from whr.rules import default_directory, load_config
 from whr.run import Run, bundled_rules
 
@@ -84,7 +85,11 @@ def main() -> None:
             selection, fit = fits[key]
             run = Run(sources=("synthetic",), out=out, as_of=day, categories=("renju",))
             started = time.perf_counter()
-            publish(run, "renju", current, selection, fit, rules_sha256=digest)
+            # the lists of ``day`` (a selection reused from an earlier day is taken as of it)
+            lists = whr.lists.build(
+                current, dataclasses.replace(selection, as_of=day), fit, previous(run, "renju")
+            )
+            publish(run, lists, rules_sha256=digest)
             took.append(time.perf_counter() - started)
         archive = out / "archive" / "renju"
         entries = sorted(p for p in archive.iterdir() if p.name[:4].isdigit())

@@ -2,7 +2,7 @@
 
 For a 120,000-game synthetic history (about the RIF's size) and a grid of six w2 (two virtual
 draws), scored by forward chaining (a refit every 91 days per point), prints the time of the
-sequential tune (``python -m whr.evaluate tune``'s work: load the games, then every grid point
+sequential tune (``python -m whr.research.evaluate tune``'s work: load the games, then every grid point
 in turn) and of the same work as the Prefect flow ``flows.evaluate.tune`` on a local Dask
 cluster of 1, 2 (and, where the machine has more cores, more) worker processes of one thread
 each, with the speed-up over the sequential time, and checks that every run chose the same w2
@@ -68,7 +68,7 @@ def main() -> None:
         parse_dask,
         prefect_api,
     )
-    from whr import evaluate as ev
+    from whr.research import evaluate as ev
 
     points = ev.tune_grid(args.w2, args.virtual_games)
     scored = (
@@ -89,7 +89,7 @@ def main() -> None:
     sequential = time.perf_counter() - t
     best = expect.loc[expect["best"]].iloc[0]
     print(
-        f"sequential (python -m whr.evaluate tune):    {sequential:7.2f} s "
+        f"sequential (python -m whr.research.evaluate tune):    {sequential:7.2f} s "
         f"({sequential / len(points):.2f} s a point)"
     )
 

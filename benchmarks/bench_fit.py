@@ -48,7 +48,7 @@ def generate(size: str, seed: int, out: Path) -> dict:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from whr.synthetic import history
+    from whr.research.synthetic import history
 
     t = time.perf_counter()
     h = history(SIZES[size], seed=seed)

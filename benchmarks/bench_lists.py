@@ -1,10 +1,9 @@
-"""Time of the rating lists at RIF size: the parts of ``build_tables`` that ``whr.lists`` and
-``whr.changes`` do.
+"""Time of the rating lists at RIF size: the parts of ``whr.lists.build`` (the lists stage).
 
 Builds the synthetic history of ``benchmarks/bench_publish.py`` (``--games`` games from 1989),
 selects and fits it, then times, each ``--repeat`` times after one call to warm up:
 ``lists.rated_games``, ``lists.player_games``, ``lists.list_on``, ``lists.year_end_lists``,
-``changes.since_each`` and the whole ``whr.publish.parquet.build_tables``; prints the best and
+``changes.since_each`` and the whole ``whr.lists.build``; prints the best and
 the median of each (the best is the figure to compare on a machine shared with other work).
 
     python3 benchmarks/bench_lists.py [--games 120000] [--seed 0] [--repeat 5]
@@ -24,8 +23,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "publish"
 import support  # test helper: a synthetic history as SourceData
 
 import whr
-from whr import changes, lists
-from whr.publish import parquet
+from whr import lists
+from whr.lists import changes
 from whr.rules import default_directory, load_config
 
 
@@ -50,7 +49,13 @@ def main() -> None:
     as_of = max(data.games["date"])
     selection = whr.select(data, as_of, config=load_config(default_directory()))
     fit = whr.fit(selection.rated, whr.FitParams(w2_elo2_per_day=12.9, virtual_games=2))
-    history, games, pg, players = parquet.list_inputs(data, selection, fit)
+    snapshot = lists.build(data, selection, fit)
+    history, games, players = (
+        snapshot.tables.history,
+        snapshot.tables.games,
+        snapshot.tables.players,
+    )
+    pg = lists.player_games(games)
     year_end = lists.year_end_lists(as_of, history, pg, players, fit.rating_on)
     print(
         f"{len(selection.rated):,} rated games, {len(players):,} players, "
@@ -67,7 +72,7 @@ def main() -> None:
         r,
     )
     timed("since_each", lambda: changes.since_each(year_end), r)
-    timed("build_tables", lambda: parquet.build_tables(as_of, data, selection, fit), r)
+    timed("build", lambda: lists.build(data, selection, fit), r)
 
 
 if __name__ == "__main__":

@@ -279,7 +279,7 @@ def _one_value(sizes: list[int]) -> None:
 
 def _database(args: argparse.Namespace) -> None:
 
-    from whr.sources.synthetic import generate, write_renjunet
+    from whr.research.synthetic_db import generate, write_renjunet
 
     with tempfile.TemporaryDirectory() as tmp:
         path = args.keep or Path(tmp) / "renjunet_v10_20261130.rif"

@@ -1,11 +1,11 @@
 """Benchmark: publishing stages at RIF size (~8,000 players, 120,000 games) or larger.
 
-Builds a synthetic history (whr.synthetic), selects (whr.select) and fits (whr.fit) it, then times
+Builds a synthetic history (whr.research.synthetic), selects (whr.select) and fits (whr.fit) it, then times
 the publishing stages one by one and prints the figures:
 
-- build tables: ``whr.publish.parquet.build_tables`` (lists, year-end lists, rated games);
-- render: ``whr.publish.site.write_site``, in its two parts: prepare every page's data in bulk
-  (``whr.publish.site.prepare.prepare``), then write (``write_prepared``);
+- lists: ``whr.lists.build`` (the lists, year-end lists, rated games, and what the pages show:
+  ``whr.lists.view``, the standings and crosstables of every tournament, in bulk);
+- render: ``whr.publish.site.write`` (every page and data file of the site);
 
 then the site's size, files, page sizes (``index.html``, the biggest list and player pages) and
 the process's peak memory so far. Targets (issue 13, a quiet 2-core machine): at RIF size
@@ -35,8 +35,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "publish"
 import support  # test helper: a synthetic history as SourceData
 
 import whr
-from whr.publish import parquet
-from whr.publish.site import prepare, write_prepared
+import whr.lists
+from whr.publish.site import write
 from whr.rules import default_directory, load_config
 
 CHROMIUM = "/usr/bin/chromium"
@@ -125,23 +125,18 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-publish-") as tmp:
         out = args.out or Path(tmp)
         t = time.perf_counter()
-        tables, year_end = parquet.build_tables(as_of, data, selection, fit)
+        snapshot = whr.lists.build(data, selection, fit)
+        year_end = snapshot.year_end
         t_tables = time.perf_counter() - t
-        print(f"build tables: {t_tables:.2f} s; peak memory so far {peak_mb():.0f} MB")
+        print(f"lists: {t_tables:.2f} s; peak memory so far {peak_mb():.0f} MB")
 
-        # render = write_site: prepare every page's data in bulk, then write the pages
-        t = time.perf_counter()
-        prepared = prepare.prepare(as_of, tables, year_end, info)
-        t_prepare = time.perf_counter() - t
-        print(f"render, prepare: {t_prepare:.2f} s; peak memory so far {peak_mb():.0f} MB")
         site = out / "site"
         t = time.perf_counter()
-        files = write_prepared(prepared, site, processes=args.processes)
-        t_write = time.perf_counter() - t
-        t_render = t_prepare + t_write
-        print(f"render, write: {t_write:.2f} s; peak memory so far {peak_mb():.0f} MB")
+        files = write(site, snapshot.view, info, processes=args.processes)
+        t_render = time.perf_counter() - t
+        print(f"render: {t_render:.2f} s; peak memory so far {peak_mb():.0f} MB")
         print(
-            f"build tables + render: {t_tables:.2f} + {t_render:.2f} = {t_tables + t_render:.2f} s "
+            f"lists + render: {t_tables:.2f} + {t_render:.2f} = {t_tables + t_render:.2f} s "
             "(targets: RIF size <= 3 s, 1M games <= 60 s)"
         )
         sizes = {path: (site / path).stat().st_size for path in files}
@@ -160,8 +155,8 @@ def main() -> None:
                 f"largest {max(sizes) / 1e3:.0f} kB"
             )
         print(
-            f"  {len(year_end)} year-end lists, {len(tables['ratings']):,} players listed, "
-            f"{int((tables['ratings']['status'] == 'active').sum()):,} active"
+            f"  {len(year_end)} year-end lists, {snapshot.counts.listed:,} players listed, "
+            f"{snapshot.counts.active:,} active"
         )
         print(f"peak memory (ru_maxrss): {peak_mb():.0f} MB (target at 1M games <= 2 GB)")
         if args.browser:

@@ -15,8 +15,8 @@ import statistics
 import time
 
 import whr
+from whr.research.synthetic_db import generate
 from whr.rules import default_directory, load_config
-from whr.sources.synthetic import generate
 
 
 def main() -> None:

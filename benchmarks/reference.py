@@ -222,7 +222,7 @@ GAMES_SCHEMA = pa.schema(
 def make_test_data(python: str = DEFAULT_PYTHON, extra_sweeps: int = 2000) -> dict:
     """Write the reference test data to ``tests/data/reference/``; return the manifest."""
     sys.path.insert(0, str(ROOT))
-    from whr.synthetic import history
+    from whr.research.synthetic import history
 
     OUT.mkdir(parents=True, exist_ok=True)
     manifest: dict = {
@@ -240,7 +240,7 @@ def make_test_data(python: str = DEFAULT_PYTHON, extra_sweeps: int = 2000) -> di
             "w2_elo2_per_day": w2,
             "virtual_games": 2,
             "virtual_rating": 1900.0,
-            "generator": f"whr.synthetic.history({n_games}, seed={seed})",
+            "generator": f"whr.research.synthetic.history({n_games}, seed={seed})",
             "games": n_games,
             "player_days": len(res.ratings),
             "sweeps_until_converge": res.sweeps,

@@ -1,12 +1,12 @@
 """The evaluation as Prefect flows: every grid point, and every system compared, is a task.
 
-``python -m flows.evaluate`` takes ``python -m whr.evaluate``'s options and ``--dask``::
+``python -m flows.evaluate`` takes ``python -m whr.research.evaluate``'s options and ``--dask``::
 
     python -m flows.evaluate tune --synthetic 120000 --out REPORT_DIR --dask local:2
     python -m flows.evaluate compare --source S --as-of D --out REPORT_DIR --dask tcp://host:8786
 
-and writes the same report. Each grid point (:func:`whr.evaluate.tune_point`) and each system
-under each protocol (:func:`whr.evaluate.score_system`) is one task; the tasks compute what the
+and writes the same report. Each grid point (:func:`whr.research.evaluate.tune_point`) and each system
+under each protocol (:func:`whr.research.evaluate.score_system`) is one task; the tasks compute what the
 sequential command line computes, so the scores are the same to the last digit.
 
 - Where the tasks run is chosen at run time (:mod:`flows.runners`): by default in this process,
@@ -14,7 +14,7 @@ sequential command line computes, so the scores are the same to the last digit.
   120,000-game history took 3.4 s on two threads against 2.6 s one after another); with
   ``--dask`` on a Dask cluster, one task per worker at a time.
 - The games travel to the workers once: the flow prepares what every point reads
-  (:func:`whr.evaluate.tune_data`: the quick protocol's split, or the cleaned games for forward
+  (:func:`whr.research.evaluate.tune_data`: the quick protocol's split, or the cleaned games for forward
   chaining; for ``compare``, the games) and scatters it to every worker; the tasks receive it
   from there.
 - A task that raises is retried (:data:`RETRIES` times) on its own; a worker that dies takes only
@@ -32,6 +32,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any, cast
 
 # Quiet, offline defaults, set before Prefect reads its settings; the environment still wins.
 os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
@@ -41,41 +42,44 @@ os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "120")
 os.environ.setdefault("DASK_LOGGING__DISTRIBUTED", "warning")
 
 import pandas as pd
-from prefect import flow, get_run_logger, task
+from prefect import Flow, flow, get_run_logger, task
 from prefect.cache_policies import NO_CACHE
-from prefect.task_runners import ThreadPoolTaskRunner
+from prefect.futures import PrefectFuture
+from prefect.task_runners import TaskRunner, ThreadPoolTaskRunner
 
 from flows.runners import dask_argument, dask_runner, prefect_api, results, share
-from whr import evaluate as ev
+from whr.research import evaluate as ev
 
 RETRIES = 2
 """Further attempts of a grid point or a system that raised (a worker lost is Dask's to rerun)."""
 
-_TASK = {"persist_result": False, "cache_policy": NO_CACHE}
-_POINT = {"retries": RETRIES, "retry_delay_seconds": 1, **_TASK}
+_TASK: dict[str, Any] = {"persist_result": False, "cache_policy": NO_CACHE}
+_POINT: dict[str, Any] = {"retries": RETRIES, "retry_delay_seconds": 1, **_TASK}
 
 
 @task(name="load", **_TASK)
 def load(
     source: str | None, synthetic: int | None, seed: int, as_of: dt.date | None
 ) -> tuple[pd.DataFrame, pd.DataFrame | None, str]:
-    """The games, and what they are (:func:`whr.evaluate.load_games`)."""
+    """The games, and what they are (:func:`whr.research.evaluate.load_games`)."""
     return ev.load_games(source=source, synthetic=synthetic, seed=seed, as_of=as_of)
 
 
 @task(name="tune-point", **_POINT)
-def tune_point(data: ev.TuneData, point: ev.GridPoint, virtual_rating: float) -> dict:
-    """Scores of WHR at one grid point (:func:`whr.evaluate.tune_point`)."""
+def tune_point(data: ev.TuneData, point: ev.GridPoint, virtual_rating: float) -> dict[str, Any]:
+    """Scores of WHR at one grid point (:func:`whr.research.evaluate.tune_point`)."""
     return ev.tune_point(data, point, virtual_rating=virtual_rating, log=get_run_logger().info)
 
 
 @task(name="score-system", **_POINT)
-def score_system(games: pd.DataFrame, system: ev.System, protocol: str) -> dict:
-    """One system under one protocol (:func:`whr.evaluate.score_system`)."""
+def score_system(games: pd.DataFrame, system: ev.System, protocol: str) -> dict[str, Any]:
+    """One system under one protocol (:func:`whr.research.evaluate.score_system`)."""
     return ev.score_system(games, system, protocol, log=get_run_logger().info)
 
 
-_LOCAL = ThreadPoolTaskRunner(max_workers=1)
+# one task at a time; a flow takes any task runner, though its types name one kind (as Prefect's
+# own flows.py casts it)
+_LOCAL = cast("TaskRunner[PrefectFuture[Any]]", ThreadPoolTaskRunner(max_workers=1))
 
 
 @flow(name="rif-rating-tune", persist_result=False, task_runner=_LOCAL)
@@ -107,7 +111,7 @@ def tune(
         virtual_rating: Rating of the virtual opponent, Elo.
 
     Returns:
-        The table of :func:`whr.evaluate.tune`, one row per grid point.
+        The table of :func:`whr.research.evaluate.tune`, one row per grid point.
     """
     points = ev.tune_grid(w2, virtual_games)
     games, _, what = load(source, synthetic, seed, as_of)
@@ -145,7 +149,7 @@ def compare(
         protocols: "forward" (forward chaining) and/or "quick" (every 10th game held out).
 
     Returns:
-        The table of :func:`whr.evaluate.compare`, one row per system and protocol.
+        The table of :func:`whr.research.evaluate.compare`, one row per system and protocol.
     """
     for protocol in protocols:
         if protocol not in ev.PROTOCOLS:
@@ -169,7 +173,7 @@ def compare(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m flows.evaluate``: the options of ``python -m whr.evaluate`` and ``--dask``.
+    """``python -m flows.evaluate``: the options of ``python -m whr.research.evaluate`` and ``--dask``.
 
     Returns the exit status: 0 when the report was written, 1 when the flow failed.
     """
@@ -192,6 +196,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "seed": args.seed,
         "as_of": args.as_of,
     }
+    chosen: Flow[..., pd.DataFrame]
     if args.mode == "tune":
         chosen = tune
         params = common | {

@@ -11,14 +11,15 @@ are named after it (``validate-renju``, ``rate-gomoku``, ``publish-renju``).
   (404, a size cap), so the two never stack.
 - ``parse``: :func:`whr.read_source` over every pulled source.
 - per category (renju, gomoku), concurrently: ``validate`` (:func:`whr.select`), ``rate``
-  (:func:`whr.fit`), ``publish`` (:func:`whr.publish.publish`). A list whose input and
+  (:func:`whr.fit`), ``lists`` (:func:`whr.lists.build`: what is on the list, against the
+  previous published one), ``publish`` (:func:`whr.publish.publish`). A list whose input and
   parameters equal those of its published day ends as "No new data" before any work. A list
   that fails is reported and publishes nothing; the others still publish.
 
 Where ``validate`` and ``rate`` run is chosen at run time (:mod:`flows.runners`): threads of
 this process by default, a Dask cluster with ``--dask`` (the parsed data are sent to its workers
-once). ``publish`` always runs here, in a thread of this process: it holds the published
-tree's lock, and the tree is this machine's.
+once). ``lists`` and ``publish`` always run here, in threads of this process: they read and
+write the published tree, whose lock this process holds, and the tree is this machine's.
 
 Nothing is persisted or cached by Prefect: a daily job must never reuse yesterday's result.
 With no Prefect server configured, Prefect starts a temporary local API for the run.
@@ -50,6 +51,7 @@ from prefect.states import Completed, Failed
 from prefect.task_runners import ThreadPoolTaskRunner
 
 import whr
+import whr.lists
 import whr.publish
 from flows.runners import DaskTarget, dask_runner, prefect_api, share
 from whr.params import is_url, public_source, resolve_source
@@ -60,7 +62,7 @@ FLOW_TIMEOUT_S = 4 * 3600
 """A run that takes longer than this is stopped (a healthy one takes minutes)."""
 STEP_TIMEOUT_S = 3600
 """Repairing or parsing for longer than this is a failure. The tasks of each list (validate,
-rate, publish) run in worker threads, which Prefect cannot interrupt: the flow's timeout bounds
+rate, lists, publish) run in worker threads, which Prefect cannot interrupt: the flow's timeout bounds
 them."""
 
 PULL_GRACE_S = 60.0
@@ -187,20 +189,30 @@ def rate(run: Run, category: str, selection: whr.Selection) -> whr.Fit:
     return fit
 
 
-@task(name="publish", task_run_name="publish-{category}", **_TASK)
-def publish(
-    run: Run,
-    category: str,
-    data: whr.SourceData,
-    selection: whr.Selection,
-    fit: whr.Fit,
-    rules_sha256: str,
-) -> whr.publish.Published:
+@task(name="lists", task_run_name="lists-{category}", **_TASK)
+def lists(
+    run: Run, category: str, data: whr.SourceData, selection: whr.Selection, fit: whr.Fit
+) -> whr.lists.Snapshot:
+    """What is on the list of ``category``: every table its day publishes, measured against
+    the previous published list of its kind (a list too big is refused before anything)."""
+    with saying(f"building the {category} lists of {run.as_of}"):
+        whr.publish.check_size(selection.rated, run.max_players)
+        snapshot = whr.lists.build(data, selection, fit, whr.publish.previous(run, category))
+    get_run_logger().info(
+        "%s: %d players listed, %d year-end lists",
+        category,
+        snapshot.counts.listed,
+        snapshot.counts.year_end_lists,
+    )
+    return snapshot
+
+
+@task(name="publish", task_run_name="publish-{snapshot.category}", **_TASK)
+def publish(run: Run, snapshot: whr.lists.Snapshot, rules_sha256: str) -> whr.publish.Published:
     """Publish one list: the day's archive entry, and the current site when it is the newest."""
+    category = snapshot.category
     with saying(f"publishing the {category} list of {run.as_of} into {run.out}"):
-        published = whr.publish.publish(
-            run, category, data, selection, fit, rules_sha256=rules_sha256
-        )
+        published = whr.publish.publish(run, snapshot, rules_sha256=rules_sha256)
     logger = get_run_logger()
     for line in published.warnings:
         logger.warning("%s: %s", category, line)
@@ -332,16 +344,18 @@ def daily(run: Run) -> State:
             # a future as an argument is resolved by Prefect; its types do not say so
             fitted = rate.submit(run, category, selection)  # type: ignore[call-overload]
             # here, not on the flow's task runner: this process holds the published tree's lock
-            published = here.submit(
-                publish,
+            snapshot = here.submit(
+                lists,
                 {
                     "run": run,
                     "category": category,
                     "data": data,
                     "selection": selection,
                     "fit": fitted,
-                    "rules_sha256": rules_sha256,
                 },
+            )
+            published = here.submit(
+                publish, {"run": run, "snapshot": snapshot, "rules_sha256": rules_sha256}
             )
             futures[category] = (selection, published)
         for category, (selection, future) in futures.items():

@@ -12,8 +12,11 @@ Public API (each name is imported on first use, so ``import whr`` stays light):
 - ``select(data, as_of, category="renju", strict=False, *, config)`` -> ``Selection``
   (``config = whr.rules.load_config(directory)``)
 - ``elo``: the Elo-era rules (1996-2021)
-- ``publish``: ``publish(run, category, data, selection, fit, rules_sha256=...)`` and
+- ``lists``: ``build(data, selection, fit, previous)`` -> ``Snapshot``, the day's lists (every
+  table it publishes, and what its pages show)
+- ``publish``: ``publish(run, snapshot, rules_sha256=...)``, ``previous(run, category)`` and
   ``recover(out)`` (the archive, the current sites, the transaction; ``whr.run.Run`` is the run)
+- ``research``: the evaluation of rating systems and synthetic histories (not the daily job)
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ _EXPORTS = {
     "fit": "whr.engine",
     "Fit": "whr.engine",
     "FitParams": "whr.params",
-    "split_rating_change": "whr.engine",
+    "split_rating_change": "whr.lists",
     "ConvergenceError": "whr.engine",
     "read_source": "whr.sources",
     "SourceError": "whr.sources",
@@ -33,7 +36,7 @@ _EXPORTS = {
     "Selection": "whr.rules",
     "SourceData": "whr.tables",
 }
-_SUBMODULES = ("elo", "publish", "lists", "rules", "sources", "synthetic", "tables", "core")
+_SUBMODULES = ("elo", "publish", "lists", "rules", "sources", "research", "tables", "core")
 
 __all__ = [
     "ConvergenceError",
@@ -50,7 +53,8 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
-    from whr.engine import ConvergenceError, Fit, fit, split_rating_change
+    from whr.engine import ConvergenceError, Fit, fit
+    from whr.lists import split_rating_change
     from whr.params import FitParams
     from whr.rules import Selection, select
     from whr.sources import SourceError, read_source

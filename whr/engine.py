@@ -14,7 +14,7 @@ import math
 from dataclasses import dataclass
 from datetime import date, datetime
 from functools import cached_property
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -24,16 +24,18 @@ import pyarrow.compute as pc
 from whr import core
 from whr.core import ConvergenceError
 from whr.params import FitParams
-from whr.tables import HISTORY, as_date, to_frame
+from whr.tables import HISTORY, to_frame
 
 __all__ = [
     "PUBLISHED_OFFSET",
     "ConvergenceError",
     "Fit",
     "FitParams",
+    "RatingDays",
+    "build_problem",
     "fit",
+    "rating_days",
     "ratings_at",
-    "split_rating_change",
 ]
 
 #: Published rating = internal Elo rating + 1900 (the virtual opponent's default rating).
@@ -103,7 +105,8 @@ class Fit:
     @property
     def uncertainties_elo(self) -> np.ndarray:
         """Standard deviation of every player-day's rating (Elo), in the order of ``history``."""
-        return np.sqrt(self._var) * core.ELO_PER_NATURAL
+        out: np.ndarray = np.sqrt(self._var) * core.ELO_PER_NATURAL
+        return out
 
     @cached_property
     def history(self) -> pd.DataFrame:
@@ -111,8 +114,8 @@ class Fit:
             {
                 "player": pa.array(self._players[self._pd_player], type=pa.string()),
                 "date": pa.array(self._pd_day.astype(np.int32), type=pa.int32()).cast(pa.date32()),
-                "rating": self.ratings_elo,
-                "uncertainty": self.uncertainties_elo,
+                "rating": pa.array(self.ratings_elo),
+                "uncertainty": pa.array(self.uncertainties_elo),
                 "games": pa.array(self._pd_games.astype(np.int32)),
             },
             schema=HISTORY,
@@ -157,6 +160,16 @@ class Fit:
         assert sd is not None
         return _rating_frame(
             self._players[rated], rating[rated], sd[rated], self._pd_day[last[rated]]
+        )
+
+    def fitted_on(self, players: np.ndarray, problem: core.Problem) -> bool:
+        """True when ``players`` and ``problem`` (:func:`build_problem`) are those of this fit:
+        the same players, player-days and games per player-day."""
+        return bool(
+            np.array_equal(players, self._players)
+            and np.array_equal(problem.pd_player, self._pd_player)
+            and np.array_equal(problem.pd_day, self._pd_day)
+            and np.array_equal(problem.pd_games, self._pd_games)
         )
 
     def to_core(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -213,7 +226,10 @@ class _Input:
     """
 
     def __init__(
-        self, table: pd.DataFrame | pa.Table, name: str = "games", columns: tuple = _COLUMNS
+        self,
+        table: pd.DataFrame | pa.Table,
+        name: str = "games",
+        columns: tuple[str, ...] = _COLUMNS,
     ) -> None:
         self.name = name
         if isinstance(table, pd.DataFrame):
@@ -238,17 +254,18 @@ class _Input:
         label = self.index[pos]
         return f"row {pos}" if label == pos else f"row {pos} (index {label!r})"
 
-    def raw(self, name: str) -> pa.Array:
+    def raw(self, name: str) -> pa.Array[Any]:
         arr = self._raw(name)
         if len(arr) == 0 and pa.types.is_null(arr.type):  # an empty column of no type
             numeric = {"result": pa.float64(), "rating": pa.float64(), "date": pa.date32()}
             return pa.array([], type=numeric.get(name, pa.string()))
         return arr
 
-    def _raw(self, name: str) -> pa.Array:
+    def _raw(self, name: str) -> pa.Array[Any]:
         if isinstance(self.table, pa.Table):
             col = self.table.column(name)
-            return col.combine_chunks() if col.num_chunks != 1 else col.chunk(0)
+            chunks = col.chunks
+            return chunks[0] if len(chunks) == 1 else col.combine_chunks()
         series = self.table[name]
         if isinstance(series.dtype, pd.DatetimeTZDtype):
             series = series.dt.tz_localize(None)  # the local calendar date
@@ -280,14 +297,14 @@ class _Input:
                     f"{value!r} ({type(value).__name__})"
                 )
 
-    def missing(self, name: str, arr: pa.Array) -> None:
+    def missing(self, name: str, arr: pa.Array[Any]) -> None:
         if arr.null_count:
             pos = int(np.argmax(arr.is_null().to_numpy(zero_copy_only=False)))
             raise ValueError(
                 f"{self.name}: column {name!r} has a missing value at {self.where(pos)}"
             )
 
-    def players(self, name: str) -> pa.Array:
+    def players(self, name: str) -> pa.Array[Any]:
         arr = self.raw(name)
         self.missing(name, arr)
         if not (pa.types.is_string(arr.type) or pa.types.is_large_string(arr.type)):
@@ -333,7 +350,8 @@ class _Input:
         t = arr.type
         if pa.types.is_timestamp(t):
             if t.tz is not None:
-                arr = pc.local_timestamp(arr)  # the local calendar date
+                # the local calendar date (pa.types.is_timestamp narrows nothing for mypy)
+                arr = pc.local_timestamp(cast(pa.TimestampArray, arr))
             arr = arr.cast(pa.timestamp("s"), safe=False).cast(pa.date32())
         elif pa.types.is_date(t):
             arr = arr.cast(pa.date32())
@@ -347,7 +365,7 @@ class _Input:
         return arr.cast(pa.int32()).to_numpy(zero_copy_only=False).astype(np.int64)
 
 
-def _encode(*columns: pa.Array) -> tuple[np.ndarray, list[np.ndarray]]:
+def _encode(*columns: pa.Array[Any]) -> tuple[np.ndarray, list[np.ndarray]]:
     """Player labels sorted (canonical), and each column's index into them."""
     both = pa.concat_arrays(list(columns))
     enc = both.dictionary_encode()
@@ -362,8 +380,9 @@ def _encode(*columns: pa.Array) -> tuple[np.ndarray, list[np.ndarray]]:
 
 
 @dataclass(frozen=True)
-class _RatingDays:
-    """Ratings on rating days, as the solver's arrays: sorted by player, then day."""
+class RatingDays:
+    """Ratings on rating days, as the solver's arrays: sorted by player, then day
+    (:func:`rating_days` reads them from a history table)."""
 
     labels: np.ndarray  # player ids, sorted
     player: np.ndarray  # int64 index into labels
@@ -376,10 +395,13 @@ class _RatingDays:
 
     def index(self, labels: np.ndarray) -> np.ndarray:
         """Position of each of ``labels`` in ``self.labels``; -1 when absent."""
-        return pd.Index(self.labels).get_indexer(pd.Index(np.asarray(labels, dtype=object)))
+        found: np.ndarray = pd.Index(self.labels).get_indexer(
+            pd.Index(np.asarray(labels, dtype=object))
+        )
+        return found
 
 
-def _rating_days(history: pd.DataFrame | pa.Table, name: str) -> _RatingDays:
+def rating_days(history: pd.DataFrame | pa.Table, name: str) -> RatingDays:
     """Read a rating history (``player``, ``date``, ``rating`` published; e.g. HISTORY)."""
     inp = _Input(history, name, ("player", "date", "rating"))
     labels, (player,) = _encode(inp.players("player"))
@@ -394,7 +416,7 @@ def _rating_days(history: pd.DataFrame | pa.Table, name: str) -> _RatingDays:
             f"{name}: player {labels[player[k]]!r} has two ratings on day "
             f"{_EPOCH.fromordinal(_EPOCH.toordinal() + int(day[k]))}"
         )
-    return _RatingDays(labels, player, day, rating)
+    return RatingDays(labels, player, day, rating)
 
 
 def ratings_at(
@@ -417,7 +439,7 @@ def ratings_at(
     numpy.ndarray of float64, shape (q,)
         Published ratings; NaN where the player has no rating day on or before that day.
     """
-    h = _rating_days(history, "history")
+    h = rating_days(history, "history")
     q_day = np.asarray(days, dtype="datetime64[D]").astype(np.int64)
     players = np.asarray(players, dtype=object)
     if q_day.shape != players.shape or players.ndim != 1:
@@ -462,7 +484,7 @@ def _warm_start(
     return r0
 
 
-def _problem(
+def build_problem(
     games: pd.DataFrame | pa.Table, params: FitParams
 ) -> tuple[np.ndarray, core.Problem, int]:
     """Validate ``games`` and build the solver's problem (temporaries die on return)."""
@@ -556,157 +578,8 @@ def fit(
         raise TypeError(f"params must be a whr.FitParams, got {type(params).__name__}: {params!r}")
     if warm_start is not None and not isinstance(warm_start, Fit):
         raise TypeError(f"warm_start must be a Fit or None, got {type(warm_start).__name__}")
-    labels, problem, n_games = _problem(games, params)
+    labels, problem, n_games = build_problem(games, params)
     r0 = None
     if warm_start is not None and warm_start.n_player_days and problem.n:
         r0 = _warm_start(warm_start, labels, problem, params)
     return Fit(labels, problem, _solve(problem, r0, params), params, n_games)
-
-
-# ---------------------------------------------------------------------------------------------
-# what changed since the previous list, and why
-
-
-def split_rating_change(
-    previous_history: pd.DataFrame | pa.Table,
-    previous_as_of: date,
-    fit: Fit,
-    as_of: date,
-    games: pd.DataFrame | pa.Table,
-) -> pd.DataFrame:
-    """Split each player's rating change since the previous list into own games and others.
-
-    For a player ``p`` on both lists, with ``r_prev`` their rating on the previous list (day
-    ``previous_as_of``, from ``previous_history``) and ``r_new`` their rating on the new list
-    (day ``as_of``, from ``fit``):
-
-    - ``r_own``: ``p``'s whole history re-estimated on ``p``'s games of the new list, by
-      Newton's method on ``p``'s ratings alone, with every opponent held at their rating in the
-      previous solution on the game's day (:meth:`Fit.rating_on`'s rule; an opponent new to the
-      list, or seen on a day before their first previous rating day, at their new rating).
-      This is the previous solution with ``p``'s new games added and nobody else moved: the
-      previous ratings are the maximum of this same conditional posterior on the previous
-      games (at the joint maximum every player is at their own conditional maximum; Coulom
-      2008, section 3.3), so a player without new games gets ``r_own = r_prev``;
-    - ``change_own_games = r_own - r_prev``: what the player's own new (or removed) games did;
-    - ``change_others = r_new - r_own``: what WHR's re-estimation of the past did, from other
-      players' new results (opponents moving, and through them the player's past).
-
-    The two add up to ``rating_change = r_new - r_prev`` exactly (up to rounding, ~1e-12 Elo).
-    The players are updated at once as one conditional problem that splits into independent
-    players (:func:`whr.core.conditional` with ``joint=False``): minus its Hessian is exactly
-    the tridiagonal block preconditioner, so each Newton step costs one pass over their games.
-    Only the players whose previous ratings are not already the maximum are updated: those with
-    a gradient of their conditional posterior at the previous ratings of at least the fit's
-    ``tol_grad_per_natural_unit`` on some day (new games, removed games, a corrected result);
-    the others have ``change_own_games`` exactly 0.
-    The parameters are the new fit's; if they changed since the previous list, the change of
-    parameters is counted in ``change_own_games`` for the players with games of their own and
-    in ``change_others`` otherwise.
-
-    Parameters
-    ----------
-    previous_history : pandas.DataFrame or pyarrow.Table
-        The previous list's rating history (``whr.tables.HISTORY``, e.g. its
-        ``history.parquet`` read back): ``player``, ``date``, ``rating`` (published scale).
-    previous_as_of : datetime.date
-        The previous list's date.
-    fit : Fit
-        The new fit.
-    as_of : datetime.date
-        The new list's date (on or after ``previous_as_of``).
-    games : pandas.DataFrame or pyarrow.Table
-        The games ``fit`` was fitted on (all of them, not only the new ones: the new ones are
-        found by comparison with ``previous_history``).
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per player rated on ``as_of`` by ``fit``, sorted by player: ``player`` (str),
-        ``rating_change``, ``change_own_games``, ``change_others`` (Elo; NaN, a null in Arrow,
-        for a player not rated on the previous list).
-
-    Raises
-    ------
-    TypeError
-        If an argument has the wrong type (naming it).
-    ValueError
-        If ``as_of`` is before ``previous_as_of``, ``games`` are not the games of ``fit``, or a
-        table is malformed (naming the column and row).
-    ConvergenceError
-        If the players' updates do not converge within ``fit.params.max_newton_iterations``.
-    """
-    previous_as_of = as_date(previous_as_of, "previous_as_of")
-    as_of = as_date(as_of, "as_of")
-    if as_of < previous_as_of:
-        raise ValueError(f"as_of must be on or after previous_as_of {previous_as_of}, got {as_of}")
-    if not isinstance(fit, Fit):
-        raise TypeError(f"fit must be a whr.Fit, got {type(fit).__name__}")
-    params = fit.params
-    labels, problem, _ = _problem(games, params)
-    if not (
-        np.array_equal(labels, fit._players)
-        and np.array_equal(problem.pd_player, fit._pd_player)
-        and np.array_equal(problem.pd_day, fit._pd_day)
-        and np.array_equal(problem.pd_games, fit._pd_games)
-    ):
-        raise ValueError(
-            f"games must be the games fit was fitted on: they give {problem.n} player-days of "
-            f"{labels.size} players, fit has {fit.n_player_days} of {fit.n_players}"
-        )
-    prev = _rating_days(previous_history, "previous_history")
-    day0, day1 = (previous_as_of - _EPOCH).days, (as_of - _EPOCH).days
-    new_elo = fit.ratings_elo
-    players = np.arange(labels.size)
-    r_new, _, last = core.rating_on_days(
-        problem.pd_player, problem.pd_day, new_elo, players, np.full(players.size, day1)
-    )
-    listed = players[last >= 0]
-    to_prev = prev.index(labels)  # each new player's index in the previous history; -1: none
-    r_prev = prev.on(to_prev[listed], np.full(listed.size, day0))
-    # every player-day at its previous rating (opponents are held there); new ones at their new
-    opp = prev.on(to_prev[problem.pd_player], problem.pd_day)
-    opp = np.where(np.isnan(opp), new_elo, opp)
-    opp_natural = (opp - PUBLISHED_OFFSET) * core.NATURAL_PER_ELO
-    both = listed[~np.isnan(r_prev)]
-    # Each player alone, everyone else at ``opp``: at ``opp`` the gradient of that conditional
-    # posterior is the joint one. Where it is already below the fit's tolerance on all of a
-    # player's days (no games of their own changed), the previous ratings are the answer.
-    g = np.abs(core.gradient(problem, opp_natural))
-    worst = np.zeros(labels.size)
-    np.maximum.at(worst, problem.pd_player, g)
-    movers = both[worst[both] >= params.tol_grad_per_natural_unit]
-    own = opp.copy()  # published scale: the previous ratings exactly where nothing moves
-    free = np.flatnonzero(np.isin(problem.pd_player, movers))
-    if free.size:
-        alone = core.conditional(problem, opp_natural, free, joint=False)
-        try:
-            solution = core.solve(
-                alone,
-                opp_natural[free],
-                tol_elo=params.tol_elo,
-                tol_grad=params.tol_grad_per_natural_unit,
-                max_iter=params.max_newton_iterations,
-                jitter=0.0,
-            )
-        except ConvergenceError as exc:
-            raise ConvergenceError(
-                f"split_rating_change: the one-player updates did not converge: {exc}"
-            ) from exc
-        own[free] = solution.r * core.ELO_PER_NATURAL + PUBLISHED_OFFSET
-    r_own = np.full(listed.size, np.nan)
-    r_own[np.searchsorted(listed, both)] = core.rating_on_days(
-        problem.pd_player,
-        problem.pd_day,
-        own,
-        both,
-        np.full(both.size, day1),
-    )[0]
-    return pd.DataFrame(
-        {
-            "player": pd.Series(labels[listed], dtype="str"),
-            "rating_change": r_new[listed] - r_prev,
-            "change_own_games": r_own - r_prev,
-            "change_others": r_new[listed] - r_own,
-        }
-    )

@@ -532,7 +532,7 @@ RATINGS = table(
             required=True,
             values=STATUSES,
         ),
-        # What changed since the previous published list of the category (whr.changes.since)
+        # What changed since the previous published list of the category (whr.lists.changes.since)
         column(
             "rating_change",
             pa.float64(),

@@ -15,7 +15,7 @@ import pytest
 
 import whr
 from whr import elo, lists
-from whr.synthetic import history as synthetic_history
+from whr.research.synthetic import history as synthetic_history
 from whr.tables import GAMES, PLAYERS, RATINGS, conform, to_table
 
 D = dt.date

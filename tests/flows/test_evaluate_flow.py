@@ -18,8 +18,8 @@ from cluster_support import KillWorker, environ_kept, starts, starts_per_task
 
 from flows import evaluate as flow_evaluate
 from flows.runners import LOCAL_WORKERS_CONFIG, dask_runner, local_cluster_kwargs, parse_dask
-from whr import evaluate as ev
-from whr import synthetic
+from whr.research import evaluate as ev
+from whr.research import synthetic
 
 pytestmark = pytest.mark.flow
 
@@ -28,7 +28,7 @@ TUNE = ["tune", "--synthetic", "1500", "--w2", "5", "20", "--virtual-games", "1"
 
 
 def sequential(tmp_path: Path, args: list[str]) -> Path:
-    """The report of ``python -m whr.evaluate`` (one point after another, no Prefect)."""
+    """The report of ``python -m whr.research.evaluate`` (one point after another, no Prefect)."""
     out = tmp_path / "sequential"
     assert ev.main([*args, "--out", str(out)]) == 0
     return out

@@ -15,8 +15,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 import support
 
 import whr
-from whr.publish.parquet import build_tables
-from whr.publish.site import write_site
+import whr.lists
+from whr.publish.site import write
 from whr.rules import default_directory, load_config
 
 PREVIOUS = dt.date(2026, 5, 31)  # the previous list of the "changed" site
@@ -43,18 +43,18 @@ def published(small, tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def changed(small, tmp_path_factory) -> tuple[Path, dict]:
-    """A site of support.AS_OF whose previous list is the list of PREVIOUS (same history):
-    the site directory and the built tables (do not modify)."""
+def changed(small, tmp_path_factory) -> tuple[Path, whr.lists.Snapshot]:
+    """A site of support.AS_OF whose previous list is the list of PREVIOUS (same history,
+    without its rating history: no split): the site directory and the snapshot (do not
+    modify)."""
     selection = whr.select(small.data, PREVIOUS, config=load_config(default_directory()))
     fit = whr.fit(selection.rated, whr.FitParams())
-    before, _ = build_tables(PREVIOUS, small.data, selection, fit)
-    tables, year_end = build_tables(
-        support.AS_OF, small.data, small.selection, small.fit, previous=before["ratings"]
-    )
+    before = whr.lists.build(small.data, selection, fit)
+    previous = whr.lists.Previous(PREVIOUS, before.tables.ratings)
+    snapshot = support.snapshot_of(small, previous=previous)
     site = tmp_path_factory.mktemp("changed") / "site"
-    write_site(site, support.AS_OF, tables, year_end, {"parameters": small.params})
-    return site, tables
+    write(site, snapshot.view, {"parameters": small.params})
+    return site, snapshot
 
 
 @pytest.fixture(scope="session")

@@ -19,8 +19,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 import support
 
 from whr.publish import hold
-from whr.publish.parquet import build_tables
-from whr.publish.site import render, write_site
+from whr.publish.site import frame, write
 
 
 def hang(*args: object) -> None:
@@ -32,10 +31,10 @@ def hang(*args: object) -> None:
 def main() -> None:
     out = Path(sys.argv[1])
     given = support.inputs(300)
-    tables, year_end = build_tables(support.AS_OF, given.data, given.selection, given.fit)
-    render._work = hang  # what the forked workers run
+    snapshot = support.snapshot_of(given)
+    frame._work = hang  # what the forked workers run
     with hold(out):
-        write_site(out / "site", support.AS_OF, tables, year_end, {}, processes=2)
+        write(out / "site", snapshot.view, {}, processes=2)
     sys.stdout.write("not killed\n")
 
 

@@ -1,5 +1,5 @@
 """Test inputs for publishing: a synthetic history turned into SourceData, selected and fitted
-with the real library (whr.synthetic, whr.select, whr.fit)."""
+with the real library (whr.research.synthetic, whr.select, whr.fit)."""
 
 from __future__ import annotations
 
@@ -15,9 +15,10 @@ import numpy as np
 import pandas as pd
 
 import whr
-import whr.synthetic
+import whr.lists
+import whr.research.synthetic
 from whr.digest import directory_sha256
-from whr.publish import Published, publish
+from whr.publish import Published, check_size, previous, publish
 from whr.rules import default_directory, load_config
 from whr.run import Run, bundled_rules
 from whr.tables import GAMES, PLAYERS, TOURNAMENTS, SourceData, conform
@@ -44,11 +45,11 @@ def source_data(
     ids: dict[int, str] | None = None,
     first_year: int = 2012,
 ) -> SourceData:
-    """SourceData from ``whr.synthetic.history``: every tournament rated face to face under the
+    """SourceData from ``whr.research.synthetic.history``: every tournament rated face to face under the
     RIF rule with 60 minutes; player ``i`` (0-based, in id order) is named ``names[i]`` if
     given, else ``Surname{i} Given``, and gets the id ``ids[i]`` if given; games start in
     ``first_year`` (a short history keeps the number of year-end lists small)."""
-    h = whr.synthetic.history(n_games, seed=seed, end=END, first_year=first_year)
+    h = whr.research.synthetic.history(n_games, seed=seed, end=END, first_year=first_year)
     p = h.players.sort_values("player_id").reset_index(drop=True)
     n = len(p)
     rename = {p["player_id"].iloc[i]: new for i, new in (ids or {}).items()}
@@ -158,16 +159,16 @@ def publish_inputs(
     **options: Any,
 ) -> Published:
     """Publish ``given`` (fitted for ``as_of``) as the ``category`` list of ``as_of`` into
-    ``out``; ``options`` go to :func:`whr.publish.publish` (``base_url``, ``game_links``)."""
-    return publish(
-        run(out, as_of, category, **(run_fields or {})),
-        category,
-        given.data,
-        given.selection if selection is None else selection,
-        given.fit,
-        rules_sha256=directory_sha256(bundled_rules()),
-        **options,
-    )
+    ``out``, as the flow does (the size cap, the previous list, the lists, the publish);
+    ``options`` go to :func:`whr.publish.publish` (``base_url``, ``game_links``)."""
+    the_run = run(out, as_of, category, **(run_fields or {}))
+    chosen = given.selection if selection is None else selection
+    # the archive tests publish one history as the lists of many days: the games after
+    # ``as_of`` stay rated, and the lists are taken as of ``as_of``
+    chosen = dataclasses.replace(chosen, as_of=as_of, category=category)
+    check_size(chosen.rated, the_run.max_players)
+    snapshot = whr.lists.build(given.data, chosen, given.fit, previous(the_run, category))
+    return publish(the_run, snapshot, rules_sha256=directory_sha256(bundled_rules()), **options)
 
 
 def site_of(out: Path) -> Path:
@@ -204,3 +205,17 @@ def read_data(site: Path, stem: str) -> dict:
     text = path.read_text(encoding="utf-8")
     payload = text.split("JSON.parse('", 1)[1].rsplit("');", 1)[0]
     return json.loads(re.sub(r"\\(.)", lambda m: m.group(1), payload))
+
+
+def snapshot_of(
+    given: Inputs, as_of: dt.date = AS_OF, previous: whr.lists.Previous | None = None
+) -> whr.lists.Snapshot:
+    """:func:`whr.lists.build` of ``given`` (its selection taken as of ``as_of``)."""
+    selection = dataclasses.replace(given.selection, as_of=as_of)
+    return whr.lists.build(given.data, selection, given.fit, previous)
+
+
+def view_of(snapshot: whr.lists.Snapshot, **tables: pd.DataFrame) -> whr.lists.View:
+    """The view of ``snapshot``'s tables, with the tables given replaced."""
+    changed = dataclasses.replace(snapshot.tables, **tables)
+    return whr.lists.view(snapshot.as_of, snapshot.category, changed, snapshot.rules)

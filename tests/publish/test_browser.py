@@ -247,8 +247,8 @@ def test_headings_sort_from_the_keyboard_with_the_natural_first_direction(publis
 
 
 def test_change_column_and_new_players(changed, page, artifacts):
-    site, tables = changed
-    ratings = tables["ratings"]
+    site, snapshot = changed
+    ratings = snapshot.tables.ratings
     for viewport, name in ((PHONE, "phone"), (DESKTOP, "desktop")):
         page.set_viewport_size(viewport)
         open_(page, site, "index.html")

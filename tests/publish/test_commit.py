@@ -367,3 +367,16 @@ def test_each_change_is_split_into_own_games_and_the_rest(plain, tmp_path):
         before.loc[both, "rank"].where(ranked).astype("Float64"),
         check_names=False,
     )
+
+
+def test_a_repair_draws_the_site_the_publish_drew(plain, tmp_path):
+    # publish draws the site from its snapshot, a repair from the entry's files: the same bytes
+    support.publish_inputs(tmp_path, plain, D)
+    site = tmp_path / "renju"
+    drawn = {p.relative_to(site): p.read_bytes() for p in site.rglob("*") if p.is_file()}
+    (site / "latest.json").unlink()  # the site no longer says which day it shows
+    said = recover(tmp_path)
+    assert any("now shows" in x for x in said), said
+    again = {p.relative_to(site): p.read_bytes() for p in site.rglob("*") if p.is_file()}
+    assert again.keys() == drawn.keys()
+    assert [p for p in drawn if again[p] != drawn[p]] == []

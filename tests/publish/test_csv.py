@@ -117,13 +117,11 @@ def test_every_published_csv_is_typed_quoted_and_guarded(tmp_path: Path):
 
 
 def test_a_site_with_no_game_left_out_writes_an_empty_exclusions_csv(tmp_path: Path):
-    from whr.publish.parquet import build_tables
-    from whr.publish.site import write_site
+    from whr.publish.site import write
 
-    given = support.inputs(300)
-    tables, year_end = build_tables(support.AS_OF, given.data, given.selection, given.fit)
-    tables["exclusions"] = tables["exclusions"].iloc[:0]
-    write_site(tmp_path / "site", support.AS_OF, tables, year_end, {})
+    given = support.snapshot_of(support.inputs(300))
+    none = given.tables.exclusions.iloc[:0]
+    write(tmp_path / "site", support.view_of(given, exclusions=none), {})
     assert read(tmp_path / "site" / "exclusions.csv") == [
         ["game_id", "tournament_id", "tournament", "tournament_end", "reason", "message"]
     ]

@@ -16,8 +16,8 @@ import support
 from frictionless import Package, Resource, Schema, validate
 
 from whr import tables
+from whr.lists import Tables
 from whr.publish import datapackage
-from whr.publish.parquet import TABLES
 
 
 def read(out: Path) -> dict[str, Any]:
@@ -42,7 +42,7 @@ def test_the_package_lists_the_current_list_and_the_newest_days_tables(published
     manifest = json.loads((published / f"archive/renju/{day}/manifest.json").read_text())
     described = {Path(r["path"]).name for r in resources.values()}
     assert set(manifest["files"]) <= described
-    assert {f"{stem}.parquet" for stem in TABLES} <= described
+    assert {f"{stem}.parquet" for stem in Tables.SCHEMAS} <= described
     for resource in resources.values():
         assert (published / resource["path"]).is_file(), resource["path"]
         assert resource["profile"] == "tabular-data-resource"

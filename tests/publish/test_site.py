@@ -20,9 +20,10 @@ import pytest
 import support
 from support import ODD_ID, read_data
 
+import whr.lists
 import whr.publish.site as site_module
-from whr.publish.parquet import build_tables
-from whr.publish.site import page_names, render, write_site
+from whr.publish.site import frame, page_names, write
+from whr.publish.site.names import renjunet_game_url, renjunet_games
 
 D = support.AS_OF
 
@@ -174,12 +175,14 @@ def test_pages_name_the_game_of_the_list(published, small, tmp_path):
 
 
 def test_list_pages_do_not_grow_with_the_list_or_the_years(small, tmp_path):
-    tables, year_end = build_tables(D, small.data, small.selection, small.fit)
+    snapshot = support.snapshot_of(small)
+    year_end = snapshot.year_end
     assert len(year_end) > 5
     info = {"parameters": small.params}
-    few = dict(list(year_end.items())[:2])
-    write_site(tmp_path / "all", D, tables, year_end, info)
-    write_site(tmp_path / "few", D, tables, few, info)
+    ends = snapshot.tables.year_end
+    few = ends.loc[ends["list_date"].isin(list(year_end)[:2])].reset_index(drop=True)
+    write(tmp_path / "all", snapshot.view, info)
+    write(tmp_path / "few", support.view_of(snapshot, year_end=few), info)
     for page in ("index.html", "gy1.html", "inactive.html", "players.html"):
         a = (tmp_path / "all" / page).read_bytes()
         assert a == (tmp_path / "few" / page).read_bytes(), page
@@ -345,8 +348,8 @@ def test_crosstables_add_up(published, small):
 
 
 def test_changes_since_the_previous_list(changed):
-    site, tables = changed
-    ratings = tables["ratings"]
+    site, snapshot = changed
+    ratings = snapshot.tables.ratings
     data = read_data(site, f"list-{D.isoformat()}")
     ids = read_data(site, "players")["id"]
     change = dict(zip([ids[p] for p in data["p"]], data["d"], strict=True))
@@ -374,13 +377,15 @@ def test_changes_since_the_previous_list(changed):
 
 
 def test_the_split_of_a_change_is_said_in_plain_words(changed, tmp_path):
-    _, tables = changed
-    ratings = tables["ratings"]
+    _, snapshot = changed
+    ratings = snapshot.tables.ratings
     moved = ratings["rating_change"].notna()
     own = ratings["rating_change"].where(moved) * 0.75  # any split that adds up
     split = ratings.assign(change_own_games=own, change_others=ratings["rating_change"] - own)
     one = split.loc[moved].iloc[0]
-    write_site(tmp_path / "s", D, {**tables, "ratings": split}, {}, {"parameters": {}})
+    no_year_end = snapshot.tables.year_end.iloc[:0]
+    view = support.view_of(snapshot, ratings=split, year_end=no_year_end)
+    write(tmp_path / "s", view, {"parameters": {}})
     page = page_names(split["player"])[one["player"]]
     html = unescape((tmp_path / "s" / "p" / f"{page}.html").read_text(encoding="utf-8"))
     own_text = f"{round(one['change_own_games']):+d}".replace("-", "\u2212").replace("+0", "0")
@@ -465,20 +470,22 @@ def test_a_bad_base_url_is_refused_before_anything_is_written(small, tmp_path):
 
 
 def test_bad_arguments_are_named(small, tmp_path):
-    tables, year_end = build_tables(D, small.data, small.selection, small.fit)
+    view = support.snapshot_of(small).view
     with pytest.raises(ValueError, match="processes must be an int >= 1"):
-        write_site(tmp_path / "s", D, tables, year_end, {}, processes=0)
+        write(tmp_path / "s", view, {}, processes=0)
     with pytest.raises(TypeError, match="game_links must be a bool"):
-        write_site(tmp_path / "s", D, tables, year_end, {}, game_links="yes")
+        write(tmp_path / "s", view, {}, game_links="yes")
+    with pytest.raises(TypeError, match="view must be a whr.lists.View"):
+        write(tmp_path / "s", support.snapshot_of(small), {})
     assert not (tmp_path / "s").exists()
 
 
 def test_chunks_and_worker_processes_write_the_same_site(small, tmp_path, monkeypatch):
-    tables, year_end = build_tables(D, small.data, small.selection, small.fit)
+    view = support.snapshot_of(small).view
     info = {"parameters": small.params}
-    one = write_site(tmp_path / "one", D, tables, year_end, info, processes=1)
-    monkeypatch.setattr(render, "CHUNK", 7)  # many chunks of players and tournaments
-    two = write_site(tmp_path / "two", D, tables, year_end, info, processes=2)
+    one = write(tmp_path / "one", view, info, processes=1)
+    monkeypatch.setattr(frame, "CHUNK", 7)  # many chunks of players and tournaments
+    two = write(tmp_path / "two", view, info, processes=2)
     rel = sorted(one)
     assert rel == sorted(two)
     for path in rel:
@@ -544,10 +551,8 @@ def test_player_pages_hold_each_players_tournaments_and_games(published):
 def test_a_stencil_fills_in_exactly_what_the_template_renders(small, tmp_path):
     from markupsafe import Markup
 
-    from whr.publish.site import prepare
-
-    tables, year_end = build_tables(D, small.data, small.selection, small.fit)
-    r = render.Renderer(tmp_path, prepare.prepare(D, tables, year_end, {"parameters": {}}))
+    view = support.snapshot_of(small).view
+    r = frame.Renderer(tmp_path, site_module.site_of(view, {"parameters": {}}, False))
     values = {
         "name": '</title><script>alert("x")</script> & Ünal',  # text: escaped by the stencil
         "heading": Markup("<h1>Ünal</h1>"),  # markup: as it is
@@ -610,3 +615,56 @@ def test_page_workers_die_with_a_killed_run_and_never_hold_the_lock(tmp_path):
         for worker in workers:  # should the test fail: leave nothing behind
             if _alive(worker):
                 os.kill(worker, signal.SIGKILL)
+
+
+def test_renjunet_games_are_numeric_ids_from_a_renjunet_file():
+    games = pd.DataFrame(
+        {
+            "game_id": ["123", "G00001", "123", "77", "t1:r1:1-2", "5", "12a", "9"],
+            "source": [
+                "renjunet_v10_20261130.rif",
+                "renjunet_v10_20261130.rif",  # the RIF's manual additions: no renju.net page
+                "games.csv",  # a canonical table: ids are someone else's
+                "db.rif.gz",
+                "egf.h9",
+                None,
+                "renjunet.rif",
+                "/data/RenjuNet_v10.zip",
+            ],
+        }
+    )
+    assert renjunet_games(games).tolist() == [
+        True,
+        False,
+        False,
+        True,
+        False,
+        False,
+        False,
+        True,
+    ]
+    assert renjunet_game_url("000123") == "https://www.renju.net/game/000123/"
+    for bad in ("G1", "../1", "", "١٢"):
+        with pytest.raises(ValueError, match="game_id"):
+            renjunet_game_url(bad)
+    with pytest.raises(ValueError, match="source"):
+        renjunet_games(games[["game_id"]])
+
+
+def test_pages_state_the_rules_the_list_was_computed_with(small, tmp_path):
+    config = dataclasses.replace(
+        small.selection.config, cutover=dt.date(2022, 1, 9), min_minutes=45
+    )
+    other = dataclasses.replace(
+        small, selection=dataclasses.replace(small.selection, config=config)
+    )
+    snapshot = support.snapshot_of(other)
+    assert snapshot.rules.record()["min_minutes"] == 45
+    assert whr.lists.RuleNumbers.from_record(snapshot.rules.record()) == snapshot.rules
+    write(tmp_path / "s", snapshot.view, {"parameters": {}})
+    about = (tmp_path / "s" / "about.html").read_text(encoding="utf-8")
+    assert "since 2022-01-09" in about and "at least 45 minutes per player" in about
+    assert "2021-08-08" not in about and "30 minutes" not in about
+    # the bundled rules, as an entry published before the manifest recorded them says
+    bundled = whr.lists.RuleNumbers.from_record(None)
+    assert (bundled.cutover, bundled.min_minutes) == (dt.date(2021, 8, 8), 30.0)

@@ -1,9 +1,11 @@
 """Publishing: a day's list into the archive, the current site at stable addresses, atomically.
 
-``publish(run, category, data, selection, fit, rules_sha256=...)`` adds the day to the list's
-archive and, when it is the newest day, switches the list's site to it, as one recoverable
-transaction (:mod:`whr.publish.commit`); ``recover(out)`` repairs what a killed run left, and
-``verify(out)`` checks every archived file against its sha256. The
+``publish(run, snapshot, rules_sha256=...)`` writes the lists that :func:`whr.lists.build` made
+(from the previous list of the same kind that ``previous(run, category)`` reads): it adds the
+day to the list's archive and, when it is the newest day, switches the list's site to it, as
+one recoverable transaction (:mod:`whr.publish.commit`); ``check_size`` refuses a list too big
+to build; ``recover(out)`` repairs what a killed run left, and ``verify(out)`` checks every
+archived file against its sha256. The
 paths are :mod:`whr.publish.layout`'s, the archive and its index :mod:`whr.publish.archive`'s,
 the lock :mod:`whr.publish.lock`'s, the gates :mod:`whr.publish.gates`'s, and the markdown run
 summary :mod:`whr.publish.summary`'s. See ``docs/operations.md`` for the published tree.
@@ -12,8 +14,17 @@ summary :mod:`whr.publish.summary`'s. See ``docs/operations.md`` for the publish
 from __future__ import annotations
 
 from whr.publish.archive import StateError
-from whr.publish.commit import Published, Verified, absent, publish, recover, unchanged, verify
-from whr.publish.gates import GateError, SizeError
+from whr.publish.commit import (
+    Published,
+    Verified,
+    absent,
+    previous,
+    publish,
+    recover,
+    unchanged,
+    verify,
+)
+from whr.publish.gates import GateError, SizeError, check_size
 from whr.publish.layout import Channel, Layout, TreeError
 from whr.publish.lock import LockedError, hold
 from whr.publish.parquet import PublishError
@@ -31,8 +42,10 @@ __all__ = [
     "TreeError",
     "Verified",
     "absent",
+    "check_size",
     "hold",
     "markdown_text",
+    "previous",
     "publish",
     "recover",
     "summarize",

@@ -1,10 +1,13 @@
 """Publishing a day of a list as one recoverable transaction, and repairing what a killed run left.
 
-The archive entry is the truth; the current site is a view rendered from it. :func:`publish`:
+The archive entry is the truth; the current site is a view rendered from it. The lists are
+built before (:func:`whr.lists.build`, from the previous list of the same kind that
+:func:`previous` reads: before anything changes, so that a damaged earlier day cannot fail the
+new list after it went live). :func:`publish` writes the :class:`whr.lists.Snapshot` it is given
+and decides nothing about what is on the list:
 
-1. reads the previous list of the same kind (for changes, the summary and the gates) — before
-   anything changes, so that a damaged earlier day cannot fail the new list after it went live;
-2. builds the day's tables and checks the gates (:mod:`whr.publish.gates`);
+1. checks that the snapshot was built against the list that is still the previous one;
+2. checks the gates (:mod:`whr.publish.gates`);
 3. writes the entry and, when the day is the newest, renders the site from the written entry,
    both inside a work directory ``archive/<list>/.work-<token>/``, and verifies them;
 4. commits: moves an existing entry of the same day aside, renames the new entry into place
@@ -20,8 +23,8 @@ directories and temporary files are removed, the archive is checked
 (:func:`whr.publish.archive.scan`), a site that does not show the newest complete day — because
 the run died between step 4's two renames, or the pointer or the site's copy of the list was
 damaged — is rendered again from that day's entry, and an interrupted compaction is finished.
-Since the site is always rendered from the entry's files, a repaired tree is the tree a clean
-run leaves. :func:`verify` (``rif-rating --verify``) does the same with the sha256 of every
+The site shows exactly what the entry's files hold (a publish draws it from the snapshot it has
+just written, a repair from the files), so a repaired tree is the tree a clean run leaves. :func:`verify` (``rif-rating --verify``) does the same with the sha256 of every
 archived file.
 """
 
@@ -31,13 +34,14 @@ import datetime as dt
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pandas as pd
 
+from whr.lists import Previous, RuleNumbers, Snapshot, Tables, View
+from whr.lists import view as lists_view
 from whr.publish import gates
 from whr.publish.archive import (
-    DAY,
     Entry,
     Scan,
     StateError,
@@ -68,30 +72,18 @@ from whr.publish.files import (
     token,
     write_json,
 )
-from whr.publish.layout import Channel, Layout
+from whr.publish.layout import DAY, Channel, Layout
 from whr.publish.lock import COMMIT, hold
-from whr.publish.parquet import (
-    TABLES,
-    build_tables,
-    counts,
-    fit_record,
-    jsonable,
-    versions,
-    write_entry,
-    year_end_lists,
-)
-from whr.rules import facts_needed
+from whr.publish.parquet import jsonable, versions, write_entry
 from whr.run import Run
 from whr.tables import FACTS_NEEDED, FORMAT_VERSION, HISTORY, SourceData
-
-if TYPE_CHECKING:
-    from whr.engine import Fit
-    from whr.rules import Selection
 
 __all__ = [
     "Published",
     "Verified",
     "absent",
+    "manifest",
+    "previous",
     "publish",
     "recover",
     "render_site",
@@ -183,24 +175,32 @@ def tidy(
 # Rendering the site of an entry
 
 
-def read_tables(entry: Entry) -> dict[str, pd.DataFrame]:
+def read_tables(entry: Entry) -> Tables:
     """Every table of a full entry."""
-    return {
-        stem: read_parquet(entry.path / f"{stem}.parquet", schema)
-        for stem, schema in TABLES.items()
-    }
+    return Tables(
+        **{
+            stem: read_parquet(entry.path / f"{stem}.parquet", schema)
+            for stem, schema in Tables.SCHEMAS.items()
+        }
+    )
 
 
-def render_site(layout: Layout, entry: Entry, target: Path) -> None:
+def render_site(layout: Layout, entry: Entry, target: Path, view: View | None = None) -> None:
     """Render the current site of ``entry``'s list, showing its day, into the new ``target``.
 
-    Everything comes from the entry's files (never from memory), so the site a run renders and
-    the site a repair renders are the same.
+    ``view`` is what the pages show (the snapshot's, as it was written into the entry); without
+    it, it is computed again from the entry's files (:func:`whr.lists.view`), as a repair
+    does: the snapshot's tables are those the files read back as, so the two sites are the same.
     """
-    from whr.publish.site import write_site
+    from whr.publish.site import write
 
-    tables = read_tables(entry)
-    year_end = year_end_lists(tables["year_end"])
+    if view is None:
+        view = lists_view(
+            entry.day,
+            entry.channel.category,
+            read_tables(entry),
+            RuleNumbers.from_record(entry.manifest.get("rules")),
+        )
     options = entry.manifest.get("site") or {}
     site = layout.site(entry.channel)  # where it will be served from
     links = {
@@ -208,11 +208,9 @@ def render_site(layout: Layout, entry: Entry, target: Path) -> None:
         "archive": os.path.relpath(layout.archive_html, site),
     }
     try:
-        write_site(
+        write(
             target,
-            entry.day,
-            tables,
-            year_end,
+            view,
             {**entry.manifest, "links": links},
             base_url=options.get("base_url"),
             game_links=bool(options.get("game_links", False)),
@@ -479,14 +477,12 @@ def absent(run: Run, data: SourceData) -> dict[str, str]:
 # Publishing
 
 
-def _previous(
-    published: list[Entry], day: dt.date
-) -> tuple[Entry | None, pd.DataFrame | None, pd.DataFrame | None, list[str]]:
-    """The previous list of the same kind: its entry, its rows and, when the entry still holds
-    it, its rating history (for the split of the changes). A damaged one is a warning."""
+def _previous(published: list[Entry], day: dt.date) -> Previous | None:
+    """The previous list of the same kind: its rows and, when the entry still holds it, its
+    rating history (for the split of the changes). One that cannot be read says why."""
     earlier = [e for e in published if e.day < day]
     if not earlier:
-        return None, None, None, []
+        return None
     entry = earlier[-1]
     try:
         rows = read_list(entry)  # its checksum was checked by the repair's scan
@@ -498,42 +494,164 @@ def _previous(
             ):
                 raise StateError(f"{entry.path / 'history.parquet'} does not match its checksum")
             history = read_parquet(entry.path / "history.parquet", HISTORY)
-        return entry, rows, history, []
+        return Previous(entry.day, rows, history)
     except Exception as exc:  # a damaged Parquet file raises pyarrow's own errors
         what = exc if isinstance(exc, (StateError, OSError)) else f"{type(exc).__name__}: {exc}"
-        return (
-            None,
-            None,
-            None,
-            [f"the previous list could not be read ({what}); changes are not shown"],
+        return Previous(entry.day, None, problem=str(what))
+
+
+def previous(run: Run, category: str) -> Previous | None:
+    """The previous published list of ``category``'s kind before ``run.as_of``, for
+    :func:`whr.lists.build`; None when there is none.
+
+    Read under the published tree's lock, after the list's repair (that :func:`publish` also
+    makes: a day a killed run left moved aside, or whose manifest is restored from its month,
+    counts); :func:`publish` checks that it is still the previous list. A list that cannot be
+    read is returned with ``ratings`` None and the reason, and the new list then shows no
+    changes.
+    """
+    layout = Layout(run.out)
+    channel = Channel(category, run.variant)
+    with hold(layout.out, wait=run.wait):
+        with COMMIT:
+            _, scans = _repair(layout, [channel], {})
+        return _previous(scans[channel].good, run.as_of)
+
+
+def _built_against(published: list[Entry], snapshot: Snapshot) -> Entry | None:
+    """The entry of the list the snapshot's changes were measured from (None: none, or one that
+    could not be read); refuses a snapshot built against another list than the previous one."""
+    earlier = [e for e in published if e.day < snapshot.as_of]
+    entry = earlier[-1] if earlier else None
+    built = snapshot.previous
+    if (entry.day if entry else None) != (built.day if built else None):
+        now = f"the list of {entry.day}" if entry else "none"
+        then = f"the list of {built.day}" if built else "no previous list"
+        raise StateError(
+            f"the {snapshot.category} lists of {snapshot.as_of} were built against {then}, but "
+            f"the previous published list is {now}: build them again "
+            "(whr.lists.build with whr.publish.previous)"
         )
+    return entry if built is not None and built.ratings is not None else None
+
+
+def manifest(
+    run: Run,
+    snapshot: Snapshot,
+    *,
+    rules_sha256: str,
+    previous: Entry | None,
+    forced: dict[str, Any] | None,
+    warnings: list[str],
+    site: dict[str, Any],
+    created: dt.datetime,
+) -> dict[str, Any]:
+    """The manifest of a day (without ``files``, which :func:`write_entry` adds): the run,
+    the snapshot and the inputs, with what this publish decided (the forced gates, the
+    warnings, the site's options) and when."""
+    return {
+        "format": FORMAT_VERSION,
+        "list": {"category": snapshot.category, "variant": run.variant},
+        "as_of": snapshot.as_of.isoformat(),
+        "schema_version": str(FORMAT_VERSION),
+        "parameters": run.parameters(snapshot.category, rules_sha256),
+        "run": run.record(),
+        "forced": forced,
+        "fit_params": jsonable(snapshot.fit.params),
+        "fit": {"iterations": snapshot.fit.iterations, "converged": snapshot.fit.converged},
+        "rules": snapshot.rules.record(),
+        "inputs": [{"name": n, "sha256": h} for n, h in snapshot.inputs],
+        "inputs_sha256": snapshot.inputs_sha256 if snapshot.inputs else None,
+        "counts": snapshot.counts.record(),
+        "previous": {"date": previous.day.isoformat(), "manifest_sha256": previous.manifest_sha256}
+        if previous
+        else None,
+        "warnings": warnings,
+        "site": site,
+        "packages": versions(),
+        "created": created.isoformat(timespec="seconds"),
+    }
+
+
+def _gated(
+    run: Run, snapshot: Snapshot, before: Entry | None, rules_sha256: str
+) -> tuple[dict[str, Any] | None, list[str]]:
+    """The gates (:mod:`whr.publish.gates`): raise when one refuses the list and nothing forces
+    it; else what ``--force`` overrode (None without it) and the list's warnings."""
+    warnings = list(snapshot.warnings)
+    failed = gates.check(
+        snapshot.counts.record(),
+        before.manifest.get("counts") if before else None,
+        before.day if before else None,
+        run.max_shrink,
+    )
+    if failed and run.force is None:
+        raise gates.GateError(gates.refusal(failed))
+    if run.force is None:
+        return None, warnings
+    overrode = list(failed)  # the manifest names everything --force overrode
+    if unchanged(run, snapshot.category, snapshot.inputs_sha256, rules_sha256) is not None:
+        overrode.insert(0, f"no new data: the input and parameters equal those of {run.as_of}")
+    warnings += [f"published although {f} (--force: {run.force})" for f in failed]
+    return {"reason": run.force, "overrode": overrode}, warnings
+
+
+def _commit(
+    layout: Layout, channel: Channel, snapshot: Snapshot, info: dict[str, Any], shows: bool
+) -> tuple[Path, Path | None]:
+    """Steps 3 and 4 (see the module docstring): write the entry (and, when it ``shows``, the
+    site) in a work directory, then commit; returns the work directory and the entry moved
+    aside (None: the day was not published before). Undone and removed on any failure."""
+    day = snapshot.as_of
+    work = make_dir(layout.archive(channel) / f".work-{token()}")
+    try:
+        staged = make_dir(work / "entry")
+        written = write_entry(
+            staged,
+            snapshot.tables,
+            info,
+            csv={FACTS_NEEDED_FILE: (snapshot.facts_needed, FACTS_NEEDED)},
+        )
+        entry = Entry(channel, day, staged, written, sha256(staged / "manifest.json"))
+        write_day_page(layout, entry, snapshot.tables.ratings, at=layout.day(channel, day))
+        if shows:
+            render_site(layout, entry, work / "site", snapshot.view)
+        with COMMIT:
+            target = layout.day(channel, day)
+            aside = move_aside(target) if kind(target) is not None else None
+            try:
+                rename_in(staged, target)
+                if shows:
+                    swap(work / "site", layout.site(channel))
+            except BaseException:
+                if kind(target) is not None and kind(staged) is None:
+                    os.rename(target, staged)
+                if aside is not None:
+                    os.replace(aside, target)
+                raise
+    except BaseException:
+        remove(work)
+        raise
+    return work, aside
 
 
 def publish(
     run: Run,
-    category: str,
-    data: SourceData,
-    selection: Selection,
-    fit: Fit,
+    snapshot: Snapshot,
     *,
     rules_sha256: str,
     base_url: str | None = None,
     game_links: bool = False,
 ) -> Published:
-    """Publish the list of ``category`` on ``run.as_of``: archive entry, current site, index.
+    """Publish ``snapshot``, the list of its category on ``run.as_of``: archive entry, current
+    site, index.
 
     Parameters
     ----------
     run : whr.run.Run
         The run (output tree, list date, variant, force reason, gates, parameters).
-    category : str
-        The rule category of this list.
-    data : whr.tables.SourceData
-        What was read.
-    selection : whr.rules.Selection
-        Eligibility's result for ``category``.
-    fit : whr.engine.Fit
-        The fit of ``selection.rated``.
+    snapshot : whr.lists.Snapshot
+        The day's lists (:func:`whr.lists.build`), built against :func:`previous`.
     rules_sha256 : str
         Digest of the eligibility rules directory (from :meth:`whr.run.Run.check_local`).
     base_url : str, optional
@@ -549,11 +667,20 @@ def publish(
     ------
     whr.publish.gates.GateError
         When a gate refuses the list and ``run.force`` is None; nothing was published.
+    whr.publish.archive.StateError
+        When the snapshot was built against another list than the previous published one.
     whr.publish.parquet.PublishError
         When the written files do not verify; nothing was published.
     """
+    if not isinstance(snapshot, Snapshot):
+        raise TypeError(f"snapshot must be a whr.lists.Snapshot, got {type(snapshot).__name__}")
+    category = snapshot.category
     if category not in run.categories:
         raise ValueError(f"category: expected one of the run's {run.categories}, got {category!r}")
+    if snapshot.as_of != run.as_of:
+        raise ValueError(
+            f"snapshot: the lists of {snapshot.as_of}, but the run's day is {run.as_of}"
+        )
     if base_url is not None:
         from whr.publish.site import check_base_url
 
@@ -569,81 +696,20 @@ def publish(
             repaired, scans = _repair(layout, [channel], hashes)
         published = scans[channel].good
         latest = published[-1] if published else None
-        previous, before, before_history, warnings = _previous(published, day)
-        gates.check_size(selection.rated, run.max_players)  # before anything is built
-        tables, _ = build_tables(
-            day, data, selection, fit, previous=before, previous_history=before_history
+        before = _built_against(published, snapshot)
+        forced, warnings = _gated(run, snapshot, before, rules_sha256)
+        info = manifest(
+            run,
+            snapshot,
+            rules_sha256=rules_sha256,
+            previous=before,
+            forced=forced,
+            warnings=warnings,
+            site={"base_url": base_url, "game_links": game_links},
+            created=dt.datetime.now(dt.UTC),
         )
-        needed = facts_needed(selection)
-        now = counts(tables, selection) | {
-            "facts_needed": {"tournaments": len(needed), "games": int(needed["games"].sum())}
-        }
-        failed = gates.check(
-            now,
-            previous.manifest.get("counts") if previous else None,
-            previous.day if previous else None,
-            run.max_shrink,
-        )
-        if failed and run.force is None:
-            raise gates.GateError(gates.refusal(failed))
-        forced = None
-        if run.force is not None:  # the manifest names everything --force overrode
-            overrode = list(failed)
-            if unchanged(run, category, data.sha256, rules_sha256) is not None:
-                overrode.insert(0, f"no new data: the input and parameters equal those of {day}")
-            forced = {"reason": run.force, "overrode": overrode}
-            warnings += [f"published although {f} (--force: {run.force})" for f in failed]
-        info = {
-            "format": FORMAT_VERSION,
-            "list": {"category": category, "variant": run.variant},
-            "as_of": day.isoformat(),
-            "schema_version": str(FORMAT_VERSION),
-            "parameters": run.parameters(category, rules_sha256),
-            "run": run.record(),
-            "forced": forced,
-            "fit_params": jsonable(getattr(fit, "params", None)),
-            "fit": fit_record(fit),
-            "inputs": [{"name": n, "sha256": h} for n, h in data.inputs],
-            "inputs_sha256": data.sha256 if data.inputs else None,
-            "counts": now,
-            "previous": {
-                "date": previous.day.isoformat(),
-                "manifest_sha256": previous.manifest_sha256,
-            }
-            if previous
-            else None,
-            "warnings": warnings,
-            "site": {"base_url": base_url, "game_links": game_links},
-            "packages": versions(),
-            "created": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
-        }
-        work = make_dir(layout.archive(channel) / f".work-{token()}")
-        try:
-            staged = make_dir(work / "entry")
-            manifest = write_entry(
-                staged, tables, info, csv={FACTS_NEEDED_FILE: (needed, FACTS_NEEDED)}
-            )
-            entry = Entry(channel, day, staged, manifest, sha256(staged / "manifest.json"))
-            write_day_page(layout, entry, tables["ratings"], at=layout.day(channel, day))
-            shows = latest is None or day >= latest.day
-            if shows:
-                render_site(layout, entry, work / "site")
-            with COMMIT:
-                target = layout.day(channel, day)
-                aside = move_aside(target) if kind(target) is not None else None
-                try:
-                    rename_in(staged, target)
-                    if shows:
-                        swap(work / "site", layout.site(channel))
-                except BaseException:
-                    if kind(target) is not None and kind(staged) is None:
-                        os.rename(target, staged)
-                    if aside is not None:
-                        os.replace(aside, target)
-                    raise
-        except BaseException:
-            remove(work)
-            raise
+        shows = latest is None or day >= latest.day
+        work, aside = _commit(layout, channel, snapshot, info, shows)
         # Committed: the day is published. What is left is tidying, which the next run's
         # repair also does, so a failure here is a warning, not a failed list.
         try:
@@ -655,10 +721,10 @@ def publish(
         day=day,
         entry=layout.day(channel, day),
         site=layout.site(channel) if shows else None,
-        ratings=tables["ratings"],
-        previous_day=previous.day if previous else None,
-        previous=before,
+        ratings=snapshot.tables.ratings,
+        previous_day=before.day if before else None,
+        previous=snapshot.previous.ratings if before and snapshot.previous else None,
         warnings=tuple(warnings),
         repaired=tuple(repaired),
-        counts=now,
+        counts=snapshot.counts.record(),
     )

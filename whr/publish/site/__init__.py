@@ -1,29 +1,27 @@
-"""The static HTML site of one category: rendering only, from the built tables.
+"""The static HTML site of one category: rendering only, from what the lists stage computed.
 
-:func:`write_site` prepares every page's data once, in bulk (:mod:`.prepare`: one group by
-player and tournament, one standings table, the list columns), then writes the pages
-(:mod:`.render`). It never decides a rule: lists, statuses, ranks and the "Gy1 ≥ 10" list come
-from :mod:`whr.lists`, standings and performances from :mod:`whr.standings`, changes from
-:mod:`whr.changes`, all through the tables it is given.
+:func:`write` draws the pages of a day from its :class:`whr.lists.View` (what the pages show:
+the lists, their Gy1 ranks, the players and tournaments numbered, the standings and
+crosstables, the top players, all computed by :func:`whr.lists.view`): it never decides a rule,
+and formats the rule numbers it states from the view's rules. The machinery is
+:mod:`.frame` (templates, the writer, data files, page workers), the page data the script reads
+is declared in :mod:`.contract`, and each page family has its module:
+
+    lists.py        index.html, gy1.html, inactive.html, provisional.html   the list by tab;
+                    years.html, years/YYYY.html                    the list on each December 31
+    countries.py    countries.html, countries/<code>.html          per-country lists
+    players.py      players.html (and the players data), p/<id>.html   every listed player
+    tournaments.py  tournaments.html, tournaments/<id>.html        crosstables and pairings
+    top.py          top.html, top_women.html
+    excluded.py     excluded.html                                  games read but not rated
+    about.py        about.html
+    exports.py      ratings.csv, exclusions.csv, players.json, sitemap.xml (with a public address)
+    archive.py      the archive's pages (a day's page, archive.html, the root redirect)
 
 The site is self-contained and works from ``file://``: one stylesheet, one page script (the
 charts included), data files loaded with ``<script>`` (no network request, no fetch), relative
 links only. Pages are phone first: nothing is wider than the screen; wide tables scroll in their
 own box with the player column kept in view.
-
-Pages (paths relative to the site directory)::
-
-    index.html, gy1.html, inactive.html, provisional.html   the list on the as-of date, by tab
-    years.html, years/YYYY.html                    the list on each December 31 (tabs in-page)
-    countries.html, countries/<code>.html          per-country lists on the as-of date
-    players.html, players.json                     every listed player by id
-    p/<id>.html                                    one per listed player
-    tournaments.html, tournaments/<id>.html        tournaments with rated games: crosstables
-    excluded.html, exclusions.csv                  games read but not rated, and why
-    top.html, top_women.html, about.html
-    ratings.csv                                    the current list (every column of the Parquet)
-    data/*.js                                      data of the list pages and indexes
-    sitemap.xml                                    only when a public base URL is given
 
 The lists, the players index and the tournaments index are drawn by ``static/site.js`` from
 the data files (only the rows on screen are in the document), so a list page's size does not
@@ -34,46 +32,28 @@ the page, drawn the same way. File names of pages come from ids through
 
 from __future__ import annotations
 
-import datetime as dt
+import shutil
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote, urlsplit
-from xml.sax.saxutils import escape as xml_escape
+from urllib.parse import urlsplit
 
-import pandas as pd
+from whr.lists import View
+from whr.publish.site import (
+    about,
+    countries,
+    excluded,
+    exports,
+    lists,
+    players,
+    top,
+    tournaments,
+)
+from whr.publish.site.contract import page_script
+from whr.publish.site.frame import HERE, Pages, Renderer, Site, environment
+from whr.publish.site.names import namesake_labels, page_names, renjunet_games, slug
 
-from whr.publish.site import prepare, render
-from whr.publish.site.names import namesake_labels, page_names, slug
-from whr.publish.site.render import players_json
-from whr.tables import as_date
-
-__all__ = [
-    "check_base_url",
-    "namesake_labels",
-    "page_names",
-    "players_json",
-    "slug",
-    "write_prepared",
-    "write_site",
-]
-
-HERE = Path(__file__).parent
-_environment = render.environment  # the one Jinja environment (the archive pages use it too)
-
-
-SITEMAP_MAX_URLS = 50_000  # per sitemap file (sitemaps.org protocol)
-
-
-def _priority(path: str) -> str:
-    """Sitemap priority of a page, after the RIF site's scheme: 1.0 the current lists, 0.9 the
-    indexes, 0.8 year-end lists, 0.5 country pages and about, 0.4 tournaments, 0.3 players."""
-    if "/" not in path:
-        if path in ("index.html", "gy1.html", "inactive.html", "provisional.html"):
-            return "1.0"
-        return "0.9" if path != "about.html" else "0.5"
-    folder = path.split("/", 1)[0]
-    return {"years": "0.8", "countries": "0.5", "tournaments": "0.4", "p": "0.3"}.get(folder, "0.3")
+__all__ = ["check_base_url", "environment", "namesake_labels", "page_names", "slug", "write"]
 
 
 def check_base_url(base_url: object) -> str:
@@ -104,80 +84,65 @@ def check_base_url(base_url: object) -> str:
     return base_url if base_url.endswith("/") else base_url + "/"
 
 
-def _urlset(entries: list[tuple[str, str]], lastmod: str) -> str:
-    lines = [
-        '<?xml version="1.0" encoding="UTF-8"?>',
-        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
-    ]
-    for loc, priority in entries:
-        lines.append(
-            f"<url><loc>{xml_escape(loc)}</loc><lastmod>{lastmod}</lastmod>"
-            f"<changefreq>daily</changefreq><priority>{priority}</priority></url>"
-        )
-    lines.append("</urlset>")
-    return "\n".join(lines) + "\n"
+def site_of(view: View, info: Mapping[str, Any], game_links: bool) -> Site:
+    """What every page family shares (:class:`frame.Site`), formatted once."""
+    tours, tournament_page = tournaments.table(view)
+    linked: frozenset[str] = frozenset()
+    games = view.tables.games
+    if game_links and len(games):
+        linked = frozenset(games["game_id"].astype("str")[renjunet_games(games)])
+    return Site(
+        view=view,
+        info=info,
+        game=view.category.capitalize(),
+        players=players.table(view),
+        countries=countries.table(view),
+        tournaments=tours,
+        tournament_page=tournament_page,
+        linked=linked,
+    )
 
 
-def _write_sitemap(r: render.Renderer, base_url: str) -> None:
-    """``sitemap.xml`` of every HTML page (``lastmod`` is the list date, so a rerun of the same
-    day writes the same file); above 50,000 pages, a sitemap index over ``sitemap-N.xml``."""
-    pages = sorted(path for path in r.written if path.endswith(".html"))
-    pages.sort(key=lambda path: -float(_priority(path)))  # stable: by priority, then path
-    entries = [(base_url + quote(path), _priority(path)) for path in pages]
-    lastmod = r.site.as_of.isoformat()
-    chunks = [entries[i : i + SITEMAP_MAX_URLS] for i in range(0, len(entries), SITEMAP_MAX_URLS)]
-    if len(chunks) <= 1:
-        files = {"sitemap.xml": _urlset(entries, lastmod)}
-    else:
-        files = {f"sitemap-{i + 1}.xml": _urlset(c, lastmod) for i, c in enumerate(chunks)}
-        index = [
-            '<?xml version="1.0" encoding="UTF-8"?>',
-            '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
-            *(
-                f"<sitemap><loc>{xml_escape(base_url + name)}</loc>"
-                f"<lastmod>{lastmod}</lastmod></sitemap>"
-                for name in files
-            ),
-            "</sitemapindex>",
-        ]
-        files["sitemap.xml"] = "\n".join(index) + "\n"
-    for name, content in files.items():
-        r.write(name, content)
+def _static(target: Path, view: View) -> None:
+    """Make ``target`` (it must not exist) and its ``static/``: the stylesheet, and the page
+    script with its data's fields and the list's rules (:func:`contract.page_script`)."""
+    target.mkdir(parents=True)
+    (target / "static").mkdir()
+    for asset in (HERE / "static").iterdir():  # copyfile: modes from the umask, not the package
+        if asset.name == "site.js":
+            script = page_script(asset.read_text(encoding="utf-8"), view.rules)
+            (target / "static" / asset.name).write_bytes(script.encode("utf-8"))
+        else:
+            shutil.copyfile(asset, target / "static" / asset.name)
 
 
-def write_site(
+def write(
     target: Path,
-    as_of: dt.date,
-    tables: Mapping[str, pd.DataFrame],
-    year_end: Mapping[dt.date, pd.DataFrame],
+    view: View,
     info: Mapping[str, Any],
     *,
     base_url: str | None = None,
     game_links: bool = False,
     processes: int | None = None,
 ) -> list[str]:
-    """Render the whole site of one category into ``target`` (created; must not exist).
+    """Render the whole site of one list on one day into ``target`` (created; must not exist).
 
     Parameters
     ----------
     target : pathlib.Path
         The site directory.
-    as_of : datetime.date
-        The list date.
-    tables : mapping of str to pandas.DataFrame
-        The built tables (:func:`whr.publish.parquet.build_tables`): ``ratings``, ``history``,
-        ``games``, ``players``, ``tournaments`` and ``exclusions``.
-    year_end : mapping of datetime.date to pandas.DataFrame
-        The year-end lists, newest first.
+    view : whr.lists.View
+        What the pages show (``Snapshot.view``, or :func:`whr.lists.view` of an archived
+        entry's tables).
     info : mapping
-        The manifest's facts (parameters, inputs, counts, versions) for the about page.
+        The manifest's facts (parameters, inputs, counts, versions, links) for the about page.
     base_url : str, optional
         The public address of the site directory (see :func:`check_base_url`); when given,
         ``sitemap.xml`` is written with absolute addresses under it. Without it, no sitemap
         (a sitemap needs absolute URLs).
     game_links : bool, default False
-        Link the results of RenjuNet games (:func:`whr.lists.renjunet_games`) to their pages
-        on renju.net, as the RIF site does. Off by default: a RenjuNet-format file of invented
+        Link the results of RenjuNet games (:func:`names.renjunet_games`) to their pages on
+        renju.net, as the RIF site does. Off by default: a RenjuNet-format file of invented
         games (such as ``data/sample``) would otherwise link to unrelated real games.
     processes : int, optional
         Worker processes for the player and tournament pages (forked, so they share the
@@ -190,7 +155,8 @@ def write_site(
         Every file written, as a path relative to ``target`` ("p/000001.html").
     """
     target = Path(target)
-    as_date(as_of, "as_of")
+    if not isinstance(view, View):
+        raise TypeError(f"view must be a whr.lists.View, got {type(view).__name__}")
     if base_url is not None:
         base_url = check_base_url(base_url)
     if not isinstance(game_links, bool):
@@ -199,20 +165,31 @@ def write_site(
         isinstance(processes, bool) or not isinstance(processes, int) or processes < 1
     ):
         raise ValueError(f"processes must be an int >= 1 or None, got {processes!r}")
-    site = prepare.prepare(as_of, tables, year_end, info, game_links=game_links)
-    return write_prepared(site, target, base_url=base_url, processes=processes)
-
-
-def write_prepared(
-    site: prepare.Prepared,
-    target: Path,
-    *,
-    base_url: str | None = None,
-    processes: int | None = None,
-) -> list[str]:
-    """The second half of :func:`write_site`: write the pages of prepared data (timed apart
-    by the benchmark); arguments as there."""
-    r = render.write(site, Path(target), processes=processes)
+    site = site_of(view, info, game_links)
+    _static(target, view)
+    r = Renderer(target, site)
+    r.data("players", "players", players.data(site))  # the pages name these two data files
+    tournaments.write_index(r)
+    current = lists.list_data(view.current)
+    pages = Pages(r, [players.pages(r, current), tournaments.pages(r)], processes)
+    try:  # while the worker processes (if any) write the player and tournament pages
+        lists.write(r, current)
+        countries.write(r, current)
+        players.write_index(r)
+        not_rated = excluded.table(
+            view.tables.exclusions, view.tables.tournaments, site.tournament_page
+        )
+        excluded.write(r, not_rated)
+        top.write(r)
+        top.write(r, women=True)
+        about.write(r)
+        exports.write_ratings(r)
+        exports.write_exclusions(r, not_rated)
+        exports.write_players(r)
+    except BaseException:
+        pages.stop()
+        raise
+    pages.finish()
     if base_url is not None:
-        _write_sitemap(r, base_url)
+        exports.write_sitemap(r, base_url)
     return r.written + sorted(f"static/{p.name}" for p in (r.target / "static").iterdir())

@@ -13,21 +13,18 @@ from typing import Any
 
 import pandas as pd
 
-from whr.publish.site import _environment, slug
+from whr.publish.site.frame import environment, long_date
+from whr.publish.site.names import slug
 
 TOP = 100
 """Ranked players shown on a day's page (the whole list is in its Parquet file)."""
 
-_env = _environment()
+_env = environment()
 
 
 def _title(category: str, variant: str | None) -> str:
     base = f"{category.capitalize()} world rating list"
     return base if variant is None else f"{base}, variant {variant}"
-
-
-def _long_date(day: dt.date) -> str:
-    return f"{day.day} {day:%B %Y}"
 
 
 def day_page(
@@ -55,19 +52,19 @@ def day_page(
     ranked = ratings.loc[ratings["rank"].notna()].head(TOP)
     rows = [
         {
-            "rank": int(r.rank),
-            "name": r.name if isinstance(r.name, str) and r.name else r.player,
-            "href": f"{site_href}p/{slug(r.player)}.html",
-            "country": r.country if isinstance(r.country, str) else "",
-            "rating": f"{r.rating:.0f}",
-            "uncertainty": "" if pd.isna(r.uncertainty) else f"{r.uncertainty:.0f}",
-            "games": int(r.games),
+            "rank": int(r["rank"]),
+            "name": r["name"] if isinstance(r["name"], str) and r["name"] else r["player"],
+            "href": f"{site_href}p/{slug(r['player'])}.html",
+            "country": r["country"] if isinstance(r["country"], str) else "",
+            "rating": f"{r['rating']:.0f}",
+            "uncertainty": "" if pd.isna(r["uncertainty"]) else f"{r['uncertainty']:.0f}",
+            "games": int(r["games"]),
         }
-        for r in ranked.itertuples(index=False)
+        for r in ranked.to_dict("records")
     ]
     counts = manifest.get("counts", {})
     return _env.get_template("archive_day.html").render(
-        heading=f"{_title(listed['category'], listed.get('variant'))} — {_long_date(day)}",
+        heading=f"{_title(listed['category'], listed.get('variant'))} — {long_date(day)}",
         day=day.isoformat(),
         variant=listed.get("variant"),
         rows=rows,

@@ -15,23 +15,27 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
+import numpy as np
 import pandas as pd
 
 from whr.digest import text_sha256
+from whr.publish.site.frame import text as _text
 
-__all__ = ["RESERVED", "namesake_labels", "page_names", "slug"]
+__all__ = [
+    "RENJUNET_GAME_URL",
+    "RESERVED",
+    "namesake_labels",
+    "page_names",
+    "renjunet_game_url",
+    "renjunet_games",
+    "slug",
+]
 
 _PLAIN = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]{0,63}")
 RESERVED = frozenset(
     ["con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)), *(f"lpt{i}" for i in range(10))]
 )
 """Device names Windows reserves as file names (compared in lower case)."""
-
-
-def _text(value: object) -> str:
-    if value is None or (not isinstance(value, str) and pd.isna(value)):
-        return ""
-    return str(value)
 
 
 def _hashed(text: str) -> str:
@@ -122,3 +126,40 @@ def namesake_labels(
             parts.append(f"id {_text(ids[i])}")
         out[i] = "(" + ", ".join(parts) + ")"
     return out
+
+
+RENJUNET_GAME_URL = "https://www.renju.net/game/{id}/"  # the game's page on renju.net
+_RENJUNET_FILE = r"(?i)(?:^|[/\\])(?:renjunet[^/\\]*|[^/\\]*\.rif(?:\.gz|\.zip)?)$"
+
+
+def renjunet_games(games: pd.DataFrame) -> np.ndarray:
+    """Which games are RenjuNet's own records, so that renju.net has a page for them.
+
+    A game is one when its ``game_id`` is a plain number (RenjuNet's ids; the RIF's manual
+    additions were ``G…``, EGF games ``<tournament>:r<round>:…``) and its ``source`` names a
+    RenjuNet database file (a name starting with ``renjunet`` or ending in ``.rif``,
+    ``.rif.gz`` or ``.rif.zip``). Only results are published; renju.net shows the moves
+    under its own licence.
+
+    Parameters
+    ----------
+    games : pandas.DataFrame
+        Games with columns game_id and source (schema ``GAMES`` or ``RATED_GAMES``).
+
+    Returns
+    -------
+    numpy.ndarray of bool
+    """
+    missing = [c for c in ("game_id", "source") if c not in games]
+    if missing:
+        raise ValueError(f"games are missing columns {missing}")
+    ids = games["game_id"].astype("str").str.fullmatch(r"[0-9]{1,12}").fillna(False)
+    source = games["source"].astype("str").str.contains(_RENJUNET_FILE).fillna(False)
+    return (ids & source).to_numpy(bool)
+
+
+def renjunet_game_url(game_id: str) -> str:
+    """The renju.net page of a RenjuNet game id (see :func:`renjunet_games`)."""
+    if not isinstance(game_id, str) or not game_id.isdigit() or not game_id.isascii():
+        raise ValueError(f"game_id must be a RenjuNet game id (digits), got {game_id!r}")
+    return RENJUNET_GAME_URL.format(id=game_id)

@@ -3,12 +3,18 @@
 // dependency: the data comes from data/*.js files loaded with <script> (they set window.WHR), so
 // the site works from file://. Big tables are drawn virtually: only the rows on screen (and a
 // margin) are in the document.
+//
+// The page data is read only by name: F.<payload>.<field> is a field's key in a keyed payload
+// (an object, such as a list's columns) or its position in a row (an array, such as a player's
+// tournament). F and RULES (the rules the list was computed with) are written in below from the
+// declarations of whr/publish/site/contract.py when the site is rendered.
+var WHR_FIELDS = /*@F@*/{}, WHR_RULES = /*@RULES@*/{};
 (function () {
   "use strict";
-  var W = window.WHR || {};
+  var W = window.WHR || {}, F = WHR_FIELDS, RULES = WHR_RULES;
   var cfgEl = document.getElementById("cfg");
   var CFG = cfgEl ? JSON.parse(cfgEl.textContent) : {};
-  var ROOT = CFG.root || "";
+  var ROOT = CFG[F.cfg.root] || "";
   var NON_ASCII = /[^\x00-\x7f]/;
 
   function $(id) { return document.getElementById(id); }
@@ -48,28 +54,60 @@
 
   // --- the players data -----------------------------------------------------------------------
   function Players(d) {
-    this.d = d;
-    this.n = d.id.length;
+    var C = d[F.players.countries];
+    this.id = d[F.players.id];
+    this.name = d[F.players.name];
+    this.label = d[F.players.label];
+    this.native = d[F.players.native];
+    this.city = d[F.players.city];
+    this.country = d[F.players.country];
+    this.birthYear = d[F.players.birth_year];
+    this.female = d[F.players.female];
+    this.pages = d[F.players.page];
+    this.countries = { code: C[F.countries.code], name: C[F.countries.name] };
+    this.size = this.id.length;
     this._keys = null;
   }
-  Players.prototype.page = function (i) { return this.d.pg[i] || this.d.id[i]; };
-  Players.prototype.code = function (i) { var c = this.d.co[i]; return c < 0 ? "" : this.d.countries.code[c]; };
+  Players.prototype.page = function (i) { return this.pages[i] || this.id[i]; };
+  Players.prototype.code = function (i) { var c = this.country[i]; return c < 0 ? "" : this.countries.code[c]; };
   Players.prototype.link = function (i, root, label) {
-    var d = this.d;
     if (i < 0) return "?";
-    return "<a href=\"" + root + "p/" + esc(this.page(i)) + ".html\"" + (d.f[i] ? " class=f" : "") +
-      (d.nt[i] ? " title=\"" + esc(d.nt[i]) + "\"" : "") + ">" + esc(d.name[i]) + "</a>" +
-      (label && d.lb[i] ? " <small>" + esc(d.lb[i]) + "</small>" : "");
+    return "<a href=\"" + root + "p/" + esc(this.page(i)) + ".html\"" + (this.female[i] ? " class=f" : "") +
+      (this.native[i] ? " title=\"" + esc(this.native[i]) + "\"" : "") + ">" + esc(this.name[i]) + "</a>" +
+      (label && this.label[i] ? " <small>" + esc(this.label[i]) + "</small>" : "");
   };
   Players.prototype.keys = function () {  // what a search looks in: name, native name, id, city
     if (!this._keys) {
-      var d = this.d, k = new Array(this.n);
-      for (var i = 0; i < this.n; i++) k[i] = fold(d.name[i] + "\u0001" + d.nt[i] + "\u0001" + d.id[i] + "\u0001" + d.ci[i]);
+      var k = new Array(this.size);
+      for (var i = 0; i < this.size; i++) k[i] = fold(this.name[i] + "\u0001" + this.native[i] + "\u0001" + this.id[i] + "\u0001" + this.city[i]);
       this._keys = k;
     }
     return this._keys;
   };
-  Players.prototype.nameKey = function (i) { return fold(this.d.name[i]); };
+  Players.prototype.nameKey = function (i) { return fold(this.name[i]); };
+
+  // a list's columns (absent ones undefined: the change without a previous list, the games and
+  // country ranks on a year-end list)
+  function List(d) {
+    this.player = d[F.list.player];
+    this.rating = d[F.list.rating];
+    this.uncertainty = d[F.list.uncertainty];
+    this.gy = [d[F.list.gy1], d[F.list.gy2], d[F.list.gy5]];  // in the order of RULES' windows
+    this.status = d[F.list.status];
+    this.rank = d[F.list.rank];
+    this.gy1Rank = d[F.list.gy1_rank];
+    this.previousRank = d[F.list.previous_rank];
+    this.change = d[F.list.change];
+    this.games = d[F.list.games];
+    this.countryRank = d[F.list.country_rank];
+    this.gy1CountryRank = d[F.list.gy1_country_rank];
+    this.size = this.player.length;
+  }
+
+  // the rules the list was computed with, as its texts state them
+  var ESTABLISHED = RULES[F.rules.established_games], ACTIVE_YEARS = RULES[F.rules.active_years];
+  var GY1_GAMES = RULES[F.rules.gy1_games], WINDOWS = RULES[F.rules.windows_years];
+  function lastYears(y) { return y === 1 ? "the last year" : "the last " + y + " years"; }
 
   // --- a virtual table -------------------------------------------------------------------------
   // cols: [{label, title, cls, first (1 ascending, -1 descending on the first click), key(i)
@@ -77,14 +115,15 @@
   function VTable(table, onSort) {
     var self = this;
     this.table = table;
-    this.body = table.tBodies[0];
+    this.body = table.querySelector("tbody");
     this.cols = [];
     this.ids = [];
     this.sortCol = -1;
     this.dir = 1;
     this.rowH = 30;
     this.total = 0;  // rows of the data (ids are 0 .. total - 1)
-    this.range = [-1, -1];
+    this.shownFirst = -1;  // the rows in the document: shownFirst .. shownLast - 1
+    this.shownLast = -1;
     this.onSort = onSort;
     var pending = false;
     this.schedule = function () {
@@ -112,7 +151,7 @@
     this.marks();
   };
   VTable.prototype.marks = function () {
-    var ths = this.table.tHead.rows[0].cells;
+    var ths = this.table.tHead.querySelectorAll("th");
     for (var k = 0; k < ths.length; k++) {
       if (k === this.sortCol) ths[k].setAttribute("aria-sort", this.dir > 0 ? "ascending" : "descending");
       else ths[k].removeAttribute("aria-sort");
@@ -157,8 +196,9 @@
     var top = this.body.getBoundingClientRect().top;
     var first = Math.min(n, Math.max(0, Math.floor(-top / h) - 20));
     var last = Math.min(n, Math.max(first, Math.ceil((window.innerHeight - top) / h) + 20));
-    if (!force && first === this.range[0] && last === this.range[1]) return;
-    this.range = [first, last];
+    if (!force && first === this.shownFirst && last === this.shownLast) return;
+    this.shownFirst = first;
+    this.shownLast = last;
     var span = this.cols.length, html = "";
     if (first > 0) html += "<tr class=sp aria-hidden=true><td colspan=" + span + " style=\"height:" + first * h + "px\"></td></tr>";
     for (var p = first; p < last; p++) html += this.rowHtml(this.ids[p], p);
@@ -176,7 +216,7 @@
     var self = this, box = document.createElement("tbody");
     return this.ids.map(function (i, p) {
       box.innerHTML = self.rowHtml(i, p);
-      return Array.prototype.map.call(box.rows[0].cells, function (c) { return c.textContent; });
+      return Array.prototype.map.call(box.querySelectorAll("td"), function (c) { return c.textContent; });
     });
   };
 
@@ -191,7 +231,7 @@
   }
 
   // --- rating lists ----------------------------------------------------------------------------
-  var TAB_LABELS = { active: "Active", gy1: "Gy1 \u2265 10", inactive: "Inactive", provisional: "Provisional" };
+  var TAB_LABELS = { active: "Active", gy1: "Gy1 \u2265 " + GY1_GAMES, inactive: "Inactive", provisional: "Provisional" };
   var STATUS = ["established, active", "established, inactive", "provisional"];
 
   function num(v) { return v === null || v === undefined ? "" : String(v); }
@@ -199,18 +239,18 @@
   function rankKey(v) { return v ? v : null; }
 
   function listApp() {
-    var P = new Players(W.players), L = W.lists[CFG.list], n = L.p.length;
-    var fixed = CFG.country || "";
+    var P = new Players(W.players), L = new List(W.lists[CFG[F.cfg.list]]), n = L.size;
+    var fixed = CFG[F.cfg.country] || "", hasChange = CFG[F.cfg.change], startTab = CFG[F.cfg.tab];
     var table = new VTable($("list"), save);
     table.total = n;
     var q = $("q"), sel = $("c"), shown = $("shown");
     var keys = P.keys(), code = new Array(n);
-    for (var i = 0; i < n; i++) code[i] = P.code(L.p[i]);
+    for (var i = 0; i < n; i++) code[i] = P.code(L.player[i]);
     var inTab = {
-      active: function (i) { return L.s[i] === 0; },
-      gy1: function (i) { return (fixed ? L.cy[i] : L.y[i]) > 0; },
-      inactive: function (i) { return L.s[i] === 1; },
-      provisional: function (i) { return L.s[i] === 2; }
+      active: function (i) { return L.status[i] === 0; },
+      gy1: function (i) { return (fixed ? L.gy1CountryRank[i] : L.gy1Rank[i]) > 0; },
+      inactive: function (i) { return L.status[i] === 1; },
+      provisional: function (i) { return L.status[i] === 2; }
     };
     var total = {};
     Object.keys(inTab).forEach(function (t) {
@@ -219,42 +259,45 @@
       total[t] = c;
     });
     var state = readHash();
-    var tab = inTab[state.t] ? state.t : CFG.tab;
+    var tab = inTab[state.t] ? state.t : startTab;
     q.value = state.q || "";
     var country = fixed || state.c || "";
 
-    var player = { label: "Player", cls: "nm", first: 1, key: function (i) { return P.nameKey(L.p[i]); }, html: function (i) { return P.link(L.p[i], ROOT, false); } };
-    var rating = { label: "Rating", cls: "n", first: -1, key: function (i) { return L.r[i]; }, html: function (i) { return L.r[i]; } };
+    var player = { label: "Player", cls: "nm", first: 1, key: function (i) { return P.nameKey(L.player[i]); }, html: function (i) { return P.link(L.player[i], ROOT, false); } };
+    var rating = { label: "Rating", cls: "n", first: -1, key: function (i) { return L.rating[i]; }, html: function (i) { return L.rating[i]; } };
     var change = { label: "Change", title: "rating change since the previous list", cls: "n", first: -1,
-      key: function (i) { return L.d[i] === "n" ? null : L.d[i]; },
-      html: function (i) { var d = L.d[i]; return d === "n" ? "<span class=new>new</span>" : (d === null ? "" : signed(d)); } };
-    var unc = { label: "\u00b1", title: "uncertainty: one standard deviation, Elo", cls: "n u", first: 1, key: function (i) { return L.u[i]; }, html: function (i) { return num(L.u[i]); } };
-    function count(k, title) { return { label: k.toUpperCase().replace("G", "Gy"), title: title, cls: "n", first: -1, key: function (i) { return L[k][i]; }, html: function (i) { return L[k][i]; } }; }
-    var tail = [count("g1", "rated games in the last year"), count("g2", "rated games in the last 2 years"), count("g5", "rated games in the last 5 years"),
+      key: function (i) { return L.change[i] === "n" ? null : L.change[i]; },
+      html: function (i) { var d = L.change[i]; return d === "n" ? "<span class=new>new</span>" : (d === null ? "" : signed(d)); } };
+    var unc = { label: "\u00b1", title: "uncertainty: one standard deviation, Elo", cls: "n u", first: 1, key: function (i) { return L.uncertainty[i]; }, html: function (i) { return num(L.uncertainty[i]); } };
+    function count(k) {
+      var values = L.gy[k];
+      return { label: "Gy" + WINDOWS[k], title: "rated games in " + lastYears(WINDOWS[k]), cls: "n", first: -1, key: function (i) { return values[i]; }, html: function (i) { return values[i]; } };
+    }
+    var tail = [count(0), count(1), count(2),
       { label: "Country", first: 1, key: function (i) { return code[i]; }, html: function (i) { return esc(code[i]); } },
-      { label: "BY", title: "birth year", cls: "n", first: 1, key: function (i) { return P.d.by[L.p[i]] || null; }, html: function (i) { return P.d.by[L.p[i]] || ""; } }];
-    function rankCol(label, k, title) { return { label: label, title: title, cls: "n", first: 1, key: function (i) { return rankKey(L[k][i]); }, html: function (i) { return rankText(L[k][i]); } }; }
+      { label: "BY", title: "birth year", cls: "n", first: 1, key: function (i) { return P.birthYear[L.player[i]] || null; }, html: function (i) { return P.birthYear[L.player[i]] || ""; } }];
+    function rankCol(label, values, title) { return { label: label, title: title, cls: "n", first: 1, key: function (i) { return rankKey(values[i]); }, html: function (i) { return rankText(values[i]); } }; }
 
     // what matters most comes first (a phone shows about four columns): rank, player, rating,
     // change; then the other ranks, the uncertainty and the activity counts
     function columns(t) {
       var cols = [], more = [];
       if (t === "active") {
-        cols.push(rankCol("Rank", fixed ? "ck" : "k", fixed ? "rank in the country" : "rank among established active players"));
-        if (fixed) more.push(rankCol("World", "k", "rank on the world list"));
-        else if (CFG.change) more.push(rankCol("Prev.", "q", "rank on the previous list"));
+        cols.push(rankCol("Rank", fixed ? L.countryRank : L.rank, fixed ? "rank in the country" : "rank among established active players"));
+        if (fixed) more.push(rankCol("World", L.rank, "rank on the world list"));
+        else if (hasChange) more.push(rankCol("Prev.", L.previousRank, "rank on the previous list"));
       } else if (t === "gy1") {
-        cols.push(rankCol("Rank", fixed ? "cy" : "y", "rank among the players of this list"));
-        more.push(rankCol("World", "k", "rank on the world list of established active players"));
+        cols.push(rankCol("Rank", fixed ? L.gy1CountryRank : L.gy1Rank, "rank among the players of this list"));
+        more.push(rankCol("World", L.rank, "rank on the world list of established active players"));
       }
       cols.push(player, rating);
-      if (CFG.change) cols.push(change);
+      if (hasChange) cols.push(change);
       return cols.concat(more, [unc], tail);
     }
     var NOTES = {
-      gy1: "Established players with at least 10 rated games in the year up to the list date (the RIF's \u201cGy1 \u2265 10\u201d list). Rank: among them; World: the rank on the list of established active players.",
-      inactive: "Established players whose last rated game is more than 5 years before the list date: not ranked.",
-      provisional: "Players with at most 9 rated games: not ranked."
+      gy1: "Established players with at least " + GY1_GAMES + " rated games in the year up to the list date (the RIF's \u201cGy1 \u2265 " + GY1_GAMES + "\u201d list). Rank: among them; World: the rank on the list of established active players.",
+      inactive: "Established players whose last rated game is more than " + ACTIVE_YEARS + " years before the list date: not ranked.",
+      provisional: "Players with at most " + (ESTABLISHED - 1) + " rated games: not ranked."
     };
 
     function setTab(t) {
@@ -269,7 +312,7 @@
       if (!sel) return;
       var seen = {}, list = [];
       for (var i = 0; i < n; i++) if (code[i] && inTab[tab](i)) seen[code[i]] = (seen[code[i]] || 0) + 1;
-      var C = P.d.countries;
+      var C = P.countries;
       for (var c = 0; c < C.code.length; c++) if (seen[C.code[c]]) list.push(c);
       list.sort(function (a, b) { return C.name[a] < C.name[b] ? -1 : (C.name[a] > C.name[b] ? 1 : 0); });
       var html = "<option value=\"\">All countries</option>", found = false;
@@ -288,7 +331,7 @@
       var tabs = Object.keys(hits);
       for (var i = 0; i < n; i++) {
         if (c && code[i] !== c) continue;
-        var k = keys[L.p[i]], ok = true;
+        var k = keys[L.player[i]], ok = true;
         for (var j = 0; j < w.length && ok; j++) ok = k.indexOf(w[j]) >= 0;
         if (!ok) continue;
         for (var t = 0; t < tabs.length; t++) if (inTab[tabs[t]](i)) hits[tabs[t]]++;
@@ -316,7 +359,7 @@
       });
       save();
     }
-    function save() { writeHash({ t: tab === CFG.tab ? "" : tab, q: q.value, c: fixed ? "" : country }); }
+    function save() { writeHash({ t: tab === startTab ? "" : tab, q: q.value, c: fixed ? "" : country }); }
     setTab(tab);
     var later = schedule(apply);
     q.addEventListener("input", later);
@@ -326,7 +369,7 @@
       var s = readHash();
       q.value = s.q || "";
       if (!fixed) country = s.c || "";
-      var t = inTab[s.t] ? s.t : CFG.tab;
+      var t = inTab[s.t] ? s.t : startTab;
       if (t !== tab) setTab(t); else fillCountries();
       apply();
     });
@@ -334,31 +377,32 @@
     W.view = table;
   }
 
+
   // --- the players index -------------------------------------------------------------------------
   function playersApp() {
-    var P = new Players(W.players), L = W.lists.current, n = P.n, d = P.d;
+    var P = new Players(W.players), L = new List(W.lists.current), n = P.size;
     var pos = new Array(n);
-    for (var j = 0; j < L.p.length; j++) pos[L.p[j]] = j;
+    for (var j = 0; j < L.size; j++) pos[L.player[j]] = j;
     var table = new VTable($("list"), save), q = $("q"), sel = $("c"), shown = $("shown");
     table.total = n;
     var keys = P.keys();
-    function val(k) { return function (i) { return L[k][pos[i]]; }; }
+    function val(values) { return function (i) { return values[pos[i]]; }; }
     var cols = [
-      { label: "ID", first: 1, key: function (i) { return i; }, html: function (i) { return esc(d.id[i]); } },
+      { label: "ID", first: 1, key: function (i) { return i; }, html: function (i) { return esc(P.id[i]); } },
       { label: "Player", cls: "nm", first: 1, key: function (i) { return P.nameKey(i); }, html: function (i) { return P.link(i, "", false); } },
-      { label: "Rating", cls: "n", first: -1, key: val("r"), html: val("r") },
-      { label: "\u00b1", cls: "n u", first: 1, key: val("u"), html: function (i) { return num(L.u[pos[i]]); } },
-      { label: "Games", cls: "n", first: -1, key: val("n"), html: val("n") },
-      { label: "Rank", cls: "n", first: 1, key: function (i) { return rankKey(L.k[pos[i]]); }, html: function (i) { return rankText(L.k[pos[i]]); } },
-      { label: "Status", first: 1, key: val("s"), html: function (i) { return STATUS[L.s[pos[i]]]; } },
-      { label: "BY", cls: "n", first: 1, key: function (i) { return d.by[i] || null; }, html: function (i) { return d.by[i] || ""; } },
-      { label: "City", first: 1, key: function (i) { return d.ci[i] ? fold(d.ci[i]) : null; }, html: function (i) { return esc(d.ci[i]); } },
+      { label: "Rating", cls: "n", first: -1, key: val(L.rating), html: val(L.rating) },
+      { label: "\u00b1", cls: "n u", first: 1, key: val(L.uncertainty), html: function (i) { return num(L.uncertainty[pos[i]]); } },
+      { label: "Games", cls: "n", first: -1, key: val(L.games), html: val(L.games) },
+      { label: "Rank", cls: "n", first: 1, key: function (i) { return rankKey(L.rank[pos[i]]); }, html: function (i) { return rankText(L.rank[pos[i]]); } },
+      { label: "Status", first: 1, key: val(L.status), html: function (i) { return STATUS[L.status[pos[i]]]; } },
+      { label: "BY", cls: "n", first: 1, key: function (i) { return P.birthYear[i] || null; }, html: function (i) { return P.birthYear[i] || ""; } },
+      { label: "City", first: 1, key: function (i) { return P.city[i] ? fold(P.city[i]) : null; }, html: function (i) { return esc(P.city[i]); } },
       { label: "Country", first: 1, key: function (i) { return P.code(i) || null; }, html: function (i) { return esc(P.code(i)); } }
     ];
     table.setColumns(cols, 0, 1);
     var state = readHash();
     q.value = state.q || "";
-    var C = d.countries, html = "<option value=\"\">All countries</option>", order = [];
+    var C = P.countries, html = "<option value=\"\">All countries</option>", order = [];
     for (var c = 0; c < C.code.length; c++) order.push(c);
     order.sort(function (a, b) { return C.name[a] < C.name[b] ? -1 : 1; });
     order.forEach(function (c) { html += "<option value=\"" + esc(C.code[c]) + "\">" + esc(C.name[c]) + "</option>"; });
@@ -385,20 +429,31 @@
   }
 
   // --- the tournaments index -----------------------------------------------------------------------
+  function Tournaments(d) {
+    this.page = d[F.tournaments.page];
+    this.name = d[F.tournaments.name];
+    this.place = d[F.tournaments.place];
+    this.games = d[F.tournaments.games];
+    this.start = d[F.tournaments.start];
+    this.end = d[F.tournaments.end];
+    this.rule = d[F.tournaments.rule];
+    this.size = this.page.length;
+  }
   function tournamentsApp() {
-    var T = W.tournaments, n = T.pg.length;
+    var T = new Tournaments(W.tournaments), n = T.size;
     var table = new VTable($("list"), null), q = $("q"), shown = $("shown");
     table.total = n;
     var keys = new Array(n);
     for (var i = 0; i < n; i++) keys[i] = fold(T.name[i] + "\u0001" + T.place[i] + "\u0001" + T.rule[i]);
-    function text(k) { return function (i) { return T[k][i] ? fold(T[k][i]) : null; }; }
+    function text(values) { return function (i) { return values[i] ? fold(values[i]) : null; }; }
+    function value(values) { return function (i) { return values[i]; }; }
     var cols = [
-      { label: "Tournament", cls: "nm", first: 1, key: text("name"), html: function (i) { return "<a href=\"tournaments/" + esc(T.pg[i]) + ".html\">" + esc(T.name[i]) + "</a>"; } },
-      { label: "Place", first: 1, key: text("place"), html: function (i) { return esc(T.place[i]); } },
-      { label: "Rated games", cls: "n", first: -1, key: function (i) { return T.n[i]; }, html: function (i) { return T.n[i]; } },
-      { label: "Start", first: -1, key: function (i) { return T.start[i]; }, html: function (i) { return T.start[i]; } },
-      { label: "End", first: -1, key: function (i) { return T.end[i]; }, html: function (i) { return T.end[i]; } },
-      { label: "Rule", first: 1, key: text("rule"), html: function (i) { return esc(T.rule[i]); } }
+      { label: "Tournament", cls: "nm", first: 1, key: text(T.name), html: function (i) { return "<a href=\"tournaments/" + esc(T.page[i]) + ".html\">" + esc(T.name[i]) + "</a>"; } },
+      { label: "Place", first: 1, key: text(T.place), html: function (i) { return esc(T.place[i]); } },
+      { label: "Rated games", cls: "n", first: -1, key: value(T.games), html: value(T.games) },
+      { label: "Start", first: -1, key: value(T.start), html: value(T.start) },
+      { label: "End", first: -1, key: value(T.end), html: value(T.end) },
+      { label: "Rule", first: 1, key: text(T.rule), html: function (i) { return esc(T.rule[i]); } }
     ];
     table.setColumns(cols, -1, 1);  // data order: newest first
     q.value = readHash().q || "";
@@ -420,123 +475,102 @@
   }
 
   // --- a player's tournaments and games -------------------------------------------------------
-  // player-data: {"chart": the rating chart's data, "events": [[tournament, last day, games,
-  // 2 x score, performance, bound, before, after, change, [round, code, opponent, opponent's
-  // rating, round, ...](, [game id or null, ...])], ...]}, newest first. The sections are drawn
-  // here (the page holds only the facts: tens of thousands of pages, the fewer bytes the better).
-  var RESULT = [["l", "Loss"], ["d", "Draw"], ["w", "Win"]];
+  // player-data (contract.PLAYER): the rating chart's data and the player's tournaments (event
+  // rows), newest first, each with its games (game rows, flat). The sections are drawn here (the
+  // page holds only the facts: tens of thousands of pages, the fewer bytes the better).
+  var RESULT = [{ cls: "l", text: "Loss" }, { cls: "d", text: "Draw" }, { cls: "w", text: "Win" }];
+  var GAME_SIZE = Object.keys(F.game).length;  // the numbers of one game in the flat rows
   function isoDay(d) { return new Date(d * 86400000).toISOString().slice(0, 10); }
   function score(twice) { return (twice >= 2 || twice === 0 ? String(Math.floor(twice / 2)) : "") + (twice % 2 ? "\u00bd" : ""); }
   function performance(value, bound) { return value === null ? "" : (bound > 0 ? "\u2265" : (bound < 0 ? "\u2264" : "")) + value; }
-  function gameLink(id, text) { return "<a href=\"https://www.renju.net/game/" + esc(id) + "/\" rel=nofollow>" + text + "</a>"; }
+  function gameLink(id, text, cls) { return "<a" + (cls ? " class=" + cls : "") + " href=\"https://www.renju.net/game/" + esc(id) + "/\" rel=nofollow>" + text + "</a>"; }
   function playerApp() {
-    var all = JSON.parse($("player-data").textContent), data = all.events;
+    var all = JSON.parse($("player-data").textContent), data = all[F.player.events];
     $("record").innerHTML = "<h2>Rating history</h2><figure class=chart data-band=1><svg role=img aria-label=\"Rating history\"></svg>" +
       "<figcaption>Band: \u00b1 one standard deviation; dashed: after the last game.</figcaption></figure>" +
       "<h2>Tournaments</h2><div id=events></div><h2>Games</h2><div id=games></div>";
-    $("record").querySelector("figure").chartData = all.chart;  // drawn by the chart script
-    var T = W.tournaments, P = new Players(W.players);
-    function tournament(k) { return "<a href=\"../tournaments/" + esc(T.pg[k]) + ".html\">" + esc(T.name[k]) + "</a>"; }
+    $("record").querySelector("figure").chartData = all[F.player.chart];  // drawn by the chart script
+    var T = new Tournaments(W.tournaments), P = new Players(W.players);
+    function tournament(k) { return "<a href=\"../tournaments/" + esc(T.page[k]) + ".html\">" + esc(T.name[k]) + "</a>"; }
     var html = "<p class=meta>Newest first (<a href=../about.html#tournaments>the columns</a>).</p>" +
       "<div class=scroll><table class=games><thead><tr><th class=nm>Tournament<th>Date<th>Score<th title=performance>Perf.<th>Change<th>Before<th>After<th>Games</thead><tbody>";
     data.forEach(function (e) {
-      html += "<tr><td class=nm>" + tournament(e[0]) + "<td>" + isoDay(e[1]) + "<td>" + score(e[3]) + "<td>" + performance(e[4], e[5]) +
-        (e[6] === null ? "<td class=new>new<td>\u2013" : "<td>" + signed(e[8]) + "<td>" + e[6]) + "<td>" + e[7] + "<td>" + e[2] + "</tr>";
+      html += "<tr><td class=nm>" + tournament(e[F.event.tournament]) + "<td>" + isoDay(e[F.event.last_day]) + "<td>" + score(e[F.event.score2]) +
+        "<td>" + performance(e[F.event.performance], e[F.event.bound]) +
+        (e[F.event.before] === null ? "<td class=new>new<td>\u2013" : "<td>" + signed(e[F.event.change]) + "<td>" + e[F.event.before]) +
+        "<td>" + e[F.event.after] + "<td>" + e[F.event.games] + "</tr>";
     });
     $("events").innerHTML = data.length ? html + "</tbody></table></div>" : "<p>No rated games.</p>";
     html = "<p class=meta>\u25cf with Black, \u25cb with White; the opponent's rating on the day of the game.</p>" +
       "<div class=scroll><table class=\"games played\"><thead><tr><th>Round<th class=op>Opponent<th>Result<th title=colour>\u25cf\u25cb<th>Rating</thead><tbody>";
     data.forEach(function (e) {
-      html += "<tr class=t><td colspan=5>" + tournament(e[0]) + " \u00b7 " + isoDay(e[1]) + "</td></tr>";
-      for (var g = e[9], j = 0; j < g.length; j += 4) {  // round, code, opponent, rating
-        var res = RESULT[g[j + 1] % 3], text = res[1], id = e[10] && e[10][j / 4];
+      html += "<tr class=t><td colspan=5>" + tournament(e[F.event.tournament]) + " \u00b7 " + isoDay(e[F.event.last_day]) + "</td></tr>";
+      var ids = e[F.event.ids];
+      for (var g = e[F.event.played], j = 0; j < g.length; j += GAME_SIZE) {
+        var code = g[j + F.game.code], res = RESULT[code % 3], text = res.text, id = ids && ids[j / GAME_SIZE];
         if (id) text = gameLink(id, text);
-        html += "<tr><td>" + esc(g[j]) + "<td class=op>" + P.link(g[j + 2], "../", true) + "<td class=" + res[0] + ">" + text +
-          "<td title=" + (g[j + 1] >= 3 ? "White>\u25cb" : "Black>\u25cf") + "<td>" + (g[j + 3] === null ? "" : g[j + 3]) + "</tr>";
+        html += "<tr><td>" + esc(g[j + F.game.round]) + "<td class=op>" + P.link(g[j + F.game.opponent], "../", true) + "<td class=" + res.cls + ">" + text +
+          "<td title=" + (code >= 3 ? "White>\u25cb" : "Black>\u25cf") + "<td>" + (g[j + F.game.opponent_rating] === null ? "" : g[j + F.game.opponent_rating]) + "</tr>";
       }
     });
     $("games").innerHTML = data.length ? html + "</tbody></table></div>" : "";
   }
 
-  // --- a tournament's crosstable, drawn from its data ----------------------------------------
-  // cross-data: {"rounds": [label, ...], "rows": [[#, first place, last place, player, 2 x score,
-  // performance, bound, before, after, change, cells], ...]}; cells: the rounds' cells joined by
-  // ",", a cell's games by " ", a game "12+b" (opponent's #, + = - result, b/w colour) or
-  // "12+b@345" (game 345 on renju.net). Shown as the EGF table format writes it: "12+/b".
-  var GAME = /^(\d+)([+=-])([bw])(?:@(\d+))?$/;
+  // --- a tournament's crosstable and its pairings, drawn from its data ------------------------
+  // cross-data (contract.CROSS): the round labels and the standing rows. A standing's cells: the
+  // rounds' cells joined by ",", a cell's games by " ", a game "12+b" (opponent's #, + = -
+  // result, b/w colour) or "12+b@345" (game 345 on renju.net). Shown as the EGF table format
+  // writes it: "12+/b", coloured by the result.
+  var GAME = /^(?<opponent>\d+)(?<result>[+=-])(?<colour>[bw])(?:@(?<id>\d+))?$/;
+  var RESULT_CLASS = { "+": "w", "=": "d", "-": "l" };
+  var RESULT_TEXT = { "+": "1 : 0", "=": "\u00bd : \u00bd", "-": "0 : 1" };
   function crossApp() {
     var data = JSON.parse($("cross-data").textContent), P = new Players(W.players);
+    var rounds = data[F.cross.rounds], rows = data[F.cross.rows];
+    var who = {}, after = {}, byRound = rounds.map(function () { return []; });
     var html = "<div class=scroll><table class=cross id=cross><thead><tr><th>#<th>Place<th class=nm>Player" +
-      data.rounds.map(function (r) { return "<th>" + esc(r); }).join("") +
+      rounds.map(function (r) { return "<th>" + esc(r); }).join("") +
       "<th>Score<th>Perf.<th>Before<th>After<th>Change</thead><tbody>";
-    data.rows.forEach(function (x) {
-      html += "<tr><td>" + x[0] + "<td>" + (x[1] === x[2] ? x[1] : x[1] + "\u2013" + x[2]) + "<td>" + P.link(x[3], "../", true);
-      x[10].split(",").forEach(function (cell) {
+    rows.forEach(function (x) {
+      var me = String(x[F.standing.number]), first = x[F.standing.place_first], last = x[F.standing.place_last];
+      who[me] = P.link(x[F.standing.player], "../", true);
+      after[me] = x[F.standing.after] === null ? NaN : x[F.standing.after];
+      html += "<tr><td>" + me + "<td>" + (first === last ? first : first + "\u2013" + last) + "<td>" + who[me];
+      x[F.standing.cells].split(",").forEach(function (cell, c) {
         html += "<td>" + cell.split(" ").filter(Boolean).map(function (g) {
           var m = GAME.exec(g);
           if (!m) return esc(g);
-          var text = m[1] + (m[2] === "-" ? "\u2212" : m[2]) + "/" + m[3];
-          return m[4] ? gameLink(m[4], text) : text;
+          var game = m.groups, text = game.opponent + (game.result === "-" ? "\u2212" : game.result) + "/" + game.colour;
+          var cls = RESULT_CLASS[game.result];
+          if (game.colour === "b" && c < byRound.length) {  // each game once: from Black's row
+            var result = RESULT_TEXT[game.result];
+            byRound[c].push({ black: me, white: game.opponent, result: game.id ? gameLink(game.id, result) : result });
+          }
+          return game.id ? gameLink(game.id, text, cls) : "<span class=" + cls + ">" + text + "</span>";
         }).join(" ");
       });
-      html += "<td>" + score(x[4]) + "<td>" + performance(x[5], x[6]) +
-        (x[7] === null ? "<td>\u2013<td>" + x[8] + "<td class=new>new" : "<td>" + x[7] + "<td>" + x[8] + "<td>" + signed(x[9])) + "</tr>";
+      html += "<td>" + score(x[F.standing.score2]) + "<td>" + performance(x[F.standing.performance], x[F.standing.bound]) +
+        (x[F.standing.before] === null ? "<td>\u2013<td>" + x[F.standing.after] + "<td class=new>new" : "<td>" + x[F.standing.before] + "<td>" + x[F.standing.after] + "<td>" + signed(x[F.standing.change])) + "</tr>";
     });
     $("standings").innerHTML = html + "</tbody></table></div>";
+    if ($("pairings")) pairings(rounds, byRound, who, after);
   }
-
-  // --- a tournament's pairings, read from its crosstable -------------------------------------
-  var CELL = /^(\d+)([+=\u2212])\/([bw])$/;
-  var RESULT_CLASS = { "+": "w", "=": "d", "\u2212": "l" };
-  // The crosstable's round cells hold entries "12+/b" separated by spaces (or links to the
-  // games): each becomes an element coloured by its result; returns them.
-  function entries(cell) {
-    if (!cell.querySelector("a, span")) {
-      cell.innerHTML = cell.textContent.split(/\s+/).filter(Boolean).map(function (e) {
-        return "<span>" + esc(e) + "</span>";
-      }).join(" ");
-    }
-    var found = Array.prototype.slice.call(cell.querySelectorAll("a, span"));
-    found.forEach(function (e) {
-      var m = CELL.exec(e.textContent);
-      if (m) e.className = RESULT_CLASS[m[2]];
-    });
-    return found;
-  }
-  function pairingsApp() {
-    var table = $("cross"), out = $("pairings");
-    var heads = table.tHead.rows[0].cells, first = 3, last = heads.length - 5;  // round columns
-    var rows = table.tBodies[0].rows, who = {}, after = {};
-    Array.prototype.forEach.call(rows, function (tr) {
-      var k = tr.cells[0].textContent;
-      who[k] = tr.cells[2].innerHTML;
-      after[k] = +tr.cells[tr.cells.length - 2].textContent;
-    });
+  // the pairings by round, the best pairs first (by the higher, then the lower rating after)
+  function pairings(rounds, byRound, who, after) {
     var html = "";
-    for (var c = first; c < last; c++) {
-      var games = [];
-      Array.prototype.forEach.call(rows, function (tr) {
-        var me = tr.cells[0].textContent;
-        entries(tr.cells[c]).forEach(function (e) {
-          var m = CELL.exec(e.textContent);
-          if (!m || m[3] !== "b") return;  // each game once: from Black's row
-          var result = m[2] === "+" ? "1 : 0" : (m[2] === "=" ? "\u00bd : \u00bd" : "0 : 1");
-          if (e.tagName === "A") result = "<a href=\"" + esc(e.getAttribute("href")) + "\" rel=nofollow>" + result + "</a>";
-          games.push({ b: me, w: m[1], r: result });
-        });
-      });
-      if (!games.length) continue;
+    byRound.forEach(function (games, c) {
+      if (!games.length) return;
       games.sort(function (x, y) {
-        var hx = Math.max(after[x.b], after[x.w]), hy = Math.max(after[y.b], after[y.w]);
-        return hy - hx || Math.min(after[y.b], after[y.w]) - Math.min(after[x.b], after[x.w]);
+        var hx = Math.max(after[x.black], after[x.white]), hy = Math.max(after[y.black], after[y.white]);
+        return hy - hx || Math.min(after[y.black], after[y.white]) - Math.min(after[x.black], after[x.white]);
       });
-      html += "<h3>Round " + esc(heads[c].textContent) + "</h3><div class=scroll><table class=pairings><thead><tr><th class=nm>Black<th>After<th>Result<th>After<th>White</thead><tbody>";
+      html += "<h3>Round " + esc(rounds[c]) + "</h3><div class=scroll><table class=pairings><thead><tr><th class=nm>Black<th>After<th>Result<th>After<th>White</thead><tbody>";
       games.forEach(function (g) {
-        html += "<tr><td class=\"nm pl\">" + who[g.b] + "<td>" + after[g.b] + "<td class=res>" + g.r + "<td>" + after[g.w] + "<td class=pl>" + who[g.w] + "</tr>";
+        html += "<tr><td class=\"nm pl\">" + who[g.black] + "<td>" + after[g.black] + "<td class=res>" + g.result + "<td>" + after[g.white] + "<td class=pl>" + who[g.white] + "</tr>";
       });
       html += "</tbody></table></div>";
-    }
-    out.innerHTML = "<h2>Pairings by round</h2>" + (html || "<p>No games.</p>");
+    });
+    $("pairings").innerHTML = "<h2>Pairings by round</h2>" + (html || "<p>No games.</p>");
   }
 
   // --- a plain filter over a static table's groups (the games not rated) ----------------------
@@ -562,13 +596,13 @@
   }
 
   function init() {
-    if (CFG.list && W.lists && W.players) listApp();
-    else if (CFG.page === "players" && W.players) playersApp();
-    else if (CFG.page === "tournaments" && W.tournaments) tournamentsApp();
-    else if (CFG.page === "excluded") filterApp();
+    var page = CFG[F.cfg.page];
+    if (CFG[F.cfg.list] && W.lists && W.players) listApp();
+    else if (page === "players" && W.players) playersApp();
+    else if (page === "tournaments" && W.tournaments) tournamentsApp();
+    else if (page === "excluded") filterApp();
     if ($("player-data") && W.players && W.tournaments) playerApp();
     if ($("cross-data") && W.players) crossApp();
-    if ($("cross") && $("pairings")) pairingsApp();
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init); else init();
 })();
@@ -578,6 +612,7 @@
 // history), a legend below the chart and a hover read-out. No dependencies.
 (function () {
   "use strict";
+  var F = WHR_FIELDS;
   var NS = "http://www.w3.org/2000/svg";
   var DAY = 86400000;
   var COLOURS = ["#1f5fa8", "#d1495b", "#2e933c", "#edae49", "#6a4c93", "#00798c", "#8c564b", "#e377c2",
@@ -607,13 +642,24 @@
       var t = Date.UTC(Math.floor(m / 12), m % 12, 1) / DAY;
       if (t < t0 || t > t1) continue;
       var y = Math.floor(m / 12), mm = m % 12 + 1;
-      ticks.push([t, step >= 12 ? String(y) : y + "-" + (mm < 10 ? "0" : "") + mm]);
+      ticks.push({ day: t, label: step >= 12 ? String(y) : y + "-" + (mm < 10 ? "0" : "") + mm });
     }
     return ticks;
   }
 
+  // one series of the chart data (contract.SERIES), by name; "now" the rating carried to the
+  // list date (contract.NOW), null when none
+  function Series(s) {
+    var now = s[F.series.now];
+    this.name = s[F.series.name];
+    this.t = s[F.series.day];
+    this.r = s[F.series.rating];
+    this.u = s[F.series.uncertainty];
+    this.now = now ? { t: now[F.now.day], r: now[F.now.rating], u: now[F.now.uncertainty] } : null;
+  }
+
   function draw(svg, data, band, legendBox) {
-    var series = data.series.filter(function (s) { return s.t.length > 0; });
+    var series = data[F.chart.series].map(function (s) { return new Series(s); }).filter(function (s) { return s.t.length > 0; });
     var W = svg.clientWidth || 800, H = svg.clientHeight || 300;
     var m = { l: 44, r: 12, t: 12, b: 24 };
     svg.setAttribute("viewBox", "0 0 " + W + " " + H);
@@ -626,10 +672,10 @@
         t0 = Math.min(t0, s.t[i]); t1 = Math.max(t1, s.t[i]);
         r0 = Math.min(r0, s.r[i] - u); r1 = Math.max(r1, s.r[i] + u);
       }
-      if (s.now) {  // [list day, rating, std]: the rating carried to the list date
-        var un = band && s.now[2] !== null ? s.now[2] : 0;
-        t1 = Math.max(t1, s.now[0]);
-        r0 = Math.min(r0, s.now[1] - un); r1 = Math.max(r1, s.now[1] + un);
+      if (s.now) {  // the rating carried to the list date
+        var un = band && s.now.u !== null ? s.now.u : 0;
+        t1 = Math.max(t1, s.now.t);
+        r0 = Math.min(r0, s.now.r - un); r1 = Math.max(r1, s.now.r + un);
       }
     });
     // room on both sides, so that no point sits on an axis (a single day too)
@@ -646,8 +692,8 @@
       el("text", { x: m.l - 5, y: Y(v) + 4, "text-anchor": "end" }, svg).textContent = v;
     }
     dateTicks(t0, t1, W - m.l - m.r).forEach(function (tick) {
-      el("line", { "class": "grid", x1: X(tick[0]), x2: X(tick[0]), y1: m.t, y2: H - m.b }, svg);
-      el("text", { "class": "date", x: X(tick[0]), y: H - m.b + 15, "text-anchor": "middle" }, svg).textContent = tick[1];
+      el("line", { "class": "grid", x1: X(tick.day), x2: X(tick.day), y1: m.t, y2: H - m.b }, svg);
+      el("text", { "class": "date", x: X(tick.day), y: H - m.b + 15, "text-anchor": "middle" }, svg).textContent = tick.label;
     });
     el("line", { "class": "axis", x1: m.l, x2: W - m.r, y1: H - m.b, y2: H - m.b }, svg);
     el("line", { "class": "axis", x1: m.l, x2: m.l, y1: m.t, y2: H - m.b }, svg);
@@ -665,19 +711,21 @@
       }
       if (s.now) {
         var last = s.t.length - 1;
-        if (band && s.u && s.now[2] !== null) {
+        if (band && s.u && s.now.u !== null) {
           el("path", { "class": "band later", d: "M" + X(s.t[last]).toFixed(1) + "," + Y(s.r[last] + s.u[last]).toFixed(1) +
-            "L" + X(s.now[0]).toFixed(1) + "," + Y(s.now[1] + s.now[2]).toFixed(1) +
-            "L" + X(s.now[0]).toFixed(1) + "," + Y(s.now[1] - s.now[2]).toFixed(1) +
+            "L" + X(s.now.t).toFixed(1) + "," + Y(s.now.r + s.now.u).toFixed(1) +
+            "L" + X(s.now.t).toFixed(1) + "," + Y(s.now.r - s.now.u).toFixed(1) +
             "L" + X(s.t[last]).toFixed(1) + "," + Y(s.r[last] - s.u[last]).toFixed(1) + "Z" }, g);
         }
         el("path", { "class": "line later", d: "M" + X(s.t[last]).toFixed(1) + "," + Y(s.r[last]).toFixed(1) +
-          "L" + X(s.now[0]).toFixed(1) + "," + Y(s.now[1]).toFixed(1), stroke: colour }, g);
+          "L" + X(s.now.t).toFixed(1) + "," + Y(s.now.r).toFixed(1), stroke: colour }, g);
       }
       var pts = [];
       for (var j = 0; j < s.t.length; j++) pts.push(X(s.t[j]).toFixed(1) + "," + Y(s.r[j]).toFixed(1));
       el("path", { "class": "line", d: "M" + pts.join("L"), stroke: colour }, g);
-      if (s.t.length === 1) el("circle", { "class": "point", cx: X(s.t[0]), cy: Y(s.r[0]), r: 3, fill: colour }, g);
+      if (s.t.length === 1) {  // a single rating day: a point
+        s.t.forEach(function (t, i) { el("circle", { "class": "point", cx: X(t), cy: Y(s.r[i]), r: 3, fill: colour }, g); });
+      }
       groups.push(g);
     });
     if (legendBox) {
@@ -707,18 +755,18 @@
       var best = null;
       series.forEach(function (s, k) {
         if (groups[k].style.display === "none") return;
-        var pts = s.t.map(function (t, i) { return [t, s.r[i], s.u ? s.u[i] : null, false]; });
-        if (s.now) pts.push([s.now[0], s.now[1], s.now[2], true]);
+        var pts = s.t.map(function (t, i) { return { t: t, r: s.r[i], u: s.u ? s.u[i] : null, later: false }; });
+        if (s.now) pts.push({ t: s.now.t, r: s.now.r, u: s.now.u, later: true });
         pts.forEach(function (p) {
-          var d = Math.abs(X(p[0]) - px) + (series.length > 1 ? Math.abs(Y(p[1]) - py) : 0);
+          var d = Math.abs(X(p.t) - px) + (series.length > 1 ? Math.abs(Y(p.r) - py) : 0);
           if (!best || d < best.d) best = { d: d, s: s, p: p };
         });
       });
       if (!best) return;
       var p = best.p;
-      dot.setAttribute("cx", X(p[0])); dot.setAttribute("cy", Y(p[1])); dot.setAttribute("visibility", "visible");
-      tip.textContent = (series.length > 1 ? best.s.name + ": " : "") + isoDay(p[0]) + "  " + Math.round(p[1]) +
-        (band && p[2] !== null ? " \u00b1 " + Math.round(p[2]) : "") + (p[3] ? " (list date)" : "");
+      dot.setAttribute("cx", X(p.t)); dot.setAttribute("cy", Y(p.r)); dot.setAttribute("visibility", "visible");
+      tip.textContent = (series.length > 1 ? best.s.name + ": " : "") + isoDay(p.t) + "  " + Math.round(p.r) +
+        (band && p.u !== null ? " \u00b1 " + Math.round(p.u) : "") + (p.later ? " (list date)" : "");
     }
     svg.addEventListener("mousemove", show);
     svg.addEventListener("click", show);

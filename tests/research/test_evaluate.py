@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from whr import elo
-from whr import evaluate as ev
+from whr.research import evaluate as ev
 
 
 def table(rows: list[tuple[str, str, str, str, float]]) -> pd.DataFrame:
@@ -151,7 +151,7 @@ def test_whr_ratings_at_interpolates_like_rating_on() -> None:
 def test_whr_ratings_at_agrees_with_the_engine() -> None:
     pytest.importorskip("whr.engine")
     import whr
-    from whr import synthetic
+    from whr.research import synthetic
 
     h = synthetic.history(1500, seed=3)
     fit = whr.fit(h.games)
@@ -272,7 +272,7 @@ def test_tune_grid_order_and_empty_grids() -> None:
 
 def test_a_grid_point_scores_like_the_quick_protocol() -> None:
     pytest.importorskip("whr.engine")
-    from whr import synthetic
+    from whr.research import synthetic
 
     games = synthetic.history(1500, seed=2).games
     row = ev.tune_point(ev.tune_data(games), ev.GridPoint(9.0, 1))
@@ -324,7 +324,7 @@ def test_load_games_wants_one_source() -> None:
 
 def test_a_grid_point_by_forward_chaining_scores_like_forward_chaining() -> None:
     pytest.importorskip("whr.engine")
-    from whr import synthetic
+    from whr.research import synthetic
 
     games = synthetic.history(1500, seed=2).games
     table = ev.tune(games, [9.0, 20.0], [2], protocol="forward", refit_days=730)

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from whr.synthetic import history
+from whr.research.synthetic import history
 
 
 @pytest.fixture(scope="module")

@@ -1,6 +1,6 @@
-"""The site's data prepared in bulk (whr.publish.site.prepare): the shortcuts it takes for speed
-give what the plain definitions give (whr.lists.player_games, whr.lists.gy1_list, Python's own
-number format)."""
+"""What the pages show, computed in bulk (whr.lists.view) and written compactly (the site's list
+data): the shortcuts taken for speed give what the plain definitions give
+(whr.lists.player_games, whr.lists.gy1_list, Python's own number format)."""
 
 from __future__ import annotations
 
@@ -12,15 +12,17 @@ import pyarrow as pa
 import pytest
 import support
 
+import whr.lists
 from whr import lists
-from whr.publish.parquet import build_tables
-from whr.publish.site import prepare
+from whr.lists.views import numbered_player_games
+from whr.publish.site.contract import LIST
+from whr.publish.site.frame import json_arrays
+from whr.publish.site.lists import columns_json
 
 
 @pytest.fixture(scope="module")
-def tables(small) -> dict[str, pd.DataFrame]:
-    built, _ = build_tables(support.AS_OF, small.data, small.selection, small.fit)
-    return built
+def snapshot(small) -> whr.lists.Snapshot:
+    return support.snapshot_of(small)
 
 
 def odd_games(games: pd.DataFrame) -> pd.DataFrame:
@@ -36,16 +38,17 @@ def odd_games(games: pd.DataFrame) -> pd.DataFrame:
 
 
 @pytest.mark.parametrize("odd", [False, True])
-def test_numbered_player_games_are_lists_player_games(tables, odd):
-    games = odd_games(tables["games"]) if odd else tables["games"]
-    players = lists.players_index(tables["ratings"], tables["players"])["player"]
+def test_numbered_player_games_are_lists_player_games(snapshot, odd):
+    tables = snapshot.tables
+    games = odd_games(tables.games) if odd else tables.games
+    players = lists.players_index(tables.ratings, tables.players)["player"]
     assert support.ODD_ID in players.tolist()  # sorts first as text, last by number
     if odd:  # players not on the list (as of a game after the list's day) have no number
         players = players.iloc[3:]
     number = pa.array(players)
     t_ids = games["tournament_id"].fillna("").astype("str").unique()
     t_number = pa.array(np.random.default_rng(0).permutation(t_ids))  # any numbering
-    got = prepare.numbered_player_games(games, number, t_number)
+    got = numbered_player_games(games, number, t_number)
     want = lists.player_games(games)
     # the same rows in the same order: a game and a colour make a row
     assert got["game_id"].astype("str").tolist() == want["game_id"].tolist()
@@ -75,35 +78,37 @@ def swapped(games: pd.DataFrame) -> pd.DataFrame:
 
 
 @pytest.mark.parametrize("swap", [False, True])
-def test_crosstable_colours_are_those_of_the_games(tables, swap):
+def test_crosstable_colours_are_those_of_the_games(snapshot, swap):
     # the first of the rows by player is a game with Black, or (swapped) with White
-    given = {**tables, "games": swapped(tables["games"]) if swap else tables["games"]}
-    site = prepare.prepare(support.AS_OF, given, {}, {"parameters": {}})
-    black = given["games"].set_index("game_id")["black"]
-    ids = site.players["player"].to_numpy(object)
-    games = site.games
-    with_white = ids[games["number"]] != black[games["game_id"].astype("str")].to_numpy(object)
-    assert (with_white == games["white"].to_numpy(bool)).all()
-    cells = site.cells.merge(site.table[["tournament", "number", "player_number"]])
-    by_game = games.set_index([games["game_id"].astype("str"), "number"])["white"]
-    want = by_game[list(zip(cells["game_id"].astype("str"), cells["player_number"], strict=True))]
+    games = swapped(snapshot.tables.games) if swap else snapshot.tables.games
+    view = support.view_of(snapshot, games=games)
+    black = games.set_index("game_id")["black"]
+    ids = view.players["player"].to_numpy(object)
+    pg = view.player_games
+    white = (pg["colour"] == "white").to_numpy(bool)
+    with_white = ids[pg["player"]] != black[pg["game_id"].astype("str")].to_numpy(object)
+    assert (with_white == white).all()
+    cells = view.crosstable.merge(
+        view.standings[["tournament_id", "number", "player"]], on=["tournament_id", "number"]
+    )
+    by_game = pd.Series(white, index=[pg["game_id"].astype("str"), pg["player"]])
+    want = by_game[list(zip(cells["game_id"].astype("str"), cells["player"], strict=True))]
     assert ((cells["colour"] == "white").to_numpy(bool) == want.to_numpy(bool)).all()
 
 
-def test_gy1_ranks_are_those_of_the_gy1_lists(tables):
-    ratings = tables["ratings"]
-    numbers = np.arange(len(ratings))
-    columns = prepare.list_columns(ratings, numbers, current=True)
+def test_gy1_ranks_are_those_of_the_gy1_lists(snapshot):
+    current = snapshot.view.current
+    ratings = current.frame
     gy1 = lists.gy1_list(ratings)
-    rank = dict(zip(ratings["player"], columns["y"], strict=True))
+    rank = dict(zip(ratings["player"], current.gy1_rank, strict=True))
     assert {p: r for p, r in rank.items() if r} == dict(
         zip(gy1["player"], gy1["gy1_rank"], strict=True)
     )
-    within = dict(zip(ratings["player"], columns["cy"], strict=True))
+    within = dict(zip(ratings["player"], current.gy1_country_rank, strict=True))
     countries = gy1["country"].dropna().unique()
     assert any((gy1["country"] == c).sum() > 1 for c in countries)  # ranks beyond 1 tested
     for code in countries:  # the definition: each country's own Gy1 list
-        part = lists.gy1_list(lists.country_list(gy1, code))
+        part = lists.gy1_list(gy1.loc[gy1["country"] == code].reset_index(drop=True))
         assert [within[p] for p in part["player"]] == part["gy1_rank"].tolist()
     assert {p for p, r in within.items() if r} == set(gy1.loc[gy1["country"].notna(), "player"])
 
@@ -130,5 +135,7 @@ def test_json_arrays_write_whole_numbers_as_python_does():
         )
         for c in columns
     ]
-    assert prepare.json_arrays(columns) == want
-    assert prepare.columns_json({"d": np.array([1.4, np.nan])}) == '{"d":[1,"n"]}'
+    assert json_arrays(columns) == want
+    required = {f.name: np.array([1, 2]) for f in LIST.fields if not f.optional}
+    written = columns_json({**required, "change": np.array([1.4, np.nan])})
+    assert written.endswith(',"q":[1,2],"d":[1,"n"]}'), written  # "n": a new player

@@ -33,8 +33,8 @@ a synthetic history, the true strengths (the best any system could do).
 
 Command line::
 
-    python -m whr.evaluate [compare|tune] --source S --as-of D --out REPORT_DIR
-    python -m whr.evaluate compare --synthetic 120000 --out REPORT_DIR
+    python -m whr.research.evaluate [compare|tune] --source S --as-of D --out REPORT_DIR
+    python -m whr.research.evaluate compare --synthetic 120000 --out REPORT_DIR
 
 ``tune`` grids ``w2`` and the number of virtual draws by held-out likelihood (the quick
 protocol, one fit per point; ``--protocol forward`` for forward chaining, a refit every
@@ -64,7 +64,7 @@ import pandas as pd
 
 from whr import elo
 from whr.elo.replay import SEED_RATING, usable
-from whr.engine import ratings_at
+from whr.engine import Fit, ratings_at
 from whr.params import FitParams
 from whr.tables import dates_of, days_of
 
@@ -349,7 +349,7 @@ def whr_system(
     if int(refit_days) < 1:
         raise ValueError(f"refit_days must be >= 1, got {refit_days!r}")
 
-    def do_fit(train: pd.DataFrame, warm: object | None) -> object:
+    def do_fit(train: pd.DataFrame, warm: Fit | None) -> Fit:
         f = fit
         if f is None:
             import whr
@@ -414,7 +414,7 @@ def truth_system(truth: pd.DataFrame) -> System:
     Parameters
     ----------
     truth : pandas.DataFrame
-        ``whr.synthetic.History.truth``: ``player``, ``date``, ``rating`` (WHR's scale).
+        ``whr.research.synthetic.History.truth``: ``player``, ``date``, ``rating`` (WHR's scale).
     """
 
     def predict(train: pd.DataFrame, queries: pd.DataFrame) -> np.ndarray:
@@ -724,6 +724,7 @@ def tune_point(
         point.w2, point.virtual_games, virtual_rating, refit_days=data.refit_days, fit=fit
     )
     if data.protocol == "quick":
+        assert data.test is not None  # the quick protocol's split (tune_data)
         res = held_out((data.train, data.test), system)
     else:
         res = forward_chaining(data.train, system)
@@ -1015,7 +1016,7 @@ def load_games(
         Read with ``whr.read_source`` and selected by the bundled eligibility rules as of
         ``as_of`` (required with a source).
     synthetic : int, optional
-        Number of games of a synthetic history (``whr.synthetic.history``) instead.
+        Number of games of a synthetic history (``whr.research.synthetic.history``) instead.
     seed : int
         Seed of the synthetic history.
     as_of : datetime.date, optional
@@ -1033,13 +1034,15 @@ def load_games(
             f"synthetic={synthetic!r}"
         )
     if synthetic is not None:
-        from whr import synthetic as synthetic_history
+        from whr.research import synthetic as synthetic_history
 
         h = synthetic_history.history(synthetic, seed=seed)
         games = h.games
         if as_of is not None:
             games = games.loc[days_of(games["date"]) <= np.datetime64(as_of, "D")]
         return games, h.truth, f"synthetic history, {synthetic} games, seed {seed}"
+    if source is None:
+        raise ValueError("give a source or a synthetic history (synthetic=N_GAMES), got neither")
     if as_of is None:
         raise ValueError(f"as_of is required with a source, got source={source!r}, as_of=None")
     import whr
@@ -1196,7 +1199,7 @@ def compare_report(
     return write_report(out, "Which rating system predicts best", res.round(6), notes, method, plot)
 
 
-def parser(prog: str = "python -m whr.evaluate") -> argparse.ArgumentParser:
+def parser(prog: str = "python -m whr.research.evaluate") -> argparse.ArgumentParser:
     """The command line's options (``python -m flows.evaluate`` adds ``--dask``)."""
     ap = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n")[0])
     ap.add_argument("mode", nargs="?", choices=("compare", "tune"), default="compare")

@@ -1,4 +1,4 @@
-"""whr.changes: rating change and previous rank from the previous list, on hand-written lists."""
+"""whr.lists.changes: rating change and previous rank from the previous list, on hand-written lists."""
 
 from __future__ import annotations
 
@@ -10,11 +10,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent / "publish"))
+sys.path.insert(0, str(Path(__file__).parents[1] / "publish"))
 
 import list_support  # RATINGS tables from a few hand-written fields
 
-from whr import changes, tables
+from whr import tables
+from whr.lists import changes
 
 D = list_support.D
 EARLIER = D - dt.timedelta(days=1)

@@ -1,7 +1,7 @@
 """Seeded synthetic RenjuNet-format databases of any size (SYNTHETIC data, not real records).
 
-Built on ``whr.synthetic.history`` (players with drifting true strengths, tournaments, games).
-This module dresses that history as a RenjuNet database: countries and cities, rules (certified
+Built on ``whr.research.synthetic.history`` (players with drifting true strengths, tournaments,
+games). This module dresses that history as a RenjuNet database: countries and cities, rules (certified
 and not, renju and gomoku), players' names (ASCII and not, some with a native-script name),
 tournament kinds (national, international, team, online, rapid), unrated tournaments, unrated
 single games, forfeits, missing and malformed results, self-games, dangling references,
@@ -15,7 +15,7 @@ real round trip, and a facts table (``minutes``, ``mode``) for the tournaments a
 
 Command line::
 
-    python -m whr.sources.synthetic --games 4000 --seed 7 --out data/sample/renjunet_v10_20261130.rif
+    python -m whr.research.synthetic_db --games 4000 --seed 7 --out data/sample/renjunet_v10_20261130.rif
 """
 
 from __future__ import annotations
@@ -26,12 +26,13 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, cast
 from xml.sax.saxutils import escape, quoteattr
 
 import numpy as np
 import pandas as pd
 
-from whr.synthetic import COUNTRIES, History, history
+from whr.research.synthetic import COUNTRIES, History, history
 from whr.tables import GAMES, PLAYERS, PROBLEMS, TOURNAMENTS, SourceData, conform, empty
 
 __all__ = ["RULES", "WHR_START", "Database", "generate", "main", "write_facts", "write_renjunet"]
@@ -180,7 +181,7 @@ class Database:
         ``WHR_START``.
     truth : pandas.DataFrame
         ``player`` (public id), ``date``, ``rating``: the true strengths (published scale).
-    history : whr.synthetic.History
+    history : whr.research.synthetic.History
         The history this database dresses.
     """
 
@@ -212,7 +213,12 @@ class Database:
             frame = getattr(self, name)[schema.names].copy()
             frame["source"] = source
             out[name] = conform(frame, schema)
-        return SourceData(problems=empty(PROBLEMS), **out)
+        return SourceData(
+            players=out["players"],
+            tournaments=out["tournaments"],
+            games=out["games"],
+            problems=empty(PROBLEMS),
+        )
 
 
 def _count(n: int, share: float, minimum: int) -> int:
@@ -253,10 +259,10 @@ def _players(h: History, rng: np.random.Generator, countries: pd.DataFrame, citi
             if rng.random() < 0.6:
                 native = f"{s_nat}{sep}{g_nat}" if sep == "" else f"{g_nat}{sep}{s_nat}"
         else:
-            surnames, given_m, given_f = _LATIN.get(code, _GENERIC)
-            s_lat = surnames[rng.integers(len(surnames))]
-            pool = given_f if female else given_m
-            g_lat = pool[rng.integers(len(pool))]
+            latin, latin_m, latin_f = _LATIN.get(code, _GENERIC)
+            s_lat = latin[rng.integers(len(latin))]
+            latin_pool = latin_f if female else latin_m
+            g_lat = latin_pool[rng.integers(len(latin_pool))]
         if rng.random() < 0.02:
             g_lat = ""  # surname only, as some old records
         year = int(rng.integers(1950, 2012))
@@ -332,10 +338,10 @@ def _tournaments(h: History, rng: np.random.Generator, countries, cities) -> pd.
         pos += k
     rows = []
     for i in range(n):
-        code = src.at[i, "country"]
+        code = str(src.at[i, "country"])
         intl = bool(src.at[i, "international"])
-        start: dt.date = src.at[i, "start"]
-        end: dt.date = src.at[i, "end"]
+        start = cast(dt.date, src.at[i, "start"])
+        end = cast(dt.date, src.at[i, "end"])
         r = rng.random()
         if intl:
             kind = "online" if r >= 0.85 and end.year >= 2009 else "international"
@@ -386,19 +392,19 @@ def _tournaments(h: History, rng: np.random.Generator, countries, cities) -> pd.
         elif enc == "reversed":
             start_text = iso(end + dt.timedelta(days=3))
             start = end
-        elif enc == "unknown":
+        known = enc != "unknown"
+        if not known:
             start_text = end_text = "0000-00-00"
             year, month = "0", "0"
-            start = end = None
         rows.append(
             {
                 "tournament_id": str(i + 1),
-                "name": f"{label} {(end or src.at[i, 'end']).year}",
+                "name": f"{label} {end.year}",
                 "country": code,
                 "country_name": country_name,
                 "city": city_name,
-                "start": start,
-                "end": end,
+                "start": start if known else None,
+                "end": end if known else None,
                 "rule_id": rule_id,
                 "rule": rule_names[rule_id],
                 "category": rule_cat[rule_id],
@@ -424,7 +430,8 @@ def _tournaments(h: History, rng: np.random.Generator, countries, cities) -> pd.
 def _facts(tournaments: pd.DataFrame, rng: np.random.Generator) -> pd.DataFrame:
     rows = []
     for row in tournaments.itertuples(index=False):
-        if row.end is None or row.end < WHR_START:
+        last: dt.date | None = cast(Any, row).end
+        if last is None or last < WHR_START:
             continue
         if row.kind == "online":
             supervised = rng.random() < 0.5
@@ -557,7 +564,7 @@ def generate(n_games: int, seed: int = 0, *, date: dt.date = dt.date(2026, 11, 3
     Parameters
     ----------
     n_games : int
-        Games drawn from ``whr.synthetic.history`` (>= 1); one duplicated record is added when
+        Games drawn from ``whr.research.synthetic.history`` (>= 1); one duplicated record is added when
         ``n_games >= 200``.
     seed : int
         Random seed; the same seed gives the same database.
@@ -605,7 +612,7 @@ def generate(n_games: int, seed: int = 0, *, date: dt.date = dt.date(2026, 11, 3
     )
 
 
-def _value(v: object) -> object:
+def _value(v: Any) -> object:
     """None for a missing value (None, NaN, NA: pandas 3 stores missing strings as NaN)."""
     return None if v is None or (not isinstance(v, str) and pd.isna(v)) else v
 
@@ -637,7 +644,7 @@ def write_renjunet(db: Database, path: str | Path) -> Path:
         w('<?xml version="1.0" encoding="UTF-8"?>\n')
         w(f'<database version="10" date="{db.date.isoformat()}">\n')
         w(
-            f"<!-- SYNTHETIC DATA generated by whr.sources.synthetic (seed {db.history.seed}, "
+            f"<!-- SYNTHETIC DATA generated by whr.research.synthetic_db (seed {db.history.seed}, "
             f"{len(db.games)} game records). Not real RenjuNet records: names, players, "
             "tournaments and results are invented. -->\n"
         )
@@ -650,7 +657,7 @@ def write_renjunet(db: Database, path: str | Path) -> Path:
         w("</cities>\n<rules>\n")
         for r in db.rules.itertuples(index=False):
             attrs = _attrs([("id", r.id), ("name", r.name), ("category", r.category)])
-            w(f"<rule {attrs}>{escape(r.name)}</rule>\n")
+            w(f"<rule {attrs}>{escape(str(r.name))}</rule>\n")
         w("</rules>\n<openings>\n")
         for i in range(26):
             kind = "D" if i < 13 else "I"
@@ -712,7 +719,7 @@ def write_renjunet(db: Database, path: str | Path) -> Path:
             if _value(r.move) is not None:
                 w(f"<move>{r.move}</move>\n")
             if _value(r.info) is not None:
-                w(f"<info>{escape(r.info)}</info>\n")
+                w(f"<info>{escape(str(r.info))}</info>\n")
             w("</game>\n")
         w("</games>\n</database>\n")
     return path
@@ -729,7 +736,7 @@ def write_facts(db: Database, path: str | Path) -> Path:
 def main(argv: list[str] | None = None) -> int:
     """Command line: write a synthetic database (and, with ``--facts``, its facts CSV)."""
     parser = argparse.ArgumentParser(
-        prog="python -m whr.sources.synthetic",
+        prog="python -m whr.research.synthetic_db",
         description="Write a seeded SYNTHETIC RenjuNet-format database.",
     )
     parser.add_argument("--games", type=int, required=True, help="number of games (>= 1)")

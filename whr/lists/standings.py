@@ -35,6 +35,7 @@ place
 from __future__ import annotations
 
 import math
+from typing import Literal
 
 import numpy as np
 import pandas as pd
@@ -226,7 +227,7 @@ def player_tournaments(pg: pd.DataFrame, history: pd.DataFrame) -> pd.DataFrame:
     h_sort = np.argsort(h_key, kind="stable")
     h_key, h_code, h_rating = h_key[h_sort], h_code[h_sort], h_rating[h_sort]
 
-    def rating_at(days: np.ndarray, side: str) -> np.ndarray:
+    def rating_at(days: np.ndarray, side: Literal["left", "right"]) -> np.ndarray:
         key = out_player.astype(np.int64) * (2 * offset) + (days + offset)
         at = np.searchsorted(h_key, key, side=side) - 1
         ok = (at >= 0) & (h_code[np.maximum(at, 0)] == out_player)
@@ -319,8 +320,9 @@ def _run_starts(new: np.ndarray) -> np.ndarray:
 
 def _run_ends(new: np.ndarray) -> np.ndarray:
     """For each row, the position after the last row of its run."""
-    ends = np.r_[np.flatnonzero(new)[1:], len(new)]
-    return ends[np.cumsum(new) - 1]
+    ends: np.ndarray = np.r_[np.flatnonzero(new)[1:], len(new)]
+    out: np.ndarray = ends[np.cumsum(new) - 1]
+    return out
 
 
 def standings(pg: pd.DataFrame, tournaments: pd.DataFrame) -> pd.DataFrame:

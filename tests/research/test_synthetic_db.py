@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 import whr
-from whr.sources.synthetic import RULES, WHR_START, generate, main, write_renjunet
+from whr.research.synthetic_db import RULES, WHR_START, generate, main, write_renjunet
 from whr.tables import MODES
 
 SAMPLE = Path(__file__).resolve().parents[2] / "data" / "sample"

@@ -1,4 +1,4 @@
-"""whr.standings: performance against an independent root finder, standings and crosstables of
+"""whr.lists.standings: performance against an independent root finder, standings and crosstables of
 small hand-written tournaments."""
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ import pandas as pd
 import pytest
 from scipy.optimize import brentq
 
-from whr import lists, standings
+from whr import lists
+from whr.lists import standings
 from whr.tables import HISTORY, RATED_GAMES, conform
 
 

@@ -30,11 +30,14 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 
+from whr.rules import EligibilityConfig, default_directory, load_config
 from whr.tables import (
     CHANGE_COLUMNS,
     RATED_GAMES,
@@ -51,8 +54,67 @@ ESTABLISHED_GAMES = 10  # rated games needed to be established (rule 10)
 ACTIVE_YEARS = 5  # active: the last rated game on or after D - 5 years (rule 10)
 TIE_ELO = 1e-6  # ratings this close are ties for the ranks, ordered by player id
 WINDOWS_YEARS = (1, 2, 5)  # the Gy1, Gy2, Gy5 activity counts, in the active rule's window
+GY1_GAMES = 10  # the RIF's "Gy1 >= 10" list: rated games in the year up to the list date
 
 RatingOn = Callable[[dt.date], pd.DataFrame]
+
+
+@dataclass(frozen=True)
+class RuleNumbers:
+    """The numbers of the rules a list was computed with, as its pages state them.
+
+    The list's own (rule 10 of the RIF rating rules 2021: established at 10 games, active
+    within 5 years; the Gy1, Gy2, Gy5 windows; the RIF site's "Gy1 >= 10" list) and those of
+    eligibility's rules it was selected with (rule 9: the cut-over date, the minutes per
+    player), so that a list computed with other rules (``--rules``) says which.
+
+    Attributes
+    ----------
+    cutover : datetime.date
+        First last-day of a tournament judged by rule 9 (``EligibilityConfig.cutover``).
+    min_minutes : float
+        Minutes per player rule 9 asks for from then on (``EligibilityConfig.min_minutes``).
+    established_games, active_years, gy1_games : int
+    windows_years : tuple of int
+    """
+
+    cutover: dt.date
+    min_minutes: float
+    established_games: int = ESTABLISHED_GAMES
+    active_years: int = ACTIVE_YEARS
+    windows_years: tuple[int, ...] = WINDOWS_YEARS
+    gy1_games: int = GY1_GAMES
+
+    @classmethod
+    def of(cls, config: EligibilityConfig) -> RuleNumbers:
+        """The numbers of a list selected with ``config``."""
+        return cls(cutover=config.cutover, min_minutes=float(config.min_minutes))
+
+    def record(self) -> dict[str, Any]:
+        """The numbers as plain JSON values (the manifest's ``rules``)."""
+        return {
+            "cutover": self.cutover.isoformat(),
+            "min_minutes": self.min_minutes,
+            "established_games": self.established_games,
+            "active_years": self.active_years,
+            "windows_years": list(self.windows_years),
+            "gy1_games": self.gy1_games,
+        }
+
+    @classmethod
+    def from_record(cls, record: Mapping[str, Any] | None) -> RuleNumbers:
+        """The numbers of a :meth:`record`; for an entry published before its manifest recorded
+        them (None), those of the bundled rules, the only rules such lists used unnamed."""
+        if record is None:
+            return cls.of(load_config(default_directory()))
+        return cls(
+            cutover=dt.date.fromisoformat(record["cutover"]),
+            min_minutes=float(record["min_minutes"]),
+            established_games=int(record["established_games"]),
+            active_years=int(record["active_years"]),
+            windows_years=tuple(int(y) for y in record["windows_years"]),
+            gy1_games=int(record["gy1_games"]),
+        )
 
 
 def years_before(day: dt.date, years: int) -> dt.date:
@@ -424,7 +486,7 @@ class _PlayerRows:
     def end(self, day: dt.date | np.datetime64, players: np.ndarray) -> np.ndarray:
         """The end of each of ``players``' rows up to ``day``: the position after their last
         row on or before ``day`` (their ``start`` when they have none)."""
-        offset = np.datetime64(day, "D").astype(np.int64) - self._first
+        offset = int(np.datetime64(cast(Any, day), "D").astype(np.int64)) - self._first
         offset = min(max(offset, -1), self._span - 2)
         return np.searchsorted(self._key, players * self._span + offset, side="right")
 
@@ -526,7 +588,7 @@ def _list_columns(
     rated = at >= 0
 
     def of_listed(column: str, missing: object, dtype: type) -> np.ndarray:
-        values = np.full(len(inputs.ids), missing, dtype=dtype)
+        values: np.ndarray = np.full(len(inputs.ids), missing, dtype=dtype)
         values[at[rated]] = now[column].to_numpy(dtype=dtype)[rated]
         return values[listed]
 
@@ -603,7 +665,7 @@ def _lists(
 
         facts = inputs.facts.take(joined("player"))
         list_date = np.repeat([np.datetime64(day, "D") for day in parts], sizes)
-        arrays = {
+        arrays: dict[str, pa.Array[Any] | pa.ChunkedArray[Any]] = {
             "list_date": pa.array(list_date, type=pa.date32()),
             "rank": pa.array(joined("rank"), mask=~joined("active"), type=pa.int32()),
             "country_rank": pa.array(
@@ -614,13 +676,15 @@ def _lists(
         for field in RATINGS:
             if field.name in arrays:
                 continue
-            if field.name in CHANGE_COLUMNS:  # filled later from the previous list (whr.changes)
+            if (
+                field.name in CHANGE_COLUMNS
+            ):  # filled later from the previous list (whr.lists.changes)
                 arrays[field.name] = pa.nulls(len(list_date), field.type)
             elif field.name in facts.column_names:
                 arrays[field.name] = facts[field.name]
             else:
                 arrays[field.name] = pa.array(joined(field.name), type=field.type, from_pandas=True)
-        out = to_frame(pa.table(arrays, schema=RATINGS))
+        out = to_frame(pa.Table.from_arrays([arrays[f.name] for f in RATINGS], schema=RATINGS))
         for column in _NULLABLE_INTS:  # as every other list frame has them (conform's dtypes)
             out[column] = out[column].astype("Int32")
         bounds = np.cumsum([0, *sizes])
@@ -655,7 +719,7 @@ def year_ends(game_days: object, on: dt.date) -> list[dt.date]:
     list of datetime.date
     """
     as_date(on, "on")
-    days = days_of(game_days) if len(game_days) else np.array([], "datetime64[D]")
+    days = days_of(game_days)
     days = days[~np.isnat(days)]
     years = np.unique(days.astype("datetime64[Y]").astype(np.int64) + 1970)
     return [dt.date(int(y), 12, 31) for y in years[::-1] if dt.date(int(y), 12, 31) <= on]
@@ -681,139 +745,6 @@ def year_end_lists(
     return _lists(year_ends(inputs.games.day, on), inputs, rating_on)
 
 
-def country_list(ratings: pd.DataFrame, country: str) -> pd.DataFrame:
-    """The players of one country from a list, in list order (``country_rank`` is their rank)."""
-    if not isinstance(country, str):
-        raise TypeError(f"country must be a str, got {type(country).__name__}")
-    return ratings.loc[ratings["country"] == country].reset_index(drop=True)
-
-
-def countries(ratings: pd.DataFrame) -> pd.DataFrame:
-    """The countries on a list: country, country_name, players, active; sorted by name then code."""
-    r = ratings.loc[ratings["country"].notna()]
-    out = (
-        r.assign(_active=r["status"] == "active")
-        .groupby("country", sort=True)
-        .agg(
-            country_name=("country_name", "first"),
-            players=("player", "size"),
-            active=("_active", "sum"),
-        )
-        .reset_index()
-    )
-    out["_key"] = out["country_name"].fillna(out["country"]).str.casefold()
-    return (
-        out.sort_values(["_key", "country"], kind="stable")
-        .drop(columns="_key")
-        .reset_index(drop=True)
-    )
-
-
-def top_five(lists: Mapping[dt.date, pd.DataFrame], places: int = 5) -> pd.DataFrame:
-    """The best ``places`` players of each list who played that year.
-
-    As on the RIF's site, only established active players with a rated game in the year up to
-    the list date (Gy1 > 0) take part, so that a year's top five are players of that year and
-    not a rating left standing by a player who stopped; they are numbered 1..n among themselves
-    in the order of :func:`rank_order`.
-
-    Returns
-    -------
-    pandas.DataFrame
-        Columns list_date, rank (among the players who played that year), list_rank (on the
-        full list), player, name, country, rating; newest list first, then by rank.
-    """
-    if places < 1:
-        raise ValueError(f"places must be >= 1, got {places}")
-    columns = ["list_date", "rank", "list_rank", "player", "name", "country", "rating"]
-    parts = []
-    for _, frame in sorted(lists.items(), key=lambda item: item[0], reverse=True):
-        played = frame.loc[frame["rank"].notna() & (frame["gy1"] > 0)].reset_index(drop=True)
-        rank = _numbered(played, np.ones(len(played), dtype=bool))
-        top = played.assign(list_rank=played["rank"], rank=rank)
-        parts.append(top.loc[top["rank"] <= places].sort_values("rank"))
-    if not parts:
-        return pd.DataFrame({c: [] for c in columns})
-    return pd.concat(parts, ignore_index=True)[columns]
-
-
-TOP_PLACES = 12  # the RIF site's chart of top players: the first 12 of a list ...
-TOP_WITHIN_ELO = 165.0  # ... within 165 points of No. 1
-
-
-def top_players(
-    lists: Mapping[dt.date, pd.DataFrame], top: int = TOP_PLACES, within: float = TOP_WITHIN_ELO
-) -> list[str]:
-    """Players who, on any of the lists, ranked in the first ``top`` within ``within`` Elo of No. 1.
-
-    The defaults are the RIF site's for its chart of top players (``top.html``): the first 12
-    within 165 points of No. 1, on the current list or any year-end list.
-
-    Returns
-    -------
-    list of str
-        Player ids, best peak rank first, then by id.
-    """
-    if top < 1:
-        raise ValueError(f"top must be >= 1, got {top}")
-    best: dict[str, int] = {}
-    for frame in lists.values():
-        ranked = frame.loc[frame["rank"].notna()]
-        if ranked.empty:
-            continue
-        first = ranked["rating"].max()
-        chosen = ranked.loc[(ranked["rank"] <= top) & (ranked["rating"] >= first - within)]
-        for player, rank in zip(chosen["player"], chosen["rank"], strict=True):
-            best[player] = min(best.get(player, rank), int(rank))
-    return sorted(best, key=lambda p: (best[p], p))
-
-
-def women(ratings: pd.DataFrame) -> pd.DataFrame:
-    """The women of a list, in list order, with ``rank`` renumbered 1..n among active women.
-
-    ``country_rank`` is left as on the full list.
-    """
-    female = ratings["female"].fillna(False).astype(bool)
-    out = ratings.loc[female].reset_index(drop=True)
-    out["rank"] = _numbered(out, (out["status"] == "active").to_numpy(bool))
-    return out
-
-
-GY1_GAMES = 10  # the RIF's "Gy1 >= 10" list: rated games in the year up to the list date
-
-
-def gy1_list(ratings: pd.DataFrame, min_games: int = GY1_GAMES) -> pd.DataFrame:
-    """The RIF's "Gy1 ≥ 10" list: established players with many rated games in the last year.
-
-    A player is on it when established (at least 10 rated games up to the list date) and with
-    at least ``min_games`` rated games in the year up to the list date (``gy1``, the window
-    [D - 1 year, D]). Such a player is always established active, so also ranked on the
-    full list.
-
-    Parameters
-    ----------
-    ratings : pandas.DataFrame
-        One list (schema ``RATINGS``), in list order.
-    min_games : int, default 10
-        Rated games needed in the last year, >= 1.
-
-    Returns
-    -------
-    pandas.DataFrame
-        The chosen rows in the order of :func:`rank_order`, with the column ``gy1_rank`` added:
-        1..n among them; ``rank`` stays the rank on the full list.
-    """
-    if isinstance(min_games, bool) or not isinstance(min_games, int | np.integer):
-        raise TypeError(f"min_games must be an int, got {type(min_games).__name__}")
-    if min_games < 1:
-        raise ValueError(f"min_games must be >= 1, got {min_games}")
-    keep = (ratings["games"] >= ESTABLISHED_GAMES) & (ratings["gy1"] >= min_games)
-    out = ratings.loc[keep.fillna(False).astype(bool)].reset_index(drop=True)
-    out = out.iloc[rank_order(out)].reset_index(drop=True)
-    out["gy1_rank"] = pd.array(np.arange(1, len(out) + 1), dtype="Int32")
-    return out
-
-
 def natural_order(ids: pd.Series) -> np.ndarray:
     """Positions that sort ids naturally: all-digit ids by number first, then the rest as text.
 
@@ -832,78 +763,3 @@ def natural_order(ids: pd.Series) -> np.ndarray:
         number[digits] = text[digits].astype(np.int64).to_numpy()
     key = pd.DataFrame({"text_id": ~digits, "number": number, "text": text.to_numpy()})
     return key.sort_values(["text_id", "number", "text"], kind="stable").index.to_numpy()
-
-
-def players_index(ratings: pd.DataFrame, players: pd.DataFrame) -> pd.DataFrame:
-    """Every listed player once, in natural id order (the RIF's ``players.html``/``.json``).
-
-    Parameters
-    ----------
-    ratings : pandas.DataFrame
-        The list on D (schema ``RATINGS``): every player with a rated game up to D.
-    players : pandas.DataFrame
-        Player facts (schema ``PLAYERS``); ``city`` is taken from here (first row of an id).
-
-    Returns
-    -------
-    pandas.DataFrame
-        Columns player, name, native_name, female, rating (published scale), uncertainty (Elo),
-        games, status, rank (null unless established active), birth_year, city, country,
-        country_name; one row per player of ``ratings``, sorted by :func:`natural_order`.
-    """
-    columns = [
-        "player",
-        "name",
-        "native_name",
-        "female",
-        "rating",
-        "uncertainty",
-        "games",
-        "status",
-        "rank",
-        "birth_year",
-        "country",
-        "country_name",
-    ]
-    out = ratings[columns].iloc[natural_order(ratings["player"])].reset_index(drop=True)
-    facts = players.drop_duplicates("player_id", keep="first").set_index("player_id")
-    city = facts["city"] if "city" in facts else pd.Series(dtype="str")
-    out.insert(len(columns) - 2, "city", city.reindex(out["player"].to_numpy()).to_numpy())
-    return out
-
-
-RENJUNET_GAME_URL = "https://www.renju.net/game/{id}/"  # the game's page on renju.net
-_RENJUNET_FILE = r"(?i)(?:^|[/\\])(?:renjunet[^/\\]*|[^/\\]*\.rif(?:\.gz|\.zip)?)$"
-
-
-def renjunet_games(games: pd.DataFrame) -> np.ndarray:
-    """Which games are RenjuNet's own records, so that renju.net has a page for them.
-
-    A game is one when its ``game_id`` is a plain number (RenjuNet's ids; the RIF's manual
-    additions were ``G…``, EGF games ``<tournament>:r<round>:…``) and its ``source`` names a
-    RenjuNet database file (a name starting with ``renjunet`` or ending in ``.rif``,
-    ``.rif.gz`` or ``.rif.zip``). Only results are published; renju.net shows the moves
-    under its own licence.
-
-    Parameters
-    ----------
-    games : pandas.DataFrame
-        Games with columns game_id and source (schema ``GAMES`` or ``RATED_GAMES``).
-
-    Returns
-    -------
-    numpy.ndarray of bool
-    """
-    missing = [c for c in ("game_id", "source") if c not in games]
-    if missing:
-        raise ValueError(f"games are missing columns {missing}")
-    ids = games["game_id"].astype("str").str.fullmatch(r"[0-9]{1,12}").fillna(False)
-    source = games["source"].astype("str").str.contains(_RENJUNET_FILE).fillna(False)
-    return (ids & source).to_numpy(bool)
-
-
-def renjunet_game_url(game_id: str) -> str:
-    """The renju.net page of a RenjuNet game id (see :func:`renjunet_games`)."""
-    if not isinstance(game_id, str) or not game_id.isdigit() or not game_id.isascii():
-        raise ValueError(f"game_id must be a RenjuNet game id (digits), got {game_id!r}")
-    return RENJUNET_GAME_URL.format(id=game_id)

@@ -549,37 +549,3 @@ def test_players_index_natural_id_order_with_leading_zeros_kept():
     assert index["player"].tolist() == ["000001", "007", "9", "10", "000123", "a", "b"]
     assert (index["city"] == "Tallinn").all()
     assert index["games"].tolist() == [6, 1, 1, 1, 1, 1, 1]
-
-
-def test_renjunet_games_are_numeric_ids_from_a_renjunet_file():
-    games = pd.DataFrame(
-        {
-            "game_id": ["123", "G00001", "123", "77", "t1:r1:1-2", "5", "12a", "9"],
-            "source": [
-                "renjunet_v10_20261130.rif",
-                "renjunet_v10_20261130.rif",  # the RIF's manual additions: no renju.net page
-                "games.csv",  # a canonical table: ids are someone else's
-                "db.rif.gz",
-                "egf.h9",
-                None,
-                "renjunet.rif",
-                "/data/RenjuNet_v10.zip",
-            ],
-        }
-    )
-    assert lists.renjunet_games(games).tolist() == [
-        True,
-        False,
-        False,
-        True,
-        False,
-        False,
-        False,
-        True,
-    ]
-    assert lists.renjunet_game_url("000123") == "https://www.renju.net/game/000123/"
-    for bad in ("G1", "../1", "", "١٢"):
-        with pytest.raises(ValueError, match="game_id"):
-            lists.renjunet_game_url(bad)
-    with pytest.raises(ValueError, match="source"):
-        lists.renjunet_games(games[["game_id"]])

@@ -1,0 +1,177 @@
+"""The list pages: the current list (``index.html`` and a page per tab), the year-end lists
+(``years/YYYY.html``) and their index (``years.html``), over one data file per list.
+
+A list page is small: its rows are drawn by the page script from the list's data file
+(:data:`whr.publish.site.contract.LIST`), only those on screen.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+
+from whr.lists import ListView
+from whr.lists.views import positions
+from whr.publish.site.contract import CFG, LIST
+from whr.publish.site.frame import Renderer, Site, floats, json_arrays, long_date
+from whr.tables import STATUSES
+
+TABS = ("active", "gy1", "inactive", "provisional")
+
+
+@dataclass(frozen=True)
+class ListData:
+    """One list for its pages: the data file's JSON is made at once, so that only the current
+    list keeps its columns (the year ends are many)."""
+
+    list: ListView
+    json: str  # the list's data (contract.LIST), the data file's content
+    status: np.ndarray  # each row's status code (0, 1, 2: STATUSES' order)
+    counts: dict[str, int]  # per tab (active, gy1, inactive, provisional), players, games
+    change: bool  # has a change column (there was a previous list)
+
+    @property
+    def key(self) -> str:
+        return self.list.key
+
+    @property
+    def day(self) -> dt.date:
+        return self.list.day
+
+
+def columns(lv: ListView) -> dict[str, np.ndarray]:
+    """The columns of one list for the page script (:data:`contract.LIST`), by field name."""
+    frame = lv.frame
+    status = positions(pa.array(STATUSES), frame["status"])
+    if (status < 0).any():
+        raise ValueError(f"a list's status must be one of {STATUSES}")
+    out: dict[str, np.ndarray] = {
+        "player": lv.number,
+        "rating": floats(frame["rating"]),
+        "uncertainty": floats(frame["uncertainty"]),
+        "gy1": frame["gy1"].to_numpy(np.int64),
+        "gy2": frame["gy2"].to_numpy(np.int64),
+        "gy5": frame["gy5"].to_numpy(np.int64),
+        "status": status,
+        "rank": np.nan_to_num(floats(frame["rank"])),
+        "gy1_rank": lv.gy1_rank,
+        "previous_rank": np.nan_to_num(floats(frame["previous_rank"])),
+    }
+    change = floats(frame["rating_change"])
+    if (~np.isnan(change)).any():  # there was a previous list: a null change is a new player
+        out["change"] = change
+    if lv.gy1_country_rank is not None:  # the current list
+        out["games"] = frame["games"].to_numpy(np.int64)
+        out["country_rank"] = np.nan_to_num(floats(frame["country_rank"]))
+        out["gy1_country_rank"] = lv.gy1_country_rank
+    return out
+
+
+def columns_json(values: dict[str, np.ndarray]) -> str:
+    """A list's columns as its data file's JSON object (numbers by :func:`json_arrays`; a
+    change of ``null`` is written ``"n"``, a new player)."""
+    texts = dict(zip(values, json_arrays(values.values()), strict=True))
+    if "change" in texts:
+        texts["change"] = texts["change"].replace("null", '"n"')
+    return LIST.text(**texts)
+
+
+def list_data(lv: ListView) -> ListData:
+    values = columns(lv)
+    status = values["status"]
+    counts = {s: int((status == i).sum()) for i, s in enumerate(STATUSES)}
+    counts["gy1"] = int((lv.gy1_rank > 0).sum())
+    counts["players"] = len(lv.frame)
+    counts["games"] = int(lv.frame["games"].sum()) // 2  # each rated game has two players
+    return ListData(lv, columns_json(values), status, counts, "change" in values)
+
+
+def heading(site: Site, day: dt.date, country: str | None = None) -> str:
+    where = f"{site.game} rating list of {country}" if country else f"{site.game} world rating list"
+    return f"{where} — {long_date(day)}"
+
+
+def list_page(
+    r: Renderer,
+    path: str,
+    data: ListData,
+    tab: str,
+    *,
+    country: dict[str, str] | None = None,
+    country_years: list[int] | None = None,
+) -> None:
+    """One page of a list, on tab ``tab``; of one country's players when ``country`` is given
+    (the current list's country pages)."""
+    counts: dict[str, int | None] = dict(data.counts)
+    if country:
+        mine = (data.list.frame["country"] == country["code"]).fillna(False).to_numpy(bool)
+        for code, s in enumerate(STATUSES):
+            counts[s] = int(((data.status == code) & mine).sum())
+        gy1_country_rank = data.list.gy1_country_rank
+        assert gy1_country_rank is not None  # the current list's
+        counts["gy1"] = int(((gy1_country_rank > 0) & mine).sum())
+        counts["players"] = int(mine.sum())
+        counts["games"] = None
+    cfg = CFG.object(
+        list=data.key,
+        tab=tab,
+        country=country["code"] if country else "",
+        change=data.change,
+        root="../" * path.count("/"),
+    )
+    r.render(
+        path,
+        "list.html",
+        heading=heading(r.site, data.day, country["name"] if country else None),
+        day=data.day.isoformat(),
+        year=None if data.key == "current" else data.day.year,
+        counts=counts,
+        cfg=cfg,
+        country=country,
+        country_years=country_years or [],
+        scripts=[r.data_files["players"], r.data_files[f"lists.{data.key}"]],
+    )
+
+
+def _first(site: Site, data: ListData) -> dict[str, str] | None:
+    """The No. 1 of a list, for the year-end index."""
+    f = data.list.frame
+    if not len(f) or pd.isna(f["rank"].iloc[0]):
+        return None
+    i = int(data.list.number[0])
+    return {
+        "page": site.players["page"].iloc[i],
+        "name": site.players["name"].iloc[i],
+        "rating": f"{f['rating'].iloc[0]:.0f}",
+    }
+
+
+def write(r: Renderer, current: ListData) -> None:
+    """The current list's pages (its data file first), the year-end lists and their index."""
+    site = r.site
+    r.data("lists.current", f"list-{site.as_of.isoformat()}", current.json)
+    current_tabs = {"active": "index.html", **{t: f"{t}.html" for t in TABS[1:]}}
+    for tab, path in current_tabs.items():
+        list_page(r, path, current, tab)
+    year_end = {day: list_data(lv) for day, lv in site.view.year_end.items()}
+    for day, data in year_end.items():
+        r.data(f"lists.{data.key}", f"list-{day.isoformat()}", data.json)
+        list_page(r, f"years/{day.year}.html", data, "active")
+    r.render(
+        "years.html",
+        "years.html",
+        rows=[
+            {
+                "year": day.year,
+                "day": day.isoformat(),
+                "active": data.counts["active"],
+                "listed": data.counts["players"],
+                "first": _first(site, data),
+            }
+            for day, data in year_end.items()
+        ],
+    )

@@ -1,0 +1,410 @@
+"""The players: their names (every page's), the players data file and index (``players.html``),
+and a page per listed player (``p/<id>.html``).
+
+A player's page holds the facts as HTML; the rating history, the tournaments and the games are
+one JSON object (:data:`whr.publish.site.contract.PLAYER`) that the page script draws.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from markupsafe import Markup, escape
+
+from whr.lists import RuleNumbers, View
+from whr.publish.site.contract import (
+    CFG,
+    CHART,
+    COUNTRIES,
+    EVENT,
+    GAME,
+    NOW,
+    PLAYER,
+    PLAYERS,
+    SERIES,
+)
+from whr.publish.site.frame import (
+    Family,
+    Renderer,
+    Site,
+    Stencil,
+    bounds,
+    city,
+    days,
+    floats,
+    iso,
+    js_json,
+    json_numbers,
+    safe_in_script,
+    signed,
+    text,
+    whole,
+)
+from whr.publish.site.lists import ListData
+from whr.publish.site.names import namesake_labels, page_names
+
+EPOCH_DAY = np.datetime64("1970-01-01", "D")
+
+
+def status_labels(rules: RuleNumbers) -> tuple[str, str, str]:
+    """What each status means, by status code (``whr.tables.STATUSES`` order)."""
+    return (
+        "established, active",
+        f"established, inactive: no rated game in {rules.active_years} years",
+        f"provisional: at most {rules.established_games - 1} rated games",
+    )
+
+
+def table(view: View) -> pd.DataFrame:
+    """The listed players by number (the players index, :attr:`whr.lists.View.players`), with
+    their names, labels and pages as every page shows them (see :class:`frame.Site`)."""
+    index = view.players
+    ids = index["player"].astype("str").to_numpy(object)
+    names = index["name"].where(index["name"].notna(), index["player"]).astype("str")
+    pages = page_names(ids.tolist())
+    out = pd.DataFrame(
+        {
+            "player": ids,
+            "name": names.to_numpy(object),
+            "native": [text(x) for x in index["native_name"].tolist()],
+            "country": [text(x) for x in index["country"].tolist()],
+            "country_name": [text(x) for x in index["country_name"].tolist()],
+            "city": [city(x) for x in index["city"].tolist()],
+            "birth_year": np.nan_to_num(floats(index["birth_year"])).astype(np.int64),
+            "female": index["female"].fillna(False).astype(bool).to_numpy(),
+        }
+    )
+    out["label"] = namesake_labels(
+        out["name"].tolist(),
+        out["country"].tolist(),
+        [y or None for y in out["birth_year"].tolist()],
+        out["player"].tolist(),
+    )
+    out["page"] = [pages[p] for p in ids.tolist()]
+    return out
+
+
+def data(site: Site) -> str:
+    """The players data file's JSON (:data:`contract.PLAYERS`)."""
+    p = site.players
+    code_index = {c: i for i, c in enumerate(site.countries["code"].tolist())}
+    pages = {
+        str(i): page
+        for i, (pid, page) in enumerate(zip(p["player"].tolist(), p["page"].tolist(), strict=True))
+        if pid != page
+    }
+    countries = site.countries
+    return js_json(
+        PLAYERS.object(
+            id=p["player"].tolist(),
+            name=p["name"].tolist(),
+            label=p["label"].tolist(),
+            native=p["native"].tolist(),
+            city=p["city"].tolist(),
+            country=[code_index.get(c, -1) for c in p["country"].tolist()],
+            birth_year=p["birth_year"].tolist(),
+            female=p["female"].astype(np.int64).tolist(),
+            page=pages,
+            countries=COUNTRIES.object(
+                code=countries["code"].tolist(),
+                name=countries["name"].tolist(),
+                page=countries["page"].tolist(),
+            ),
+        )
+    )
+
+
+def write_index(r: Renderer) -> None:
+    """``players.html``: every listed player, drawn by the page script."""
+    r.render(
+        "players.html",
+        "players.html",
+        n_rows=len(r.site.players),
+        scripts=[r.data_files["players"], r.data_files["lists.current"]],
+        cfg=CFG.object(page="players", root=""),
+    )
+
+
+# --- player pages ------------------------------------------------------------------------------
+
+
+def change_sentence(change: Any, own: Any, others: Any, has_previous: bool) -> str:
+    """The plain sentence about a player's change since the previous list ("" if none)."""
+    if change is None or pd.isna(change):
+        return "New on this list: not on the previous one." if has_previous else ""
+    total = int(np.rint(change))
+    if total > 0:
+        head = f"Since the previous list the rating went up {total} points"
+    elif total < 0:
+        head = f"Since the previous list the rating went down {-total} points"
+    else:
+        head = "Since the previous list the rating has not changed (to the point)"
+    if own is None or others is None or pd.isna(own) or pd.isna(others):
+        return head + "."
+    return (
+        f"{head}: {signed(own)} from the player's own new games and {signed(others)} because "
+        "other players' new results changed the estimate of the past (rounded)."
+    )
+
+
+def _round_json(label: str) -> str:
+    plain = label.isascii() and label.isdigit() and str(int(label)) == label and len(label) < 10
+    return label if plain else js_json(label)
+
+
+class Columns:
+    """The columns the player pages read, by player number: numpy arrays and lists (no
+    pandas, no Arrow: the chunks may run in forked worker processes)."""
+
+    def __init__(self, site: Site, current: ListData):
+        view = site.view
+        p = site.players
+        self.n = len(p)
+        self.ids = p["player"].tolist()
+        self.page = p["page"].tolist()
+        self.name = p["name"].tolist()
+        self.native = p["native"].tolist()
+        self.female = p["female"].tolist()
+        self.city = p["city"].tolist()
+        self.country = p["country"].tolist()
+        self.country_name = p["country_name"].tolist()
+        self.birth_year = p["birth_year"].tolist()
+        self.status_labels = status_labels(view.rules)
+
+        f = view.current.frame
+        at = pd.Index(f["player"].to_numpy(object)).get_indexer(p["player"].to_numpy(object))
+
+        def take(column: str) -> np.ndarray:  # a column of the current list by player number
+            values: np.ndarray = floats(f[column])[at]
+            return values
+
+        self.rating, self.unc, self.best = take("rating"), take("uncertainty"), take("best_rating")
+        self.rank, self.crank, self.prev = take("rank"), take("country_rank"), take("previous_rank")
+        self.change, self.own, self.others = (
+            take("rating_change"),
+            take("change_own_games"),
+            take("change_others"),
+        )
+        self.counts = np.stack(
+            [take(c) for c in ("games", "wins", "draws", "losses", "gy1", "gy2", "gy5")]
+        )
+        self.status = current.status[at]
+        self.first, self.last, self.best_day = (
+            days(f[c])[at] for c in ("first_game", "last_game", "best_date")
+        )
+        self.has_previous = current.change
+        self._events(view)
+        self._games(site)
+        h = view.history
+        self.h_number = h["player"].to_numpy(np.int64)
+        self.h_day = days(h["date"])
+        # the chart draws whole Elo (its hover read-out shows them): no decimals to publish
+        self.h_rating = np.rint(h["rating"].to_numpy(np.float64)).astype(np.int64)
+        self.h_unc = np.rint(h["uncertainty"].to_numpy(np.float64)).astype(np.int64)
+        self.list_day = int((np.datetime64(view.as_of, "D") - EPOCH_DAY).astype(np.int64))
+        self.as_of = view.as_of.isoformat()
+        self.country_page = site.country_page
+
+    def _events(self, view: View) -> None:
+        """Each player's tournaments (the standings' rows), newest first."""
+        st = view.standings
+        ev = st.iloc[
+            np.lexsort(
+                (
+                    -st["tournament_id"].to_numpy(np.int64),
+                    -days(st["first_day"]),
+                    -days(st["last_day"]),
+                    st["player"].to_numpy(np.int64),
+                )
+            )
+        ]
+        self.ev_number = ev["player"].to_numpy(np.int64)
+        self.ev_tournament = ev["tournament_id"].to_numpy(np.int64)
+        self.ev_last = days(ev["last_day"])
+        self.ev_games = ev["games"].to_numpy(np.int64)
+        self.ev_score = ev["score"].to_numpy(np.float64)
+        self.ev_perf = ev["performance"].to_numpy(np.float64)
+        self.ev_bound = ev["performance_bound"].to_numpy(np.int64)
+        self.ev_before = ev["rating_before"].to_numpy(np.float64)
+        self.ev_after = ev["rating_after"].to_numpy(np.float64)
+
+    def _games(self, site: Site) -> None:
+        """Each player's games, by event, in playing order within each tournament."""
+        view = site.view
+        pg = view.player_games
+        n_t = max(len(view.tournaments), 1)
+        event_key = pd.Index(self.ev_number * n_t + self.ev_tournament)
+        event = event_key.get_indexer(
+            pg["player"].to_numpy(np.int64) * n_t + pg["tournament_id"].to_numpy(np.int64)
+        )
+        round_code = pg["round"].cat.codes.to_numpy(np.int64)
+        label_number = pd.to_numeric(
+            pd.Series(pg["round"].cat.categories, dtype=object), errors="coerce"
+        )
+        order = np.lexsort(
+            (
+                pg["game_id"].cat.codes.to_numpy(np.int64),
+                round_code,
+                label_number.fillna(np.inf).to_numpy(np.float64)[round_code],
+                days(pg["day"]),
+                event,
+            )
+        )
+        rounds = pg["round"].iloc[order].reset_index(drop=True)
+        self.g_number = pg["player"].to_numpy(np.int64)[order]
+        self.g_event = event[order]
+        self.g_round = rounds.cat.codes.to_numpy(np.int64)  # codes of round_json
+        self.round_json = [_round_json(str(x)) for x in rounds.cat.categories]
+        white = (pg["colour"] == "white").to_numpy(bool)[order].astype(np.int64)
+        score = pg["score"].to_numpy(np.float64)[order]
+        self.g_code = white * 3 + np.rint(score * 2).astype(np.int64)
+        self.g_opp = pg["opponent"].to_numpy(np.int64)[order]
+        self.g_rating = pg["opponent_rating"].to_numpy(np.float64)[order]
+        self.linked = site.linked
+        self.g_id = (
+            pg["game_id"].iloc[order].astype("str").to_numpy(object) if site.linked else None
+        )
+
+
+def pages(r: Renderer, current: ListData) -> Family:
+    """The player pages, to be written in chunks (:class:`frame.Pages`)."""
+    cols = Columns(r.site, current)
+    scripts = Markup(f"<script src=../{r.data_files['players']}></script>\n")
+    scripts += Markup(f"<script src=../{r.data_files['tournaments']}></script>\n")
+    stencil = r.stencil(
+        "p", "player.html", ("name", "heading", "facts", "change", "data"), scripts=scripts
+    )
+    return Family(player_pages, cols, stencil, cols.n, [f"p/{page}.html" for page in cols.page])
+
+
+def player_pages(r: Renderer, cols: Columns, page: Stencil, lo: int, hi: int) -> None:
+    """Write ``p/<page>.html`` for the players numbered lo..hi-1.
+
+    The facts are HTML; the rating history, the tournaments and the games are one JSON object
+    (:data:`contract.PLAYER`: the chart, and an :data:`contract.EVENT` per tournament, newest
+    first, with its :data:`contract.GAME` rows flat) that the page script draws, headings
+    included, with the names from the players and tournaments data files (loaded once for
+    every page); game ids only for games linked to renju.net.
+    """
+    e_lo, e_hi = (int(x) for x in np.searchsorted(cols.ev_number, [lo, hi]))
+    events = _events_json(cols, lo, hi, e_lo, e_hi)
+    p_starts, p_ends = bounds(cols.ev_number[e_lo:e_hi], lo, hi)
+    h_starts, h_ends = bounds(cols.h_number, lo, hi)
+    facts = _player_facts(cols, lo, hi)
+    for i in range(lo, hi):
+        a, b = int(p_starts[i - lo]), int(p_ends[i - lo])  # events, within the chunk's
+        ha, hb = int(h_starts[i - lo]), int(h_ends[i - lo])
+        now = None
+        if hb > ha and cols.h_day[hb - 1] < cols.list_day:  # carried to the list date
+            unc = cols.unc[i]
+            now = NOW.row(
+                day=cols.list_day,
+                rating=int(np.rint(cols.rating[i])),
+                uncertainty=None if unc != unc else int(np.rint(unc)),
+            )
+        series = SERIES.object(
+            day=cols.h_day[ha:hb].tolist(),
+            rating=cols.h_rating[ha:hb].tolist(),
+            uncertainty=cols.h_unc[ha:hb].tolist(),
+            now=now,
+        )
+        native = cols.native[i]
+        heading = (
+            f"<h1{' class=f' if cols.female[i] else ''}>{escape(cols.name[i])}"
+            + (f" <span class=native>({escape(native)})</span>" if native else "")
+            + "</h1>"
+        )
+        sentence = change_sentence(cols.change[i], cols.own[i], cols.others[i], cols.has_previous)
+        payload = PLAYER.text(
+            chart=js_json(CHART.object(series=[series])), events=f"[{','.join(events[a:b])}]"
+        )
+        html = page.fill(
+            name=cols.name[i],
+            heading=Markup(heading),
+            facts=Markup(facts[i - lo]),
+            change=Markup(f"<p class=change>{escape(sentence)}</p>") if sentence else "",
+            data=Markup(safe_in_script(payload)),
+        )
+        r.write(f"p/{cols.page[i]}.html", html)
+
+
+def _events_json(cols: Columns, lo: int, hi: int, e_lo: int, e_hi: int) -> list[str]:
+    """The event rows (:data:`contract.EVENT`) of the players numbered lo..hi-1 (their events
+    are e_lo..e_hi-1), each with its games (:data:`contract.GAME`) flat."""
+    ev = slice(e_lo, e_hi)
+    g_lo, g_hi = (int(x) for x in np.searchsorted(cols.g_number, [lo, hi]))
+    gs = slice(g_lo, g_hi)
+    rounds = cols.round_json
+    frags = [  # a game: its four numbers, in one flat array per tournament
+        ",".join(game)
+        for game in zip(
+            *GAME.row(
+                round=[rounds[lab] for lab in cols.g_round[gs].tolist()],
+                code=[str(c) for c in cols.g_code[gs].tolist()],
+                opponent=[str(o) for o in cols.g_opp[gs].tolist()],
+                opponent_rating=json_numbers(cols.g_rating[gs]),
+            ),
+            strict=True,
+        )
+    ]
+    ids = None
+    if cols.g_id is not None:
+        ids = [js_json(g) if g in cols.linked else "null" for g in cols.g_id[gs].tolist()]
+
+    starts, ends = bounds(cols.g_event[gs], e_lo, e_hi)  # within the chunk's games
+    played = [
+        f"[{','.join(frags[a:b])}]" for a, b in zip(starts.tolist(), ends.tolist(), strict=True)
+    ]
+    linked: list[str | None] = [None] * len(played)
+    if ids is not None:
+        linked = [
+            f"[{','.join(ids[a:b])}]" if any(x != "null" for x in ids[a:b]) else None
+            for a, b in zip(starts.tolist(), ends.tolist(), strict=True)
+        ]
+    before, after = cols.ev_before[ev], cols.ev_after[ev]
+    return EVENT.rows_text(
+        tournament=[str(k) for k in cols.ev_tournament[ev].tolist()],
+        last_day=[str(d) for d in cols.ev_last[ev].tolist()],
+        games=[str(n) for n in cols.ev_games[ev].tolist()],
+        score2=[str(s) for s in np.rint(2 * cols.ev_score[ev]).astype(np.int64).tolist()],
+        performance=json_numbers(cols.ev_perf[ev]),
+        bound=[str(b) for b in cols.ev_bound[ev].tolist()],
+        before=json_numbers(before),
+        after=json_numbers(after),
+        change=json_numbers(after - before),
+        played=played,
+        ids=linked,
+    )
+
+
+def _player_facts(cols: Columns, lo: int, hi: int) -> list[str]:
+    """The facts (``<dl>``) of the players numbered lo..hi-1."""
+    s = slice(lo, hi)
+    rank, crank, prev = whole(cols.rank[s]), whole(cols.crank[s]), whole(cols.prev[s])
+    first, last, best_day = iso(cols.first[s]), iso(cols.last[s]), iso(cols.best_day[s])
+    counts = np.rint(cols.counts[:, s]).astype(np.int64).T.tolist()
+    out = []
+    for k, i in enumerate(range(lo, hi)):
+        code, page = cols.country[i], cols.country_page.get(cols.country[i], "")
+        country = str(escape(cols.country_name[i] or code))
+        if page:
+            country = f"<a href=../countries/{page}.html>{country}</a>"
+        place = ", ".join(x for x in (str(escape(cols.city[i])), country) if x) or "–"
+        ranks = f"{rank[k]} in the world, {crank[k]} in the country" if rank[k] else "–"
+        if prev[k]:
+            ranks += f" (previous list: {prev[k]})"
+        n, w, d, lost, g1, g2, g5 = counts[k]
+        unc = cols.unc[i]
+        out.append(
+            f"<dl class=facts><dt>ID<dd>{escape(cols.ids[i])}<dt>Place<dd>{place}"
+            + (f"<dt>Born<dd>{cols.birth_year[i]}" if cols.birth_year[i] else "")
+            + f"<dt>Rating on {cols.as_of}<dd><strong>{cols.rating[i]:.1f}</strong>"
+            + ("" if unc != unc else f" ± {unc:.1f}")
+            + f"<dt>Status<dd>{cols.status_labels[cols.status[i]]}<dt>Rank<dd>{ranks}"
+            f"<dt>Games<dd>{n}: {w} won, {d} drawn, {lost} lost · Gy1 {g1}, Gy2 {g2}, Gy5 {g5}"
+            f"<dt>First, last game<dd>{first[k]}, {last[k]}"
+            f"<dt>Best rating<dd>{cols.best[i]:.1f} on {best_day[k]}</dl>"
+        )
+    return out
