@@ -145,6 +145,13 @@ LIST = _keyed(
     ("gy1_rank", "y", 'rank on the "Gy1" list'),
     ("previous_rank", "q", "rank on the previous list"),
     ("change", "d", 'rating change since the previous list; "n" a new player', "optional"),
+    (
+        "entered",
+        "e",
+        "the rows (positions in the list) of the players ranked on it and not on the previous "
+        "list: they entered the ranking (present with the change)",
+        "optional",
+    ),
     ("games", "n", "rated games up to the list date (the current list)", "optional"),
     ("country_rank", "ck", "rank in the country (the current list)", "optional"),
     ("gy1_country_rank", "cy", 'rank in the country on the "Gy1" list (current)', "optional"),
