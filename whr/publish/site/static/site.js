@@ -267,7 +267,7 @@ var WHR_FIELDS = /*@F@*/{}, WHR_RULES = /*@RULES@*/{};
     var country = fixed || state.c || "";
 
     var player = { label: "Player", cls: "nm", first: 1, key: function (i) { return P.nameKey(L.player[i]); },
-      html: function (i) { return P.link(L.player[i], ROOT, false) + (L.entered[i] ? " " + ENTERED : ""); } };
+      html: function (i) { return (L.entered[i] ? ENTERED + " " : "") + P.link(L.player[i], ROOT, false); } };  // the mark first: a long name is cut, not the mark
     var rating = { label: "Rating", cls: "n", first: -1, key: function (i) { return L.rating[i]; }, html: function (i) { return L.rating[i]; } };
     var change = { label: "Change", title: "rating change since the previous list", cls: "n", first: -1,
       key: function (i) { return L.change[i] === "n" ? null : L.change[i]; },
@@ -729,7 +729,7 @@ var WHR_FIELDS = /*@F@*/{}, WHR_RULES = /*@RULES@*/{};
       for (var j = 0; j < s.t.length; j++) pts.push(X(s.t[j]).toFixed(1) + "," + Y(s.r[j]).toFixed(1));
       el("path", { "class": "line", d: "M" + pts.join("L"), stroke: colour }, g);
       if (days) {  // a dot on each rating day (a day the player played): a gap reads as a gap
-        s.t.forEach(function (t, i) { el("circle", { "class": "point day", cx: X(t).toFixed(1), cy: Y(s.r[i]).toFixed(1), r: 2.5, fill: colour }, g); });
+        s.t.forEach(function (t, i) { el("circle", { "class": "point day", cx: X(t).toFixed(1), cy: Y(s.r[i]).toFixed(1), r: 3, fill: colour }, g); });
       } else if (s.t.length === 1) {  // a single rating day: a point
         s.t.forEach(function (t, i) { el("circle", { "class": "point", cx: X(t), cy: Y(s.r[i]), r: 3, fill: colour }, g); });
       }
