@@ -401,6 +401,12 @@ def test_changes_since_the_previous_list(changed):
     html = (site / "p" / f"{pages[new[0]]}.html").read_text(encoding="utf-8")
     assert "<dt>Previous list<dd>not on it: new on this list" in html
     assert "<p class=change>" not in html
+    for player in ratings.loc[entered, "player"]:  # their pages say so by the rank
+        html = (site / "p" / f"{pages[player]}.html").read_text(encoding="utf-8")
+        assert "(newly ranked: not ranked on the previous list)" in html
+    player = ratings.loc[ratings["previous_rank"].notna(), "player"].iloc[0]
+    html = (site / "p" / f"{pages[player]}.html").read_text(encoding="utf-8")
+    assert "newly ranked" not in html
 
 
 def test_the_split_of_a_change_is_said_in_plain_words(changed):

@@ -196,6 +196,7 @@ class Columns:
             [take(c) for c in ("games", "wins", "draws", "losses", "gy1", "gy2", "gy5")]
         )
         self.status = current.status[at]
+        self.entered = view.current.entered[at]  # ranked now, not on the previous list
         self.first, self.last, self.best_day = (
             days(f[c])[at] for c in ("first_game", "last_game", "best_date")
         )
@@ -402,6 +403,8 @@ def _player_facts(cols: Columns, lo: int, hi: int) -> list[str]:
         ranks = f"{rank[k]} in the world, {crank[k]} in the country" if rank[k] else "–"
         if prev[k]:
             ranks += f" (previous list: {prev[k]})"
+        elif cols.entered[i]:
+            ranks += " (newly ranked: not ranked on the previous list)"
         n, w, d, lost, g1, g2, g5 = counts[k]
         out.append(
             f"<dl class=facts><dt>ID<dd>{escape(cols.ids[i])}<dt>Place<dd>{place}"
