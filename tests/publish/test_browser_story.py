@@ -91,12 +91,12 @@ def test_the_player_page_tells_the_change_once_and_it_adds_up(changed, page, art
             else:
                 assert number(r["After"]) - number(r["Before"]) == number(r["Change"]), r
         assert "today\u2019s whole-history estimates" in page.inner_text("#today-estimates")
+        if kind == "new":
+            continue
         for viewport, size in ((PHONE, "phone"), (DESKTOP, "desktop")):
             page.set_viewport_size(viewport)
             page.wait_for_timeout(300)  # the chart redraws for the new width
-            page.screenshot(
-                path=str(artifacts / f"player-story-{kind}-{size}.png"), full_page=size == "phone"
-            )
+            page.screenshot(path=str(artifacts / f"player-story-{kind}-{size}.png"))
         page.set_viewport_size(DESKTOP)
 
 
