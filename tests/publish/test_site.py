@@ -425,8 +425,9 @@ def test_the_split_of_a_change_is_said_in_plain_words(changed):
         own = round(p.change_own_games)
         if own == 0:
             said["others"] += 1
-            assert "the change is all because other players' new results changed" in text
+            assert "because other players' new results changed the estimate of the past" in text
             assert ("has no new games" in text) == (p.change_own_games == 0)
+            assert re.search(r"[+−]\d", text) is None, text  # no parts to add up
         elif own == delta:
             assert text == "The change is all from the player's own new games."
         else:  # the two parts as shown add up to the change as shown

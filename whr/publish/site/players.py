@@ -145,9 +145,10 @@ def change_sentence(change: float, own: float, others: float) -> str:
         return ""
     own_shown = int(np.rint(own))
     others_shown = int(change) - own_shown
+    if own == 0:
+        return f"The player has no new games: the change is all {OTHERS}."
     if own_shown == 0:
-        why = "has no new games" if own == 0 else "moved it by less than a point with new games"
-        return f"The player {why}: the change is all {OTHERS}."
+        return f"The player's own new games moved the rating by less than a point: the change is {OTHERS}."
     if others_shown == 0:
         return "The change is all from the player's own new games."
     return (
