@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).parents[1] / "publish"))
 import list_support  # RATINGS tables from a few hand-written fields
 
 from whr import tables
-from whr.lists import changes
+from whr.lists import changes, views
 
 D = list_support.D
 EARLIER = D - dt.timedelta(days=1)
@@ -93,3 +93,28 @@ def test_each_year_end_list_against_the_year_before():
     assert out[y3]["rating_change"].tolist() == [60.0]
     assert out[y2]["rating_change"].tolist() == [40.0]
     assert out[y1]["rating_change"].isna().all()  # the first list has no previous one
+
+
+def test_players_who_entered_the_ranking_since_the_previous_list():
+    today = lst(
+        [
+            {"player": "a", "name": "A", "rating": 2300.0, "rank": 1},  # ranked before too
+            {"player": "c", "name": "C", "rating": 2200.0, "rank": 2},  # was provisional
+            {"player": "new", "name": "N", "rating": 2100.0, "rank": 3},  # new, 10+ games at once
+            {"player": "back", "name": "B", "rating": 2000.0, "rank": 4},  # was inactive
+            {"player": "p", "name": "P", "rating": 1900.0, "status": "provisional"},
+        ]
+    )
+    before = lst(
+        [
+            {"player": "a", "name": "A", "rating": 2290.0, "rank": 1},
+            {"player": "c", "name": "C", "rating": 2150.0, "status": "provisional"},
+            {"player": "back", "name": "B", "rating": 2000.0, "status": "inactive"},
+            {"player": "p", "name": "P", "rating": 1900.0, "status": "provisional"},
+        ],
+        EARLIER,
+    )
+    marked = views.entered(changes.since(today, before))
+    assert marked.tolist() == [False, True, True, True, False]
+    for previous in (None, tables.empty(tables.RATINGS)):  # no previous list: nobody marked
+        assert not views.entered(changes.since(today, previous)).any()

@@ -44,13 +44,13 @@ def published(small, tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="session")
 def changed(small, tmp_path_factory) -> tuple[Path, whr.lists.Snapshot]:
-    """A site of support.AS_OF whose previous list is the list of PREVIOUS (same history,
-    without its rating history: no split): the site directory and the snapshot (do not
-    modify)."""
+    """A site of support.AS_OF whose previous list is the list of PREVIOUS (same history, with
+    its rating history: each change split into own games and others'): the site directory and
+    the snapshot (do not modify)."""
     selection = whr.select(small.data, PREVIOUS, config=load_config(default_directory()))
     fit = whr.fit(selection.rated, whr.FitParams())
     before = whr.lists.build(small.data, selection, fit)
-    previous = whr.lists.Previous(PREVIOUS, before.tables.ratings)
+    previous = whr.lists.Previous(PREVIOUS, before.tables.ratings, before.tables.history)
     snapshot = support.snapshot_of(small, previous=previous)
     site = tmp_path_factory.mktemp("changed") / "site"
     write(site, snapshot.view, {"parameters": small.params})

@@ -255,16 +255,16 @@ def test_change_column_and_new_players(changed, page, artifacts):
         page.screenshot(path=str(artifacts / f"list-changes-{name}.png"), full_page=name == "phone")
     heads = page.eval_on_selector_all("#list thead th", "t => t.map(x => x.textContent)")
     assert heads[:5] == ["Rank", "Player", "Rating", "Change", "Prev."]
-    rows = {r[1]: r for r in all_rows(page)}
+    rows = {r[1].removeprefix("newly ranked "): r for r in all_rows(page)}
     active = ratings.loc[ratings["status"] == "active"]
     new = active.loc[active["rating_change"].isna(), "name"].tolist()
     assert new, "the previous list must miss some active players"
     assert all(rows[n][3] == "new" for n in new)
     moved = active.loc[active["rating_change"].notna()]
-    for name, change, prev in zip(
-        moved["name"], moved["rating_change"], moved["previous_rank"], strict=True
+    for name, rating, change, prev in zip(
+        moved["name"], moved["rating"], moved["rating_change"], moved["previous_rank"], strict=True
     ):
-        whole = int(f"{change:.0f}")
+        whole = round(rating) - round(rating - change)  # as shown: the two lists' ratings'
         text = f"+{whole}" if whole > 0 else (f"\u2212{-whole}" if whole < 0 else "0")
         assert rows[name][3] == text
         assert rows[name][4] == ("" if pd.isna(prev) else str(int(prev)))

@@ -23,6 +23,7 @@ from support import ODD_ID, read_data
 import whr.lists
 import whr.publish.site as site_module
 from whr.publish.site import frame, page_names, write
+from whr.publish.site.lists import shown_change
 from whr.publish.site.names import renjunet_game_url, renjunet_games
 
 D = support.AS_OF
@@ -347,50 +348,99 @@ def test_crosstables_add_up(published, small):
             assert r[0] not in opponents and opponents <= {x[0] for x in rows}, tid
 
 
+def shown(rating: float, change: float) -> tuple[int, int]:
+    """The previous list's rating and the change as a reader sees them: the two lists' ratings
+    rounded, the change their difference."""
+    return round(rating - change), round(rating) - round(rating - change)
+
+
+def test_a_change_adds_up_as_shown():
+    rating = np.array([2216.4, 2000.5, 1990.0, 1800.0])
+    change = np.array([131.6, 0.4, -0.6, np.nan])
+    previous, delta = shown_change(rating, change)
+    # 2084.8 -> 2085 and 2216.4 -> 2216: +131 (the change itself rounds to +132)
+    assert previous[:3].tolist() == [2085.0, 2000.0, 1991.0]
+    assert delta[:3].tolist() == [131.0, 0.0, -1.0]
+    assert np.isnan(previous[3]) and np.isnan(delta[3])
+
+
 def test_changes_since_the_previous_list(changed):
     site, snapshot = changed
     ratings = snapshot.tables.ratings
     data = read_data(site, f"list-{D.isoformat()}")
     ids = read_data(site, "players")["id"]
     change = dict(zip([ids[p] for p in data["p"]], data["d"], strict=True))
+    rating = dict(zip([ids[p] for p in data["p"]], data["r"], strict=True))
     new = ratings.loc[ratings["rating_change"].isna(), "player"].tolist()
     assert new and all(change[p] == "n" for p in new)  # new players are marked
     moved = ratings.loc[ratings["rating_change"].notna()]
-    assert len(moved) and all(
-        change[p] == int(f"{c:.0f}")
-        for p, c in zip(moved["player"], moved["rating_change"], strict=True)
-    )
+    assert len(moved)
+    for p, r, c in zip(moved["player"], moved["rating"], moved["rating_change"], strict=True):
+        assert rating[p] == round(r) and change[p] == shown(r, c)[1], p  # adds up as shown
     previous = dict(zip([ids[p] for p in data["p"]], data["q"], strict=True))
     ranked = ratings.loc[ratings["previous_rank"].notna()]
     assert len(ranked) and all(
         previous[p] == r for p, r in zip(ranked["player"], ranked["previous_rank"], strict=True)
     )
+    # the players who entered the ranking: ranked now, not ranked on the previous list
+    entered = ratings["rank"].notna() & ratings["previous_rank"].isna()
+    assert 0 < entered.sum() < ratings["rank"].notna().sum()
+    assert [data["p"][i] for i in data["e"]] == [
+        ids.index(p) for p in ratings.loc[entered, "player"]
+    ]
     index = (site / "index.html").read_text(encoding="utf-8")
-    assert '"change":true' in index and "not on it" in index  # the legend explains the mark
-    # a player page says it in one sentence
+    assert '"change":true' in index and "not on it" in index  # the legend explains the marks
+    assert "<span class=entered>newly ranked</span>: ranked, and not ranked on the" in index
+    # a player page shows the previous list's rating and the change, as the list does
     pages = page_names(ratings["player"])
     p = moved.iloc[0]
     html = (site / "p" / f"{pages[p['player']]}.html").read_text(encoding="utf-8")
-    assert "Since the previous list the rating" in html
+    before, delta = shown(p["rating"], p["rating_change"])
+    assert f"<dt>Previous list<dd><span class=prev>{before}</span> · change" in html
+    assert f"<strong class=delta>{frame.signed(delta)}</strong>" in html
     html = (site / "p" / f"{pages[new[0]]}.html").read_text(encoding="utf-8")
-    assert "New on this list" in html
+    assert "<dt>Previous list<dd>not on it: new on this list" in html
+    assert "<p class=change>" not in html
+    for player in ratings.loc[entered, "player"]:  # their pages say so by the rank
+        html = (site / "p" / f"{pages[player]}.html").read_text(encoding="utf-8")
+        assert "(newly ranked: not ranked on the previous list)" in html
+    player = ratings.loc[ratings["previous_rank"].notna(), "player"].iloc[0]
+    html = (site / "p" / f"{pages[player]}.html").read_text(encoding="utf-8")
+    assert "newly ranked" not in html
 
 
-def test_the_split_of_a_change_is_said_in_plain_words(changed, tmp_path):
-    _, snapshot = changed
+def test_the_split_of_a_change_is_said_in_plain_words(changed):
+    site, snapshot = changed
     ratings = snapshot.tables.ratings
-    moved = ratings["rating_change"].notna()
-    own = ratings["rating_change"].where(moved) * 0.75  # any split that adds up
-    split = ratings.assign(change_own_games=own, change_others=ratings["rating_change"] - own)
-    one = split.loc[moved].iloc[0]
-    no_year_end = snapshot.tables.year_end.iloc[:0]
-    view = support.view_of(snapshot, ratings=split, year_end=no_year_end)
-    write(tmp_path / "s", view, {"parameters": {}})
-    page = page_names(split["player"])[one["player"]]
-    html = unescape((tmp_path / "s" / "p" / f"{page}.html").read_text(encoding="utf-8"))
-    own_text = f"{round(one['change_own_games']):+d}".replace("-", "\u2212").replace("+0", "0")
-    assert f"{own_text} from the player's own new games" in html
-    assert "because other players' new results changed the estimate of the past" in html
+    pages = page_names(ratings["player"])
+    said = {"both": 0, "others": 0}
+    for p in ratings.loc[ratings["rating_change"].notna()].itertuples():
+        html = unescape((site / "p" / f"{pages[p.player]}.html").read_text(encoding="utf-8"))
+        sentence = re.findall(r"<p class=change>(.*?)</p>", html)
+        delta = shown(p.rating, p.rating_change)[1]
+        if delta == 0:  # nothing said about no change
+            assert sentence == [], p.player
+            continue
+        (text,) = sentence
+        own = round(p.change_own_games)
+        if own == 0:
+            said["others"] += 1
+            assert "because other players' new results changed the estimate of the past" in text
+            assert ("has no new games" in text) == (p.change_own_games == 0)
+            assert re.search(r"[+−]\d", text) is None, text  # no parts to add up
+        elif own == delta:
+            assert text == "The change is all from the player's own new games."
+        else:  # the two parts as shown add up to the change as shown
+            said["both"] += 1
+            parts = re.fullmatch(
+                r"Of the change, ([+−]\d+) came from the player's own new games and ([+−]\d+) "
+                r"because other players' new results changed the estimate of the past\.",
+                text,
+            )
+            assert parts, text
+            a, b = (int(x.replace("−", "-")) for x in parts.groups())
+            assert a == own and a + b == delta, p.player
+    assert said["both"] and said["others"]  # the fixture has both kinds
 
 
 def test_namesakes_are_told_apart(published, small):

@@ -236,6 +236,8 @@ class ListView:
         Each row's rank on the "Gy1 >= 10" list (:func:`gy1_list`); 0: not on it.
     gy1_country_rank : numpy.ndarray of int or None
         The current list only: the same rank among the players of the row's country.
+    entered : numpy.ndarray of bool
+        Each row: the player entered the ranking since the previous list (:func:`entered`).
     """
 
     day: dt.date
@@ -244,6 +246,7 @@ class ListView:
     number: np.ndarray
     gy1_rank: np.ndarray
     gy1_country_rank: np.ndarray | None
+    entered: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -309,6 +312,25 @@ class View:
     top_women: Top
 
 
+def entered(ratings: pd.DataFrame) -> np.ndarray:
+    """Which players of a list entered the ranking since the previous list: ranked on it
+    (established active) and not ranked on the previous list, whether they were on it
+    unranked (provisional, or inactive) or are new to the list.
+
+    A list with changes since a previous one (:func:`whr.lists.changes.since`: a change known
+    for someone) is needed; without one nobody is marked.
+
+    Returns
+    -------
+    numpy.ndarray of bool
+        One per row of ``ratings``.
+    """
+    ranked = ratings["rank"].notna().to_numpy(bool)
+    before = ratings["previous_rank"].notna().to_numpy(bool)
+    compared = bool(ratings["rating_change"].notna().any())
+    return ranked & ~before & compared
+
+
 def _list_view(
     frame: pd.DataFrame, day: dt.date, key: str, number: np.ndarray, rules: RuleNumbers
 ) -> ListView:
@@ -327,7 +349,7 @@ def _list_view(
         known = country.notna().to_numpy(bool)
         country_rank = np.zeros(len(frame), np.int64)
         country_rank[rows[known]] = country[known].groupby(country[known]).cumcount().to_numpy() + 1
-    return ListView(day, key, frame, number, rank, country_rank)
+    return ListView(day, key, frame, number, rank, country_rank, entered(frame))
 
 
 def _tournaments(tables: Tables) -> pd.DataFrame:

@@ -144,7 +144,20 @@ LIST = _keyed(
     ("rank", "k", "rank among established active players"),
     ("gy1_rank", "y", 'rank on the "Gy1" list'),
     ("previous_rank", "q", "rank on the previous list"),
-    ("change", "d", 'rating change since the previous list; "n" a new player', "optional"),
+    (
+        "change",
+        "d",
+        "rating change since the previous list, as shown: the rating shown minus the previous "
+        'list\'s rating shown; "n" a new player',
+        "optional",
+    ),
+    (
+        "entered",
+        "e",
+        "the rows (positions in the list) of the players ranked on it and not on the previous "
+        "list: they entered the ranking (present with the change)",
+        "optional",
+    ),
     ("games", "n", "rated games up to the list date (the current list)", "optional"),
     ("country_rank", "ck", "rank in the country (the current list)", "optional"),
     ("gy1_country_rank", "cy", 'rank in the country on the "Gy1" list (current)', "optional"),
@@ -232,7 +245,7 @@ EVENT = _rows(
     ("bound", "1 at least (all won), -1 at most (all lost), 0 exact"),
     ("before", "rating before the tournament; null: new to the list"),
     ("after", "rating after it"),
-    ("change", "after - before"),
+    ("change", "after - before as shown (each rounded once)"),
     ("played", "the games, flat: a game row after another"),
     ("ids", "renju.net game ids of the games (null: none); only if one links", "optional"),
 )
@@ -262,7 +275,7 @@ STANDING = _rows(
     ("bound", "1 at least, -1 at most, 0 exact"),
     ("before", "rating before the tournament; null: new to the list"),
     ("after", "rating after it"),
-    ("change", "after - before"),
+    ("change", "after - before as shown (each rounded once)"),
     ("cells", 'the rounds\' cells joined by ",", a cell\'s games by " ": "12+b" or "12+b@345"'),
 )
 RULES = _keyed(

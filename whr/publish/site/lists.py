@@ -43,6 +43,23 @@ class ListData:
         return self.list.day
 
 
+def shown_change(rating: np.ndarray, change: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The previous list's rating and the change as the pages show them, from the rating and
+    its change (NaN: none): rounded once, the rest derived, so that they add up as shown.
+
+    The rating is shown whole (``np.rint``), the previous list's rating too (as that list
+    showed it); the change shown is the one between the two shown ratings, so the list's
+    Change, the player page's and the two lists' ratings agree to the point.
+
+    Returns
+    -------
+    (previous, change) : numpy.ndarray of float
+        Whole numbers (NaN where the change is NaN).
+    """
+    previous = np.rint(rating - change)
+    return previous, np.rint(rating) - previous
+
+
 def columns(lv: ListView) -> dict[str, np.ndarray]:
     """The columns of one list for the page script (:data:`contract.LIST`), by field name."""
     frame = lv.frame
@@ -61,9 +78,11 @@ def columns(lv: ListView) -> dict[str, np.ndarray]:
         "gy1_rank": lv.gy1_rank,
         "previous_rank": np.nan_to_num(floats(frame["previous_rank"])),
     }
-    change = floats(frame["rating_change"])
+    rating = out["rating"]
+    _, change = shown_change(rating, floats(frame["rating_change"]))
     if (~np.isnan(change)).any():  # there was a previous list: a null change is a new player
         out["change"] = change
+        out["entered"] = np.flatnonzero(lv.entered)
     if lv.gy1_country_rank is not None:  # the current list
         out["games"] = frame["games"].to_numpy(np.int64)
         out["country_rank"] = np.nan_to_num(floats(frame["country_rank"]))
@@ -73,7 +92,7 @@ def columns(lv: ListView) -> dict[str, np.ndarray]:
 
 def columns_json(values: dict[str, np.ndarray]) -> str:
     """A list's columns as its data file's JSON object (numbers by :func:`json_arrays`; a
-    change of ``null`` is written ``"n"``, a new player)."""
+    change of ``null`` is written ``"n"``, a new player; ``entered`` is a list of rows)."""
     texts = dict(zip(values, json_arrays(values.values()), strict=True))
     if "change" in texts:
         texts["change"] = texts["change"].replace("null", '"n"')

@@ -7,8 +7,6 @@ one JSON object (:data:`whr.publish.site.contract.PLAYER`) that the page script 
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 import pandas as pd
 from markupsafe import Markup, escape
@@ -42,7 +40,7 @@ from whr.publish.site.frame import (
     text,
     whole,
 )
-from whr.publish.site.lists import ListData
+from whr.publish.site.lists import ListData, shown_change
 from whr.publish.site.names import namesake_labels, page_names
 
 EPOCH_DAY = np.datetime64("1970-01-01", "D")
@@ -130,22 +128,32 @@ def write_index(r: Renderer) -> None:
 # --- player pages ------------------------------------------------------------------------------
 
 
-def change_sentence(change: Any, own: Any, others: Any, has_previous: bool) -> str:
-    """The plain sentence about a player's change since the previous list ("" if none)."""
-    if change is None or pd.isna(change):
-        return "New on this list: not on the previous one." if has_previous else ""
-    total = int(np.rint(change))
-    if total > 0:
-        head = f"Since the previous list the rating went up {total} points"
-    elif total < 0:
-        head = f"Since the previous list the rating went down {-total} points"
-    else:
-        head = "Since the previous list the rating has not changed (to the point)"
-    if own is None or others is None or pd.isna(own) or pd.isna(others):
-        return head + "."
+OTHERS = "because other players' new results changed the estimate of the past"
+
+
+def change_sentence(change: float, own: float, others: float) -> str:
+    """The plain sentence that splits a player's change since the previous list, "" when there
+    is nothing to say: no change (as shown), or no split known.
+
+    ``change`` is the change as shown (whole, :func:`whr.publish.site.lists.shown_change`),
+    ``own`` and ``others`` its parts unrounded (:func:`whr.lists.changes.split_rating_change`:
+    ``own`` exactly 0 when none of the player's own games changed). The own part is rounded
+    once and the others' part is what is left of the shown change, so the two add up to it as
+    shown.
+    """
+    if change != change or change == 0 or own != own or others != others:
+        return ""
+    own_shown = int(np.rint(own))
+    others_shown = int(change) - own_shown
+    if own == 0:
+        return f"The player has no new games: the change is all {OTHERS}."
+    if own_shown == 0:
+        return f"The player's own new games moved the rating by less than a point: the change is {OTHERS}."
+    if others_shown == 0:
+        return "The change is all from the player's own new games."
     return (
-        f"{head}: {signed(own)} from the player's own new games and {signed(others)} because "
-        "other players' new results changed the estimate of the past (rounded)."
+        f"Of the change, {signed(own_shown)} came from the player's own new games and "
+        f"{signed(others_shown)} {OTHERS}."
     )
 
 
@@ -182,15 +190,14 @@ class Columns:
 
         self.rating, self.unc, self.best = take("rating"), take("uncertainty"), take("best_rating")
         self.rank, self.crank, self.prev = take("rank"), take("country_rank"), take("previous_rank")
-        self.change, self.own, self.others = (
-            take("rating_change"),
-            take("change_own_games"),
-            take("change_others"),
-        )
+        # the previous list's rating and the change as shown (whole: they add up as shown)
+        self.previous, self.change = shown_change(self.rating, take("rating_change"))
+        self.own, self.others = take("change_own_games"), take("change_others")
         self.counts = np.stack(
             [take(c) for c in ("games", "wins", "draws", "losses", "gy1", "gy2", "gy5")]
         )
         self.status = current.status[at]
+        self.entered = view.current.entered[at]  # ranked now, not on the previous list
         self.first, self.last, self.best_day = (
             days(f[c])[at] for c in ("first_game", "last_game", "best_date")
         )
@@ -316,7 +323,7 @@ def player_pages(r: Renderer, cols: Columns, page: Stencil, lo: int, hi: int) ->
             + (f" <span class=native>({escape(native)})</span>" if native else "")
             + "</h1>"
         )
-        sentence = change_sentence(cols.change[i], cols.own[i], cols.others[i], cols.has_previous)
+        sentence = change_sentence(cols.change[i], cols.own[i], cols.others[i])
         payload = PLAYER.text(
             chart=js_json(CHART.object(series=[series])), events=f"[{','.join(events[a:b])}]"
         )
@@ -373,7 +380,7 @@ def _events_json(cols: Columns, lo: int, hi: int, e_lo: int, e_hi: int) -> list[
         bound=[str(b) for b in cols.ev_bound[ev].tolist()],
         before=json_numbers(before),
         after=json_numbers(after),
-        change=json_numbers(after - before),
+        change=json_numbers(np.rint(after) - np.rint(before)),  # as shown: After - Before
         played=played,
         ids=linked,
     )
@@ -385,6 +392,8 @@ def _player_facts(cols: Columns, lo: int, hi: int) -> list[str]:
     rank, crank, prev = whole(cols.rank[s]), whole(cols.crank[s]), whole(cols.prev[s])
     first, last, best_day = iso(cols.first[s]), iso(cols.last[s]), iso(cols.best_day[s])
     counts = np.rint(cols.counts[:, s]).astype(np.int64).T.tolist()
+    rating, unc, best = whole(cols.rating[s]), whole(cols.unc[s]), whole(cols.best[s])
+    previous, change = whole(cols.previous[s]), cols.change[s].tolist()
     out = []
     for k, i in enumerate(range(lo, hi)):
         code, page = cols.country[i], cols.country_page.get(cols.country[i], "")
@@ -395,16 +404,29 @@ def _player_facts(cols: Columns, lo: int, hi: int) -> list[str]:
         ranks = f"{rank[k]} in the world, {crank[k]} in the country" if rank[k] else "–"
         if prev[k]:
             ranks += f" (previous list: {prev[k]})"
+        elif cols.entered[i]:
+            ranks += " (newly ranked: not ranked on the previous list)"
         n, w, d, lost, g1, g2, g5 = counts[k]
-        unc = cols.unc[i]
         out.append(
             f"<dl class=facts><dt>ID<dd>{escape(cols.ids[i])}<dt>Place<dd>{place}"
             + (f"<dt>Born<dd>{cols.birth_year[i]}" if cols.birth_year[i] else "")
-            + f"<dt>Rating on {cols.as_of}<dd><strong>{cols.rating[i]:.1f}</strong>"
-            + ("" if unc != unc else f" ± {unc:.1f}")
+            + f"<dt>Rating on {cols.as_of}<dd><strong>{rating[k]}</strong>"
+            + (f" ± {unc[k]}" if unc[k] else "")
+            + (_previous(previous[k], change[k]) if cols.has_previous else "")
             + f"<dt>Status<dd>{cols.status_labels[cols.status[i]]}<dt>Rank<dd>{ranks}"
             f"<dt>Games<dd>{n}: {w} won, {d} drawn, {lost} lost · Gy1 {g1}, Gy2 {g2}, Gy5 {g5}"
             f"<dt>First, last game<dd>{first[k]}, {last[k]}"
-            f"<dt>Best rating<dd>{cols.best[i]:.1f} on {best_day[k]}</dl>"
+            f"<dt>Best rating<dd>{best[k]} on {best_day[k]}</dl>"
         )
     return out
+
+
+def _previous(previous: str, change: float) -> str:
+    """The facts' row of the previous list: its rating and the change since, as shown (today's
+    rating shown minus the previous one shown)."""
+    if change != change:
+        return "<dt>Previous list<dd>not on it: new on this list"
+    return (
+        f"<dt>Previous list<dd><span class=prev>{previous}</span> · change "
+        f"<strong class=delta>{signed(change)}</strong>"
+    )

@@ -196,7 +196,7 @@ def tournament_pages(r: Renderer, cols: Columns, page: Stencil, lo: int, hi: int
         bound=[str(x) for x in cols.s_bound[ss].tolist()],
         before=json_numbers(before),
         after=json_numbers(after),
-        change=json_numbers(after - before),
+        change=json_numbers(np.rint(after) - np.rint(before)),  # as shown: After - Before
         cells=joined,
     )
     by_t: dict[int, list[str]] = {}

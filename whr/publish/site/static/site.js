@@ -98,6 +98,8 @@ var WHR_FIELDS = /*@F@*/{}, WHR_RULES = /*@RULES@*/{};
     this.gy1Rank = d[F.list.gy1_rank];
     this.previousRank = d[F.list.previous_rank];
     this.change = d[F.list.change];
+    this.entered = {};  // the rows of the players who entered the ranking since the previous list
+    (d[F.list.entered] || []).forEach(function (i) { this.entered[i] = true; }, this);
     this.games = d[F.list.games];
     this.countryRank = d[F.list.country_rank];
     this.gy1CountryRank = d[F.list.gy1_country_rank];
@@ -234,6 +236,7 @@ var WHR_FIELDS = /*@F@*/{}, WHR_RULES = /*@RULES@*/{};
   var TAB_LABELS = { active: "Active", gy1: "Gy1 \u2265 " + GY1_GAMES, inactive: "Inactive", provisional: "Provisional" };
   var STATUS = ["established, active", "established, inactive", "provisional"];
 
+  var ENTERED = "<span class=entered>newly ranked</span>";  // the list pages' legend says what it means
   function num(v) { return v === null || v === undefined ? "" : String(v); }
   function rankText(v) { return v ? String(v) : ""; }
   function rankKey(v) { return v ? v : null; }
@@ -263,7 +266,8 @@ var WHR_FIELDS = /*@F@*/{}, WHR_RULES = /*@RULES@*/{};
     q.value = state.q || "";
     var country = fixed || state.c || "";
 
-    var player = { label: "Player", cls: "nm", first: 1, key: function (i) { return P.nameKey(L.player[i]); }, html: function (i) { return P.link(L.player[i], ROOT, false); } };
+    var player = { label: "Player", cls: "nm", first: 1, key: function (i) { return P.nameKey(L.player[i]); },
+      html: function (i) { return (L.entered[i] ? ENTERED + " " : "") + P.link(L.player[i], ROOT, false); } };  // the mark first: a long name is cut, not the mark
     var rating = { label: "Rating", cls: "n", first: -1, key: function (i) { return L.rating[i]; }, html: function (i) { return L.rating[i]; } };
     var change = { label: "Change", title: "rating change since the previous list", cls: "n", first: -1,
       key: function (i) { return L.change[i] === "n" ? null : L.change[i]; },
@@ -486,14 +490,15 @@ var WHR_FIELDS = /*@F@*/{}, WHR_RULES = /*@RULES@*/{};
   function gameLink(id, text, cls) { return "<a" + (cls ? " class=" + cls : "") + " href=\"https://www.renju.net/game/" + esc(id) + "/\" rel=nofollow>" + text + "</a>"; }
   function playerApp() {
     var all = JSON.parse($("player-data").textContent), data = all[F.player.events];
-    $("record").innerHTML = "<h2>Rating history</h2><figure class=chart data-band=1><svg role=img aria-label=\"Rating history\"></svg>" +
-      "<figcaption>Band: \u00b1 one standard deviation; dashed: after the last game.</figcaption></figure>" +
+    $("record").innerHTML = "<h2>Rating history</h2><figure class=chart data-band=1 data-days=1><svg role=img aria-label=\"Rating history\"></svg>" +
+      "<figcaption>Dots: the days the player played; band: \u00b1 one standard deviation; dashed: after the last game.</figcaption></figure>" +
       "<h2>Tournaments</h2><div id=events></div><h2>Games</h2><div id=games></div>";
     $("record").querySelector("figure").chartData = all[F.player.chart];  // drawn by the chart script
     var T = new Tournaments(W.tournaments), P = new Players(W.players);
     function tournament(k) { return "<a href=\"../tournaments/" + esc(T.page[k]) + ".html\">" + esc(T.name[k]) + "</a>"; }
     var html = "<p class=meta>Newest first (<a href=../about.html#tournaments>the columns</a>).</p>" +
-      "<div class=scroll><table class=games><thead><tr><th class=nm>Tournament<th>Date<th>Score<th title=performance>Perf.<th>Change<th>Before<th>After<th>Games</thead><tbody>";
+      "<p class=meta id=today-estimates>Before, After: today\u2019s whole-history estimates of the rating just before and just after the tournament (they move as later results come in); Change = After \u2212 Before.</p>" +
+      "<div class=scroll><table class=games><thead><tr><th class=nm>Tournament<th>Date<th>Score<th title=performance>Perf.<th title=\"After \u2212 Before\">Change<th title=\"today's estimate\">Before<th title=\"today's estimate\">After<th>Games</thead><tbody>";
     data.forEach(function (e) {
       html += "<tr><td class=nm>" + tournament(e[F.event.tournament]) + "<td>" + isoDay(e[F.event.last_day]) + "<td>" + score(e[F.event.score2]) +
         "<td>" + performance(e[F.event.performance], e[F.event.bound]) +
@@ -658,7 +663,7 @@ var WHR_FIELDS = /*@F@*/{}, WHR_RULES = /*@RULES@*/{};
     this.now = now ? { t: now[F.now.day], r: now[F.now.rating], u: now[F.now.uncertainty] } : null;
   }
 
-  function draw(svg, data, band, legendBox) {
+  function draw(svg, data, band, legendBox, days) {
     var series = data[F.chart.series].map(function (s) { return new Series(s); }).filter(function (s) { return s.t.length > 0; });
     var W = svg.clientWidth || 800, H = svg.clientHeight || 300;
     var m = { l: 44, r: 12, t: 12, b: 24 };
@@ -723,7 +728,9 @@ var WHR_FIELDS = /*@F@*/{}, WHR_RULES = /*@RULES@*/{};
       var pts = [];
       for (var j = 0; j < s.t.length; j++) pts.push(X(s.t[j]).toFixed(1) + "," + Y(s.r[j]).toFixed(1));
       el("path", { "class": "line", d: "M" + pts.join("L"), stroke: colour }, g);
-      if (s.t.length === 1) {  // a single rating day: a point
+      if (days) {  // a dot on each rating day (a day the player played): a gap reads as a gap
+        s.t.forEach(function (t, i) { el("circle", { "class": "point day", cx: X(t).toFixed(1), cy: Y(s.r[i]).toFixed(1), r: 3, fill: colour }, g); });
+      } else if (s.t.length === 1) {  // a single rating day: a point
         s.t.forEach(function (t, i) { el("circle", { "class": "point", cx: X(t), cy: Y(s.r[i]), r: 3, fill: colour }, g); });
       }
       groups.push(g);
@@ -789,7 +796,7 @@ var WHR_FIELDS = /*@F@*/{}, WHR_RULES = /*@RULES@*/{};
       var width = 0;
       var redraw = function () {
         width = svg.clientWidth;
-        draw(svg, data, fig.hasAttribute("data-band"), legend);
+        draw(svg, data, fig.hasAttribute("data-band"), legend, fig.hasAttribute("data-days"));
       };
       redraw();
       svg.setAttribute("data-drawn", "1");
