@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 import re
-import shutil
 from pathlib import Path
 
 import numpy as np
@@ -20,30 +19,9 @@ from whr.publish.site import page_names
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-]
 D = support.AS_OF
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1366, "height": 900}
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
-        pytest.fail("Debian's chromium is not installed: run tests/bootstrap.sh")
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 def new_page(browser, viewport=DESKTOP):
