@@ -258,7 +258,7 @@ def test_crosstable_scores_add_up_and_pairings_follow(published, page, artifacts
         n = int((games["tournament_id"] == tid).sum())
         open_(page, site, f"tournaments/{names[tid]}.html")
         scores = page.eval_on_selector_all(
-            "#cross tbody tr", "rows => rows.map(r => r.cells[r.cells.length - 5].textContent)"
+            "#cross tbody td.sc", "cells => cells.map(c => c.textContent)"
         )
         total = sum(float(s.replace("½", ".5")) if s != "½" else 0.5 for s in scores)
         assert total == n, tid

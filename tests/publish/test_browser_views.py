@@ -97,3 +97,81 @@ def test_an_empty_tab_and_back_shows_the_list_again(published, sized):
     settle(page)
     assert [r[1] for r in drawn(page)] == active["name"].tolist()
     assert page.is_visible("#filters")
+
+
+# --- 2. phone layouts that show what matters ---------------------------------------------------
+
+
+def in_box(page, table: str, labels: list[str]) -> dict[str, bool]:
+    """Whether each heading of ``table`` (by its text) lies wholly inside the table's scroll box."""
+    return page.evaluate(
+        """([table, labels]) => {
+            const t = document.querySelector(table), box = t.closest('.scroll').getBoundingClientRect();
+            const out = {};
+            for (const th of t.tHead.rows[0].cells) {
+                const r = th.getBoundingClientRect(), label = th.textContent.trim();
+                if (labels.includes(label)) out[label] = r.left >= box.left - 0.5 && r.right <= box.right + 0.5;
+            }
+            return out;
+        }""",
+        [table, labels],
+    )
+
+
+def test_a_phone_shows_rank_player_rating_and_change_of_a_list(changed, browser, artifacts):
+    site, snapshot = changed
+    p = new_page(browser, PHONE)
+    for path in ("index.html", "gy1.html"):
+        open_(p, site, path)
+        want = ["Rank", "Player", "Rating", "Change"]
+        assert in_box(p, "#list", want) == dict.fromkeys(want, True), path
+        # and the widest change drawn is whole (no "+2" for +28)
+        cut = p.eval_on_selector_all(
+            "#list tbody tr[aria-rowindex] td:nth-child(4)",
+            "cs => cs.filter(c => c.scrollWidth > c.clientWidth + 1).length",
+        )
+        assert cut == 0
+    p.screenshot(path=str(artifacts / "list-changes-phone-top.png"))
+    check_and_close(p)
+
+
+def test_a_crosstable_on_a_phone_keeps_place_player_score_and_the_numbers(published, browser):
+    games = published_table(published, "games")
+    tournaments = published_table(published, "tournaments")
+    names = page_names([*tournaments["tournament_id"], *games["tournament_id"]])
+    biggest = games["tournament_id"].value_counts().index[0]
+    p = new_page(browser, PHONE)
+    open_(p, support.site_of(published), f"tournaments/{names[biggest]}.html")
+    want = ["Place", "#", "Player", "Score"]
+    assert in_box(p, "#cross", want) == dict.fromkeys(want, True)
+    # scrolled to the last rounds, the number and the name stay in view, side by side
+    p.eval_on_selector("#standings .scroll", "s => { s.scrollLeft = s.scrollWidth; }")
+    settle(p)
+    assert in_box(p, "#cross", ["#", "Player"]) == {"#": True, "Player": True}
+    number, name = (
+        p.locator(f"#cross tbody tr:first-child td.{c}").bounding_box() for c in ("no", "nm")
+    )
+    box = p.locator("#standings .scroll").bounding_box()
+    assert abs(number["x"] - box["x"]) < 1 and number["x"] + number["width"] <= name["x"] + 0.5
+    assert p.locator("#cross tbody tr:first-child td.no").inner_text() == "1"
+    check_and_close(p)
+
+
+def test_a_players_tournaments_and_the_year_index_on_a_phone(changed, browser, artifacts):
+    site, snapshot = changed
+    ratings = snapshot.tables.ratings
+    busiest = ratings.sort_values("games").iloc[-1]["player"]
+    p = new_page(browser, PHONE)
+    open_(p, site, f"p/{page_names(ratings['player'])[busiest]}.html")
+    want = ["Tournament", "Score", "Change"]
+    assert in_box(p, "#events table", want) == dict.fromkeys(want, True)
+    open_(p, site, "years.html")
+    # No. 1 on one line: as tall as the row's date
+    heights = p.eval_on_selector_all(
+        "table.plain tbody tr",
+        "rows => rows.map(r => [r.cells[0].offsetHeight, r.cells[3].offsetHeight])",
+    )
+    assert all(name <= date for date, name in heights), heights
+    assert in_box(p, "table.plain", ["No. 1"]) == {"No. 1": True}
+    p.screenshot(path=str(artifacts / "years-phone-top.png"))
+    check_and_close(p)

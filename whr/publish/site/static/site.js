@@ -547,14 +547,17 @@ var WHR_FIELDS = /*@F@*/{}, WHR_RULES = /*@RULES@*/{};
     var data = JSON.parse($("cross-data").textContent), P = new Players(W.players);
     var rounds = data[F.cross.rounds], rows = data[F.cross.rows];
     var who = {}, after = {}, byRound = rounds.map(function () { return []; });
-    var html = "<div class=scroll><table class=cross id=cross><thead><tr><th>#<th>Place<th class=nm>Player" +
+    // place, number, player and score first (on a phone: together on the first screen); the
+    // number and the name stay in view while the rounds scroll (the cells refer to the number)
+    var html = "<div class=scroll tabindex=0><table class=cross id=cross><thead><tr><th class=n>Place<th class=no>#<th class=nm>Player<th class=\"n sc\">Score" +
       rounds.map(function (r) { return "<th>" + esc(r); }).join("") +
-      "<th>Score<th>Perf.<th>Before<th>After<th>Change</thead><tbody>";
+      "<th class=n>Perf.<th class=n>Before<th class=n>After<th class=n>Change</thead><tbody>";
     rows.forEach(function (x) {
       var me = String(x[F.standing.number]), first = x[F.standing.place_first], last = x[F.standing.place_last];
       who[me] = P.link(x[F.standing.player], "../", true);
       after[me] = x[F.standing.after] === null ? NaN : x[F.standing.after];
-      html += "<tr><td>" + me + "<td>" + (first === last ? first : first + "\u2013" + last) + "<td>" + who[me];
+      html += "<tr><td class=n>" + (first === last ? first : first + "\u2013" + last) + "<td class=no>" + me + "<td class=nm>" + who[me] +
+        "<td class=\"n sc\">" + score(x[F.standing.score2]);
       x[F.standing.cells].split(",").forEach(function (cell, c) {
         html += "<td>" + cell.split(" ").filter(Boolean).map(function (g) {
           var m = GAME.exec(g);
@@ -568,8 +571,8 @@ var WHR_FIELDS = /*@F@*/{}, WHR_RULES = /*@RULES@*/{};
           return game.id ? gameLink(game.id, text, cls) : "<span class=" + cls + ">" + text + "</span>";
         }).join(" ");
       });
-      html += "<td>" + score(x[F.standing.score2]) + "<td>" + performance(x[F.standing.performance], x[F.standing.bound]) +
-        (x[F.standing.before] === null ? "<td>\u2013<td>" + x[F.standing.after] + "<td class=new>new" : "<td>" + x[F.standing.before] + "<td>" + x[F.standing.after] + "<td>" + signed(x[F.standing.change])) + "</tr>";
+      html += "<td class=n>" + performance(x[F.standing.performance], x[F.standing.bound]) +
+        (x[F.standing.before] === null ? "<td class=n>\u2013<td class=n>" + x[F.standing.after] + "<td class=\"n new\">new" : "<td class=n>" + x[F.standing.before] + "<td class=n>" + x[F.standing.after] + "<td class=n>" + signed(x[F.standing.change])) + "</tr>";
     });
     $("standings").innerHTML = html + "</tbody></table></div>";
     if ($("pairings")) pairings(rounds, byRound, who, after);
