@@ -7,6 +7,7 @@ tests/artifacts/ (git-ignored).
 from __future__ import annotations
 
 import dataclasses
+import io
 import re
 from pathlib import Path
 
@@ -14,6 +15,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import support
+from pypdf import PdfReader
 
 from whr.publish.site import page_names
 
@@ -77,6 +79,12 @@ def on_screen(page) -> list[list[str]]:
         "#list tbody tr[aria-rowindex]",
         "rows => rows.map(r => Array.from(r.cells, c => c.textContent))",
     )
+
+
+def printed(page) -> list[str]:
+    """The page printed to PDF by Chromium (A4, as the stylesheet's @page says): each sheet's text."""
+    pdf = page.pdf(format="A4", prefer_css_page_size=True)
+    return [sheet.extract_text() for sheet in PdfReader(io.BytesIO(pdf)).pages]
 
 
 def published_table(published: Path, name: str) -> pd.DataFrame:
@@ -418,6 +426,13 @@ def test_a_long_index_draws_only_the_rows_on_screen(browser, tmp_path, artifacts
     assert on_screen(p)[-1][0] == ids[-1]
     assert p.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     p.screenshot(path=str(artifacts / "players-long-phone.png"))
+    # printed, every row (not the rows on screen and blank pages), on pages in proportion
+    sheets = printed(p)
+    lines = [line.split(" ", 1)[0] for sheet in sheets for line in sheet.splitlines()]
+    assert [x for x in lines if x in set(ids)] == ids
+    rows_per_sheet = len(ids) / len(sheets)
+    assert 40 <= rows_per_sheet <= 80, (len(ids), len(sheets))
+    assert len(on_screen(p)) < 200  # the screen is a window again
     check_and_close(p)
 
 

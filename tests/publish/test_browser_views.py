@@ -14,6 +14,7 @@ from test_browser import (
     new_page,
     on_screen,
     open_,
+    printed,
     published_table,
     settle,
 )
@@ -174,4 +175,63 @@ def test_a_players_tournaments_and_the_year_index_on_a_phone(changed, browser, a
     assert all(name <= date for date, name in heights), heights
     assert in_box(p, "table.plain", ["No. 1"]) == {"No. 1": True}
     p.screenshot(path=str(artifacts / "years-phone-top.png"))
+    check_and_close(p)
+
+
+# --- 3. print -----------------------------------------------------------------------------------
+
+A4_WIDTH = 718  # CSS px between the side margins of an A4 page (210 mm - 2 x 10 mm, 96 px/in)
+
+
+def fits_the_paper(page, selector: str) -> bool:
+    """Whether the table laid out for print is no wider than the paper."""
+    page.set_viewport_size({"width": A4_WIDTH, "height": 1000})
+    page.emulate_media(media="print")
+    try:
+        return page.eval_on_selector(selector, "t => t.getBoundingClientRect().right") <= A4_WIDTH
+    finally:
+        page.emulate_media(media="screen")
+
+
+def test_a_printed_list_has_every_row_and_column_and_no_menu(published, sized):
+    size, page = sized
+    ratings = published_table(published, "ratings")
+    active = ratings.loc[ratings["status"] == "active"]
+    open_(page, support.site_of(published), "index.html")
+    search(page, "no such player zzz")  # printed after a hidden state
+    search(page, "")
+    sheets = printed(page)
+    text = "\n".join(sheets)
+    heading = "Rank Player Rating ± Gy1 Gy2 Gy5 Country BY"  # every column, no sort marks
+    body = text.split(heading, 1)[1].splitlines()
+    lines = [line for line in body if line.split(" ", 1)[0].isdigit()]
+    assert [int(line.split(" ", 1)[0]) for line in lines] == active["rank"].tolist()
+    assert all(name in text for name in active["name"])
+    for absent in ("Search", "All countries", "Provisional 9", "Not rated"):  # filters, tabs, menu
+        assert absent not in text
+    assert len(sheets) == 1  # 30 rows
+    assert fits_the_paper(page, "#list")
+    assert len(on_screen(page)) == len(active)  # and the screen is drawn again
+
+
+def test_a_printed_country_list_and_crosstable_are_whole(changed, browser):
+    site, snapshot = changed
+    ratings, games = snapshot.tables.ratings, snapshot.tables.games
+    country = ratings.loc[ratings["status"] == "active", "country"].value_counts().index[0]
+    mine = ratings.loc[(ratings["country"] == country) & (ratings["status"] == "active")]
+    p = new_page(browser, PHONE)
+    open_(p, site, f"countries/{page_names(ratings['country'].dropna())[country]}.html")
+    text = "\n".join(printed(p))
+    assert all(name in text for name in mine["name"]) and "Change" in text
+    tournaments = snapshot.tables.tournaments
+    names = page_names([*tournaments["tournament_id"], *games["tournament_id"]])
+    biggest = games["tournament_id"].value_counts().index[0]
+    open_(p, site, f"tournaments/{names[biggest]}.html")
+    players = p.eval_on_selector_all("#cross td.nm", "c => c.map(x => x.textContent)")
+    text = "\n".join(printed(p))
+    assert all(name in text for name in players)
+    for heading in ("Place # Player Score", "Perf. Before After Change"):
+        assert heading in text
+    assert "Pairings by round" in text
+    assert fits_the_paper(p, "#cross")
     check_and_close(p)
