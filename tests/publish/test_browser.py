@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import support
+from axe_playwright_python.sync_playwright import Axe
 from pypdf import PdfReader
 
 from whr.publish.site import page_names
@@ -122,14 +123,39 @@ def pages_of(published: Path) -> dict[str, str]:
     }
 
 
-def test_no_page_type_scrolls_sideways_on_a_phone(published, browser, artifacts):
+AXE = Axe()
+
+
+def axe_violations(page, contrast: bool = True) -> list[str]:
+    """axe-core's violations on the page as shown (every rule axe runs by default: WCAG 2 A
+    and AA, and its best practices), one line each: the rule and the elements. Without
+    ``contrast``, all but the colour contrast (two thirds of axe's time)."""
+    options: dict = {"resultTypes": ["violations"]}
+    if not contrast:
+        options["rules"] = {"color-contrast": {"enabled": False}}
+    found = AXE.run(page, options=options).response["violations"]
+    return [f"{v['id']}: {[n['target'] for n in v['nodes']][:5]}" for v in found]
+
+
+def test_every_page_type_fits_the_screen_and_axe_finds_nothing(published, browser, artifacts):
+    """At phone and desktop size: no page scrolls sideways, axe finds no violation (also with
+    a search that finds nobody, and on an empty tab), and a screenshot of each. The colours
+    are checked at desktop size: they are the same on a phone, and so is the contrast a text
+    needs (all of it is under 18 pt)."""
     site = site_of(published)
+    pages = pages_of(published)
+    pages["list-no-match"] = "index.html#q=no%20such%20player"
+    pages["country-empty-tab"] = pages["country"] + "#t=provisional"
+    pages["archive"] = "../archive.html"
+    pages["archive-day"] = f"../archive/renju/{D.isoformat()}/index.html"
     for size, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
         p = new_page(browser, viewport)
-        for kind, path in pages_of(published).items():
+        for kind, path in pages.items():
             open_(p, site, path)
             width = p.evaluate("document.documentElement.scrollWidth")
             assert width <= viewport["width"], f"{kind} ({path}) is {width} px wide at {size}"
+            found = axe_violations(p, contrast=size == "desktop")
+            assert found == [], f"{kind} ({path}) at {size}"
             p.screenshot(path=str(artifacts / f"{kind}-{size}.png"), full_page=size == "phone")
         check_and_close(p)
 

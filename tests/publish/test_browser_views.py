@@ -237,3 +237,21 @@ def test_a_printed_country_list_and_crosstable_are_whole(changed, browser):
     assert "Pairings by round" in text
     assert fits_the_paper(p, "#cross", A4_LANDSCAPE_WIDTH)
     check_and_close(p)
+
+
+# --- 8. accessibility (axe on every page type: test_browser) ------------------------------------
+
+
+def test_the_first_tab_shows_a_skip_link_to_the_content(published, browser):
+    page = new_page(browser)
+    open_(page, support.site_of(published), "index.html#q=given")
+    assert page.get_attribute("a.skip", "href") == "#main"
+    assert page.locator("a.skip").bounding_box()["y"] < 0  # out of sight until focused
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.className") == "skip"
+    assert page.locator("a.skip").bounding_box()["y"] >= 0
+    page.keyboard.press("Enter")
+    settle(page)
+    assert page.evaluate("location.hash") == "#main"
+    assert page.input_value("#q") == "given"  # the search is kept
+    check_and_close(page)

@@ -385,6 +385,7 @@ var WHR_FIELDS = /*@F@*/{}, WHR_RULES = /*@RULES@*/{};
     if (sel) sel.addEventListener("change", apply);
     $("filters").addEventListener("submit", function (e) { e.preventDefault(); });
     window.addEventListener("hashchange", function () {
+      if (location.hash.indexOf("=") < 0) return;  // a place on the page (#main), not a state
       var s = readHash();
       q.value = s.q || "";
       if (!fixed) country = s.c || "";
