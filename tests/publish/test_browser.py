@@ -137,11 +137,16 @@ def axe_violations(page, contrast: bool = True) -> list[str]:
     return [f"{v['id']}: {[n['target'] for n in v['nodes']][:5]}" for v in found]
 
 
+# page types drawn by the template of another (the list's), with other rows
+SAME_TEMPLATE = {"list-gy1", "list-inactive", "list-provisional", "year-end", "top-women"}
+
+
 def test_every_page_type_fits_the_screen_and_axe_finds_nothing(published, browser, artifacts):
     """At phone and desktop size: no page scrolls sideways, axe finds no violation (also with
     a search that finds nobody, and on an empty tab), and a screenshot of each. The colours
     are checked at desktop size: they are the same on a phone, and so is the contrast a text
-    needs (all of it is under 18 pt)."""
+    needs (all of it is under 18 pt), on one page of each template (the others are the same
+    page with other rows)."""
     site = site_of(published)
     pages = pages_of(published)
     pages["list-no-match"] = "index.html#q=no%20such%20player"
@@ -154,7 +159,7 @@ def test_every_page_type_fits_the_screen_and_axe_finds_nothing(published, browse
             open_(p, site, path)
             width = p.evaluate("document.documentElement.scrollWidth")
             assert width <= viewport["width"], f"{kind} ({path}) is {width} px wide at {size}"
-            found = axe_violations(p, contrast=size == "desktop")
+            found = axe_violations(p, contrast=size == "desktop" and kind not in SAME_TEMPLATE)
             assert found == [], f"{kind} ({path}) at {size}"
             p.screenshot(path=str(artifacts / f"{kind}-{size}.png"), full_page=size == "phone")
         check_and_close(p)
