@@ -46,6 +46,8 @@ DEVELOPMENT_ONLY = {
     "mypy",
     "pandas-stubs",
     "frictionless",
+    "axe-playwright-python",
+    "pypdf",
 }
 
 

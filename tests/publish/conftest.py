@@ -5,6 +5,7 @@ history rendered with the list of an earlier day as the previous list."""
 from __future__ import annotations
 
 import datetime as dt
+import shutil
 import sys
 from pathlib import Path
 
@@ -62,3 +63,27 @@ def artifacts() -> Path:
     path = Path(__file__).resolve().parents[1] / "artifacts"
     path.mkdir(exist_ok=True)
     return path
+
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """One headless Chromium (Debian's, driven by Playwright) for every browser test."""
+    if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
+        pytest.fail("Debian's chromium is not installed: run tests/bootstrap.sh")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()

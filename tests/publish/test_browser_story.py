@@ -14,7 +14,7 @@ from test_browser import DESKTOP, PHONE, all_rows, open_, published_table
 from whr.publish.site import page_names
 
 pytestmark = pytest.mark.browser
-browser, page = test_browser.browser, test_browser.page  # the same fixtures
+page = test_browser.page  # the same fixture (the browser is the session's, in conftest)
 
 
 def number(text: str) -> int:

@@ -112,6 +112,8 @@ var WHR_FIELDS = /*@F@*/{}, WHR_RULES = /*@RULES@*/{};
   function lastYears(y) { return y === 1 ? "the last year" : "the last " + y + " years"; }
 
   // --- a virtual table -------------------------------------------------------------------------
+  var ROW_HEIGHT = 30;  // table.v's row height in style.css, until a row on screen is measured
+  var MARGIN_ROWS = 20;  // rows drawn above and below the screen
   // cols: [{label, title, cls, first (1 ascending, -1 descending on the first click), key(i)
   // (sort value, null = none: always last), html(i)}]. Rows are ids; ties keep the data order.
   function VTable(table, onSort) {
@@ -122,7 +124,8 @@ var WHR_FIELDS = /*@F@*/{}, WHR_RULES = /*@RULES@*/{};
     this.ids = [];
     this.sortCol = -1;
     this.dir = 1;
-    this.rowH = 30;
+    this.rowH = ROW_HEIGHT;  // measured on the first visible row drawn
+    this.printing = false;  // every row is in the document (to print)
     this.total = 0;  // rows of the data (ids are 0 .. total - 1)
     this.shownFirst = -1;  // the rows in the document: shownFirst .. shownLast - 1
     this.shownLast = -1;
@@ -135,6 +138,15 @@ var WHR_FIELDS = /*@F@*/{}, WHR_RULES = /*@RULES@*/{};
     };
     window.addEventListener("scroll", this.schedule, { passive: true });
     window.addEventListener("resize", this.schedule);
+    // printing: every row (the paper has no scroll position), back to the window after
+    function printing(on) { if (self.printing !== on) { self.printing = on; self.draw(true); } }
+    window.addEventListener("beforeprint", function () { printing(true); });
+    window.addEventListener("afterprint", function () { printing(false); });
+    if (window.matchMedia) {
+      var print = window.matchMedia("print");
+      var onChange = function (e) { printing(e.matches); };
+      if (print.addEventListener) print.addEventListener("change", onChange); else if (print.addListener) print.addListener(onChange);
+    }
     table.tHead.addEventListener("click", function (e) {
       var b = e.target.closest("button[data-col]");
       if (b) self.sortBy(+b.getAttribute("data-col"));
@@ -193,11 +205,18 @@ var WHR_FIELDS = /*@F@*/{}, WHR_RULES = /*@RULES@*/{};
     this.cols.forEach(function (c) { html += "<td" + (c.cls ? " class=\"" + c.cls + "\"" : "") + ">" + c.html(i); });
     return html + "</tr>";
   };
-  VTable.prototype.draw = function (force) {
-    var n = this.ids.length, h = this.rowH;
-    var top = this.body.getBoundingClientRect().top;
-    var first = Math.min(n, Math.max(0, Math.floor(-top / h) - 20));
-    var last = Math.min(n, Math.max(first, Math.ceil((window.innerHeight - top) / h) + 20));
+  // Draws the rows on screen and a margin, with spacers of the height of the rows not drawn. A
+  // table that is not displayed (hidden, or in a hidden box) has no position and no row height:
+  // it gets the first rows, and is drawn again when shown (apply() shows the box before it draws;
+  // the scroll and resize handlers redraw). The row height is measured only on a row on screen.
+  VTable.prototype.draw = function (force, remeasured) {
+    var n = this.ids.length, h = this.rowH, visible = this.table.getClientRects().length > 0;
+    var first = 0, last = n;
+    if (!this.printing) {
+      var top = visible ? this.body.getBoundingClientRect().top : 0;
+      first = Math.min(n, Math.max(0, Math.floor(-top / h) - MARGIN_ROWS));
+      last = Math.min(n, Math.max(first, Math.ceil((window.innerHeight - top) / h) + MARGIN_ROWS));
+    }
     if (!force && first === this.shownFirst && last === this.shownLast) return;
     this.shownFirst = first;
     this.shownLast = last;
@@ -206,11 +225,11 @@ var WHR_FIELDS = /*@F@*/{}, WHR_RULES = /*@RULES@*/{};
     for (var p = first; p < last; p++) html += this.rowHtml(this.ids[p], p);
     if (last < n) html += "<tr class=sp aria-hidden=true><td colspan=" + span + " style=\"height:" + (n - last) * h + "px\"></td></tr>";
     this.body.innerHTML = html;
-    var row = this.body.querySelector("tr[aria-rowindex]");
-    if (row && Math.abs(row.offsetHeight - h) > 0.5 && !this.measured) {
-      this.measured = true;
-      this.rowH = row.offsetHeight;
-      this.draw(true);
+    var row = visible && !this.printing && this.body.querySelector("tr[aria-rowindex]");
+    var measured = row ? row.getBoundingClientRect().height : 0;
+    if (measured > 0 && Math.abs(measured - h) > 0.5 && !remeasured) {
+      this.rowH = measured;
+      this.draw(true, true);
     }
   };
   // every row's cell texts in the order shown (for programs and tests; the screen shows a window)
@@ -341,11 +360,11 @@ var WHR_FIELDS = /*@F@*/{}, WHR_RULES = /*@RULES@*/{};
         for (var t = 0; t < tabs.length; t++) if (inTab[tabs[t]](i)) hits[tabs[t]]++;
         if (inTab[tab](i)) ids.push(i);
       }
-      table.setRows(ids);
       var filtered = w.length > 0 || (c && !fixed);
       var empty = total[tab] === 0;
       $("filters").hidden = empty;
       $("list").parentNode.hidden = empty || ids.length === 0;
+      table.setRows(ids);  // after the box is shown: a hidden table cannot be measured
       var text;
       if (empty) text = "No players in this part of the list.";
       else if (!filtered) text = thousands(ids.length) + " players";
@@ -370,6 +389,7 @@ var WHR_FIELDS = /*@F@*/{}, WHR_RULES = /*@RULES@*/{};
     if (sel) sel.addEventListener("change", apply);
     $("filters").addEventListener("submit", function (e) { e.preventDefault(); });
     window.addEventListener("hashchange", function () {
+      if (location.hash.indexOf("=") < 0) return;  // a place on the page (#main), not a state
       var s = readHash();
       q.value = s.q || "";
       if (!fixed) country = s.c || "";
@@ -533,14 +553,17 @@ var WHR_FIELDS = /*@F@*/{}, WHR_RULES = /*@RULES@*/{};
     var data = JSON.parse($("cross-data").textContent), P = new Players(W.players);
     var rounds = data[F.cross.rounds], rows = data[F.cross.rows];
     var who = {}, after = {}, byRound = rounds.map(function () { return []; });
-    var html = "<div class=scroll><table class=cross id=cross><thead><tr><th>#<th>Place<th class=nm>Player" +
+    // place, number, player and score first (on a phone: together on the first screen); the
+    // number and the name stay in view while the rounds scroll (the cells refer to the number)
+    var html = "<div class=scroll tabindex=0><table class=cross id=cross><thead><tr><th class=n>Place<th class=no>#<th class=nm>Player<th class=\"n sc\">Score" +
       rounds.map(function (r) { return "<th>" + esc(r); }).join("") +
-      "<th>Score<th>Perf.<th>Before<th>After<th>Change</thead><tbody>";
+      "<th class=n>Perf.<th class=n>Before<th class=n>After<th class=n>Change</thead><tbody>";
     rows.forEach(function (x) {
       var me = String(x[F.standing.number]), first = x[F.standing.place_first], last = x[F.standing.place_last];
       who[me] = P.link(x[F.standing.player], "../", true);
       after[me] = x[F.standing.after] === null ? NaN : x[F.standing.after];
-      html += "<tr><td>" + me + "<td>" + (first === last ? first : first + "\u2013" + last) + "<td>" + who[me];
+      html += "<tr><td class=n>" + (first === last ? first : first + "\u2013" + last) + "<td class=no>" + me + "<td class=nm>" + who[me] +
+        "<td class=\"n sc\">" + score(x[F.standing.score2]);
       x[F.standing.cells].split(",").forEach(function (cell, c) {
         html += "<td>" + cell.split(" ").filter(Boolean).map(function (g) {
           var m = GAME.exec(g);
@@ -554,8 +577,8 @@ var WHR_FIELDS = /*@F@*/{}, WHR_RULES = /*@RULES@*/{};
           return game.id ? gameLink(game.id, text, cls) : "<span class=" + cls + ">" + text + "</span>";
         }).join(" ");
       });
-      html += "<td>" + score(x[F.standing.score2]) + "<td>" + performance(x[F.standing.performance], x[F.standing.bound]) +
-        (x[F.standing.before] === null ? "<td>\u2013<td>" + x[F.standing.after] + "<td class=new>new" : "<td>" + x[F.standing.before] + "<td>" + x[F.standing.after] + "<td>" + signed(x[F.standing.change])) + "</tr>";
+      html += "<td class=n>" + performance(x[F.standing.performance], x[F.standing.bound]) +
+        (x[F.standing.before] === null ? "<td class=n>\u2013<td class=n>" + x[F.standing.after] + "<td class=\"n new\">new" : "<td class=n>" + x[F.standing.before] + "<td class=n>" + x[F.standing.after] + "<td class=n>" + signed(x[F.standing.change])) + "</tr>";
     });
     $("standings").innerHTML = html + "</tbody></table></div>";
     if ($("pairings")) pairings(rounds, byRound, who, after);
