@@ -431,11 +431,12 @@ def test_games_not_rated_page_and_csv(published, small):
 
 def test_no_sitemap_without_a_base_url(published):
     assert not (site_of(published) / "sitemap.xml").exists()
+    assert "rel=canonical" not in (site_of(published) / "index.html").read_text(encoding="utf-8")
 
 
 def test_sitemap_with_a_base_url_lists_every_page(small, tmp_path):
-    base = "https://rating.example.org/renju"
-    support.publish_inputs(tmp_path, small, base_url=base)
+    support.publish_inputs(tmp_path, small, base_url="https://rating.example.org")
+    base = "https://rating.example.org/renju"  # the address of OUT, then the site's folder
     site = support.site_of(tmp_path)
     root = defusedxml.ElementTree.parse(site / "sitemap.xml").getroot()
     ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
@@ -447,6 +448,7 @@ def test_sitemap_with_a_base_url_lists_every_page(small, tmp_path):
         path = unquote(loc[len(base) + 1 :])
         target = (site / path).resolve()
         assert target.is_file() and target.is_relative_to(site.resolve()), loc
+        assert f'<link rel=canonical href="{loc}">' in target.read_text(encoding="utf-8"), loc
         pages.add(target)
     assert len(pages) == len(locs)
     assert pages == {p.resolve() for p in site.rglob("*.html")}
@@ -461,10 +463,19 @@ def test_sitemap_with_a_base_url_lists_every_page(small, tmp_path):
 
 
 def test_a_bad_base_url_is_refused_before_anything_is_written(small, tmp_path):
-    for bad in ("rating.example.org", "ftp://example.org/", "https://x.org/?a=1", 'https://x/"'):
-        with pytest.raises(ValueError, match="base_url"):
+    bad_urls = (
+        "rating.example.org",
+        "ftp://example.org/",
+        "https://x.org/?token=SECRET",
+        'https://x/"',
+        "https://user:SECRET@x.org/",
+        "https:///nohost",
+    )
+    for bad in bad_urls:
+        with pytest.raises(ValueError, match="base_url") as refused:
             support.publish_inputs(tmp_path, small, base_url=bad)
-    with pytest.raises(TypeError, match="base_url"):
+        assert "SECRET" not in str(refused.value)
+    with pytest.raises(ValueError, match="base_url must be a str"):
         support.publish_inputs(tmp_path, small, base_url=1)
     assert not (tmp_path / "archive").exists()
 
@@ -558,6 +569,8 @@ def test_a_stencil_fills_in_exactly_what_the_template_renders(small, tmp_path):
         "heading": Markup("<h1>Ünal</h1>"),  # markup: as it is
         "facts": Markup("<dl class=facts><dt>ID<dd>1</dl>"),
         "change": "",
+        "canonical": Markup('<link rel=canonical href="https://x.org/p/x.html">'),
+        "record": Markup("<h2>Tournaments</h2><p>No rated games.</p>"),
         "data": Markup('{"chart":{"series":[]},"events":[]}'),
     }
     scripts = Markup("<script src=../data/players.js></script>\n")

@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
+from urllib.parse import quote
 
 import jinja2
 import numpy as np
@@ -172,6 +173,34 @@ def environment() -> jinja2.Environment:
     return env
 
 
+STATIC_ROWS = 100
+"""Rows of a big table written into its page as HTML, for readers without script (text
+browsers, crawlers, a script that failed); the page script replaces them with its own drawing
+(it writes the table's ``<thead>`` and ``<tbody>`` whole)."""
+
+
+def table_html(head: Iterable[tuple[str, str]], rows: Iterable[Iterable[str]]) -> Markup:
+    """A ``<thead>`` and ``<tbody>`` of a static table: ``head`` is (label, class) per column,
+    each row's cells are HTML already escaped, in the order of ``head``."""
+    classes = []
+    out = ["<thead><tr>"]
+    for label, cls in head:
+        classes.append(f"<td class={cls}>" if cls else "<td>")
+        out.append((f"<th class={cls}>" if cls else "<th>") + str(escape(label)))
+    out.append("</thead><tbody>\n")
+    for row in rows:
+        out.append("<tr>" + "".join(c + v for c, v in zip(classes, row, strict=True)) + "\n")
+    out.append("</tbody>")
+    return Markup("".join(out))
+
+
+def score_text(score: float) -> str:
+    """A score as the pages write it: ``3½``, ``½``, ``0`` (as the page script's ``score``)."""
+    twice = int(np.rint(2 * score))
+    whole_part = str(twice // 2) if twice >= 2 or twice == 0 else ""
+    return whole_part + ("½" if twice % 2 else "")
+
+
 # --- what every page family shares --------------------------------------------------------------
 
 
@@ -199,6 +228,8 @@ class Site:
         The page name of every tournament id read or played.
     linked : frozenset of str
         The game ids whose results link to renju.net.
+    base_url : str or None
+        The site's public address (ending in ``/``): canonical links and the sitemap.
     """
 
     view: View
@@ -209,6 +240,7 @@ class Site:
     tournaments: pd.DataFrame
     tournament_page: dict[str, str]
     linked: frozenset[str]
+    base_url: str | None = None
 
     @property
     def as_of(self) -> dt.date:
@@ -261,8 +293,16 @@ class Renderer:
             self._templates[name] = self.env.get_template(name)
         return self._templates[name]
 
+    def canonical(self, path: str) -> Markup:
+        """The page's ``<link rel=canonical>`` under the site's public address ("" without)."""
+        if self.site.base_url is None:
+            return Markup("")
+        href = escape(self.site.base_url + quote(path))
+        return Markup(f'<link rel=canonical href="{href}">')
+
     def html(self, path: str, template: str, **context: Any) -> str:
         """The page ``path`` rendered from ``template`` with ``context``."""
+        context.setdefault("canonical", self.canonical(path))
         root = "../" * path.count("/")
         header, footer = self.frame(root, full=not path.startswith(("p/", "tournaments/")))
         return self.template(template).render(

@@ -14,6 +14,7 @@ import pandas as pd
 from markupsafe import Markup, escape
 
 from whr.lists import RuleNumbers, View
+from whr.publish.site import plain
 from whr.publish.site.contract import (
     CFG,
     CHART,
@@ -38,7 +39,9 @@ from whr.publish.site.frame import (
     js_json,
     json_numbers,
     safe_in_script,
+    score_text,
     signed,
+    table_html,
     text,
     whole,
 )
@@ -122,6 +125,8 @@ def write_index(r: Renderer) -> None:
         "players.html",
         "players.html",
         n_rows=len(r.site.players),
+        static=plain.first_players(r.site),
+        parts=plain.parts_nav("players", len(r.site.players), ""),
         scripts=[r.data_files["players"], r.data_files["lists.current"]],
         cfg=CFG.object(page="players", root=""),
     )
@@ -206,6 +211,8 @@ class Columns:
         self.list_day = int((np.datetime64(view.as_of, "D") - EPOCH_DAY).astype(np.int64))
         self.as_of = view.as_of.isoformat()
         self.country_page = site.country_page
+        self.t_name = site.tournaments["name"].tolist()
+        self.t_page = site.tournaments["page"].tolist()
 
     def _events(self, view: View) -> None:
         """Each player's tournaments (the standings' rows), newest first."""
@@ -274,7 +281,10 @@ def pages(r: Renderer, current: ListData) -> Family:
     scripts = Markup(f"<script src=../{r.data_files['players']}></script>\n")
     scripts += Markup(f"<script src=../{r.data_files['tournaments']}></script>\n")
     stencil = r.stencil(
-        "p", "player.html", ("name", "heading", "facts", "change", "data"), scripts=scripts
+        "p",
+        "player.html",
+        ("name", "canonical", "heading", "facts", "change", "record", "data"),
+        scripts=scripts,
     )
     return Family(player_pages, cols, stencil, cols.n, [f"p/{page}.html" for page in cols.page])
 
@@ -293,6 +303,7 @@ def player_pages(r: Renderer, cols: Columns, page: Stencil, lo: int, hi: int) ->
     p_starts, p_ends = bounds(cols.ev_number[e_lo:e_hi], lo, hi)
     h_starts, h_ends = bounds(cols.h_number, lo, hi)
     facts = _player_facts(cols, lo, hi)
+    plain_events = _plain_events(cols, p_starts, p_ends, e_lo, e_hi)
     for i in range(lo, hi):
         a, b = int(p_starts[i - lo]), int(p_ends[i - lo])  # events, within the chunk's
         ha, hb = int(h_starts[i - lo]), int(h_ends[i - lo])
@@ -322,9 +333,11 @@ def player_pages(r: Renderer, cols: Columns, page: Stencil, lo: int, hi: int) ->
         )
         html = page.fill(
             name=cols.name[i],
+            canonical=r.canonical(f"p/{cols.page[i]}.html"),
             heading=Markup(heading),
             facts=Markup(facts[i - lo]),
             change=Markup(f"<p class=change>{escape(sentence)}</p>") if sentence else "",
+            record=plain_events[i - lo],
             data=Markup(safe_in_script(payload)),
         )
         r.write(f"p/{cols.page[i]}.html", html)
@@ -377,6 +390,58 @@ def _events_json(cols: Columns, lo: int, hi: int, e_lo: int, e_hi: int) -> list[
         played=played,
         ids=linked,
     )
+
+
+EVENTS_HEAD = (
+    ("Tournament", "nm"),
+    ("Date", ""),
+    ("Score", ""),
+    ("Perf.", ""),
+    ("Change", ""),
+    ("Before", ""),
+    ("After", ""),
+    ("Games", ""),
+)
+
+
+def _plain_events(
+    cols: Columns, starts: np.ndarray, ends: np.ndarray, e_lo: int, e_hi: int
+) -> list[Markup]:
+    """Each player's tournaments as an HTML table, the values as the page script draws them
+    from the same rounded numbers (:func:`_events_json`); the script replaces it."""
+    ev = slice(e_lo, e_hi)
+    before, after = cols.ev_before[ev], cols.ev_after[ev]
+    perf, b, a, d = (whole(x) for x in (cols.ev_perf[ev], before, after, after - before))
+    day = iso(cols.ev_last[ev])
+    bound = cols.ev_bound[ev].tolist()
+    rows = []
+    for k, (t, score, games) in enumerate(
+        zip(
+            cols.ev_tournament[ev].tolist(),
+            cols.ev_score[ev].tolist(),
+            cols.ev_games[ev].tolist(),
+            strict=True,
+        )
+    ):
+        name = (
+            f'<a href="../tournaments/{escape(cols.t_page[t])}.html">{escape(cols.t_name[t])}</a>'
+        )
+        mark = "\u2265" if bound[k] > 0 else ("\u2264" if bound[k] < 0 else "")
+        shown_perf = mark + perf[k] if perf[k] else ""
+        change = ["<span class=new>new</span>", "\u2013"] if not b[k] else [signed(int(d[k])), b[k]]
+        rows.append([name, day[k], score_text(score), shown_perf, *change, a[k], str(games)])
+    out = []
+    for s, e in zip(starts.tolist(), ends.tolist(), strict=True):
+        if s == e:
+            out.append(Markup("<h2>Tournaments</h2><p>No rated games.</p>"))
+            continue
+        table = table_html(EVENTS_HEAD, rows[s:e])
+        out.append(
+            Markup(
+                f"<h2>Tournaments</h2><div class=scroll><table class=games>{table}</table></div>"
+            )
+        )
+    return out
 
 
 def _player_facts(cols: Columns, lo: int, hi: int) -> list[str]:

@@ -1,0 +1,159 @@
+"""The site without script: every page reached by static links from index.html, and the first
+rows of every list, index, player page and crosstable in the HTML itself (parsed here, and in
+Chromium with JavaScript off)."""
+
+from __future__ import annotations
+
+import shutil
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pandas as pd
+import pytest
+import support
+
+from whr.publish.site.frame import STATIC_ROWS
+
+
+class Page(HTMLParser):
+    """The links of a page, and the rows (cell texts) of each table by the table's id."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.links: list[str] = []
+        self.tables: dict[str, list[list[str]]] = {}
+        self._table: list[list[str]] | None = None
+        self._in_body = False
+        self._cell: list[str] | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = dict(attrs)
+        if tag == "a" and a.get("href"):
+            self.links.append(str(a["href"]))
+        elif tag == "table":
+            self._table = self.tables.setdefault(a.get("id") or f"#{len(self.tables)}", [])
+        elif tag == "tbody":
+            self._in_body = True
+        elif tag == "tr" and self._in_body and self._table is not None:
+            self._table.append([])
+        elif tag == "td" and self._in_body and self._table:
+            self._cell = []
+            self._table[-1].append("")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "tbody":
+            self._in_body = False
+        elif tag == "table":
+            self._table, self._cell = None, None
+
+    def handle_data(self, data: str) -> None:
+        if self._cell is not None and self._table and self._table[-1] and self._in_body:
+            self._table[-1][-1] = (self._table[-1][-1] + data).strip()
+
+
+def parse(path: Path) -> Page:
+    page = Page()
+    page.feed(path.read_text(encoding="utf-8"))
+    return page
+
+
+def crawl(site: Path) -> set[Path]:
+    """Every page reached from index.html by following static <a href> within the site."""
+    seen: set[Path] = set()
+    todo = [site / "index.html"]
+    while todo:
+        path = todo.pop().resolve()
+        if path in seen or not path.is_file():
+            continue
+        seen.add(path)
+        for href in parse(path).links:
+            parts = urlsplit(href)
+            if parts.scheme or parts.netloc or not parts.path.endswith(".html"):
+                continue
+            target = (path.parent / unquote(parts.path)).resolve()
+            if target.is_relative_to(site.resolve()):
+                todo.append(target)
+    return seen
+
+
+@pytest.fixture(scope="module")
+def site(published: Path) -> Path:
+    return support.site_of(published)
+
+
+def test_every_page_is_reached_by_static_links_from_the_home_page(site):
+    pages = {p.resolve() for p in site.rglob("*.html")}
+    reached = crawl(site)
+    assert len(pages) > 100
+    assert pages - reached == set()
+
+
+def test_each_tab_carries_its_first_rows_in_order(site):
+    ratings = pd.read_parquet(site / "ratings.parquet")
+    for tab, status in (
+        ("index", "active"),
+        ("inactive", "inactive"),
+        ("provisional", "provisional"),
+    ):
+        rows = parse(site / f"{tab}.html").tables["list"]
+        mine = ratings[ratings["status"] == status]
+        assert len(rows) == min(STATIC_ROWS, len(mine)) > 0, tab
+        if tab == "index":  # rank, player, rating: the best first, ratings as shown (whole)
+            best = mine.sort_values("rank").iloc[0]
+            assert rows[0][0] == "1" and rows[0][2] == str(round(best["rating"]))
+        else:  # by rating
+            shown = [int(r[1]) for r in rows]
+            assert shown == sorted(shown, reverse=True)
+    gy1 = parse(site / "gy1.html").tables["list"]
+    assert [r[0] for r in gy1] == [str(k) for k in range(1, len(gy1) + 1)] and gy1
+
+
+def test_the_indexes_and_their_parts_list_every_player_and_tournament(site):
+    players = parse(site / "players.html").tables["list"]
+    assert 0 < len(players) <= STATIC_ROWS
+    ids = []
+    for part in sorted((site / "index").glob("players-*.html")):
+        ids += [row[0] for row in next(iter(parse(part).tables.values()))]
+    listed = pd.read_parquet(site / "ratings.parquet")["player"].astype(str)
+    assert sorted(ids) == sorted(listed) and players[0][0] == ids[0]
+    assert parse(site / "tournaments.html").tables["list"]
+
+
+def test_player_and_tournament_pages_carry_their_tables(site):
+    page = next(iter(sorted((site / "p").glob("*.html"))))
+    events = [t for t in parse(page).tables.values() if t]
+    assert events and all(len(row) == 8 for row in events[0])
+    for path in sorted((site / "tournaments").glob("*.html"))[:5]:
+        (standings,) = [t for t in parse(path).tables.values() if t]
+        places = [row[0] for row in standings]
+        assert places[0] == "1" or places[0].startswith("1\u2013"), path
+        scores = [float(row[2].replace("\u00bd", ".5") or 0) for row in standings]
+        assert scores == sorted(scores, reverse=True), path
+
+
+@pytest.mark.browser
+def test_without_javascript_the_rows_are_shown_in_chromium(site, tmp_path):
+    sync_api = pytest.importorskip("playwright.sync_api")
+    chromium = "/usr/bin/chromium"
+    if not Path(chromium).exists() and not shutil.which("chromium"):
+        pytest.fail("Debian's chromium is not installed: run tests/bootstrap.sh")
+    player = sorted((site / "p").glob("*.html"))[0]
+    tournament = sorted((site / "tournaments").glob("*.html"))[0]
+    with sync_api.sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=chromium, args=["--headless", "--no-sandbox"])
+        context = b.new_context(java_script_enabled=False, viewport={"width": 390, "height": 844})
+        page = context.new_page()
+        for path, table, least in (
+            (site / "index.html", "#list tbody tr", 2),
+            (site / "players.html", "#list tbody tr", 2),
+            (site / "tournaments.html", "#list tbody tr", 1),
+            (site / "excluded.html", "#excluded-list tbody tr", 1),
+            (player, "#record table.games tbody tr", 1),
+            (tournament, "#standings tbody tr", 2),
+        ):
+            page.goto(path.as_uri())
+            rows = page.locator(table)
+            assert rows.count() >= least, path.name
+            assert rows.first.is_visible(), path.name
+        b.close()
