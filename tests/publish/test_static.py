@@ -132,28 +132,69 @@ def test_player_and_tournament_pages_carry_their_tables(site):
         assert scores == sorted(scores, reverse=True), path
 
 
-@pytest.mark.browser
-def test_without_javascript_the_rows_are_shown_in_chromium(site, tmp_path):
-    sync_api = pytest.importorskip("playwright.sync_api")
-    chromium = "/usr/bin/chromium"
-    if not Path(chromium).exists() and not shutil.which("chromium"):
+CHROMIUM = "/usr/bin/chromium"
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
         pytest.fail("Debian's chromium is not installed: run tests/bootstrap.sh")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox"])
+        yield b
+        b.close()
+
+
+@pytest.mark.browser
+def test_without_javascript_the_rows_are_shown_in_chromium(site, browser):
     player = sorted((site / "p").glob("*.html"))[0]
     tournament = sorted((site / "tournaments").glob("*.html"))[0]
-    with sync_api.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=chromium, args=["--headless", "--no-sandbox"])
-        context = b.new_context(java_script_enabled=False, viewport={"width": 390, "height": 844})
-        page = context.new_page()
-        for path, table, least in (
-            (site / "index.html", "#list tbody tr", 2),
-            (site / "players.html", "#list tbody tr", 2),
-            (site / "tournaments.html", "#list tbody tr", 1),
-            (site / "excluded.html", "#excluded-list tbody tr", 1),
-            (player, "#record table.games tbody tr", 1),
-            (tournament, "#standings tbody tr", 2),
-        ):
-            page.goto(path.as_uri())
-            rows = page.locator(table)
-            assert rows.count() >= least, path.name
-            assert rows.first.is_visible(), path.name
-        b.close()
+    context = browser.new_context(java_script_enabled=False, viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    for path, table, least in (
+        (site / "index.html", "#list tbody tr", 2),
+        (site / "gy1.html", "#list tbody tr", 2),
+        (site / "players.html", "#list tbody tr", 2),
+        (site / "tournaments.html", "#list tbody tr", 1),
+        (site / "excluded.html", "#excluded-list tbody tr", 1),
+        (site / "index" / "players-1.html", "table tbody tr", 2),
+        (player, "#record table.games tbody tr", 1),
+        (tournament, "#standings tbody tr", 2),
+    ):
+        page.goto(path.as_uri())
+        rows = page.locator(table)
+        assert rows.count() >= least, path.name
+        assert rows.first.is_visible(), path.name
+    context.close()
+
+
+@pytest.mark.browser
+def test_the_games_not_rated_are_searched_by_player_and_tournament(site, browser, published):
+    data = support.read_data(site, "excluded")
+    named = next(k for k in data["b"] if k >= 0)
+    surname = data["pn"][named].split()[0]
+    expected = sum(
+        surname.lower() in " ".join(data["pn"][p] for p in (b, w) if p >= 0).lower()
+        or surname.lower() in data["tn"][t].lower()
+        for b, w, t in zip(data["b"], data["w"], data["t"], strict=True)
+    )
+    page = browser.new_page(viewport={"width": 1366, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto((site / "excluded.html").as_uri())
+    page.wait_for_function("window.WHR && WHR.view")
+    assert page.evaluate("WHR.view.rowsText().length") == len(data["g"])
+    page.fill("#q", surname)
+    page.wait_for_function(f"WHR.view.ids.length === {expected}")
+    texts = page.evaluate("WHR.view.rowsText()")
+    assert texts and all(surname in row[3] + row[4] + row[0] for row in texts)
+    assert page.inner_text("#shown").startswith(f"{expected} of {len(data['g'])} games shown")
+    # a tournament's page links its games not rated: #t=<its page>
+    t = next(k for k, p in enumerate(data["tp"]) if p)
+    page.goto((site / "excluded.html").as_uri() + f"#t={data['tp'][t]}")
+    page.reload()
+    page.wait_for_function("window.WHR && WHR.view")
+    assert page.evaluate("WHR.view.ids.length") == data["t"].count(t)
+    assert errors == []
+    page.close()

@@ -154,7 +154,10 @@ def write(
         players.write_index(r)
         plain.write(r)
         not_rated = excluded.table(
-            view.tables.exclusions, view.tables.tournaments, site.tournament_page
+            view.tables.exclusions,
+            view.tables.tournaments,
+            site.tournament_page,
+            view.tables.players,
         )
         excluded.write(r, not_rated)
         top.write(r)

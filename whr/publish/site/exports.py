@@ -1,14 +1,18 @@
 """The site's files for programs, each written from its declared Arrow schema: ``ratings.csv``
 (the current list, every column of ``ratings.parquet``), ``exclusions.csv`` (the games not
-rated), ``players.json`` (every player by id) and, with a public address, ``sitemap.xml``.
+rated), the same two as ``ratings.xlsx`` and ``exclusions.xlsx`` for spreadsheets,
+``players.json`` (every player by id) and, with a public address, ``sitemap.xml``.
 
-CSV goes through the one CSV writer of everything published (:func:`whr.publish.parquet.csv_text`).
+CSV goes through the one CSV writer of everything published (:func:`whr.publish.parquet.csv_text`);
+XLSX through :func:`xlsx_bytes` (XlsxWriter: typed cells, written row by row in constant memory).
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import io
 import json
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote
 from xml.sax.saxutils import escape as xml_escape
@@ -49,16 +53,72 @@ def json_records(frame: pd.DataFrame, schema: pa.Schema) -> str:
     return json.dumps(rows, separators=(",", ":"), ensure_ascii=False) + "\n"
 
 
+def xlsx_bytes(frame: pd.DataFrame, schema: pa.Schema, sheet: str, day: dt.date) -> bytes:
+    """A table as an XLSX workbook of one sheet, from its declared schema, as the CSV has it.
+
+    One header row of the schema's names (frozen, with a filter). Text is written as text
+    cells, never read as a number, date or formula (ids keep their leading zeros, ``=1+1``
+    stays text; names in any script as they are); integers and booleans as such, fractional
+    numbers rounded to ``CSV_DECIMALS`` places, dates as dates (``yyyy-mm-dd``), a missing
+    value as an empty cell. The workbook's creation time is ``day`` (the list date), so the
+    same list gives the same bytes.
+    """
+    import xlsxwriter  # type: ignore[import-untyped]  # no type information; no stubs exist
+
+    table = to_table(frame, schema)
+    out = io.BytesIO()
+    book = xlsxwriter.Workbook(
+        out,
+        {"constant_memory": True, "strings_to_numbers": False, "strings_to_formulas": False,
+         "strings_to_urls": False, "in_memory": True},
+    )  # fmt: skip
+    book.set_properties({"created": dt.datetime(day.year, day.month, day.day)})
+    day_format = book.add_format({"num_format": "yyyy-mm-dd"})
+    bold = book.add_format({"bold": True})
+    ws = book.add_worksheet(sheet)
+    writers: list[Callable[[int, int, Any], None]] = []
+    for field in schema:
+        kind = field.type
+        if pa.types.is_string(kind) or pa.types.is_large_string(kind):
+            writers.append(lambda row, col, v: ws.write_string(row, col, v))
+        elif pa.types.is_boolean(kind):
+            writers.append(lambda row, col, v: ws.write_boolean(row, col, v))
+        elif pa.types.is_date(kind):
+            writers.append(lambda row, col, v: ws.write_datetime(row, col, v, day_format))
+        elif pa.types.is_floating(kind):
+            writers.append(lambda row, col, v: ws.write_number(row, col, round(v, CSV_DECIMALS)))
+        elif pa.types.is_integer(kind):
+            writers.append(lambda row, col, v: ws.write_number(row, col, v))
+        else:
+            raise TypeError(f"{field.name}: no XLSX cell for the type {kind}")
+    for col, name in enumerate(schema.names):
+        ws.write_string(0, col, name, bold)
+    columns = [column.to_pylist() for column in table.columns]
+    for row, values in enumerate(zip(*columns, strict=True), start=1):
+        for col, (value, write) in enumerate(zip(values, writers, strict=True)):
+            if value is not None and value == value:  # NaN: an empty cell, as in the CSV
+                write(row, col, value)
+    ws.freeze_panes(1, 0)
+    ws.autofilter(0, 0, max(len(table), 1), len(schema) - 1)
+    book.close()
+    return out.getvalue()
+
+
 def write_ratings(r: Renderer) -> None:
-    """``ratings.csv``: the current list with every column of ``ratings.parquet``."""
-    r.write("ratings.csv", csv_text(r.site.view.current.frame, RATINGS))
+    """``ratings.csv`` and ``ratings.xlsx``: the current list with every column of
+    ``ratings.parquet``."""
+    frame = r.site.view.current.frame
+    r.write("ratings.csv", csv_text(frame, RATINGS))
+    r.write_bytes("ratings.xlsx", xlsx_bytes(frame, RATINGS, "ratings", r.site.as_of))
 
 
 def write_exclusions(r: Renderer, ex: pd.DataFrame) -> None:
-    """``exclusions.csv`` of the games not rated (:func:`whr.publish.site.excluded.table`)."""
+    """``exclusions.csv`` and ``exclusions.xlsx`` of the games not rated
+    (:func:`whr.publish.site.excluded.table`)."""
     ends = [dt.date.fromisoformat(d) if d else None for d in ex["end"].tolist()]
     table = ex.assign(tournament_end=pd.Series(ends, index=ex.index, dtype=object))
     r.write("exclusions.csv", csv_text(table, EXCLUSIONS_CSV))
+    r.write_bytes("exclusions.xlsx", xlsx_bytes(table, EXCLUSIONS_CSV, "exclusions", r.site.as_of))
 
 
 def write_players(r: Renderer) -> None:

@@ -266,10 +266,13 @@ class Renderer:
         self._folders: set[str] = set()  # folders made so far
 
     def write(self, path: str, content: str) -> None:
+        self.write_bytes(path, content.encode("utf-8"))
+
+    def write_bytes(self, path: str, content: bytes) -> None:
         # plain strings, not pathlib: tens of thousands of pages are written
         self.write_folder(os.path.dirname(path))
         with open(os.path.join(self.target, path), "wb") as f:  # mode from the umask
-            f.write(content.encode("utf-8"))
+            f.write(content)
         self.written.append(path)
 
     def write_folder(self, folder: str) -> None:

@@ -250,7 +250,7 @@ def tournament_pages(r: Renderer, cols: Columns, page: Stencil, lo: int, hi: int
         )
         if cols.excluded[k]:
             facts += (
-                f'<dt>Not rated<dd><a href="../excluded.html#t-{cols.page[k]}">'
+                f'<dt>Not rated<dd><a href="../excluded.html#t={cols.page[k]}">'
                 f"{cols.excluded[k]} games, and why</a>"
             )
         payload = CROSS.text(
