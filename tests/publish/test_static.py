@@ -4,6 +4,7 @@ Chromium with JavaScript off)."""
 
 from __future__ import annotations
 
+import re
 import shutil
 from html.parser import HTMLParser
 from pathlib import Path
@@ -197,4 +198,45 @@ def test_the_games_not_rated_are_searched_by_player_and_tournament(site, browser
     page.wait_for_function("window.WHR && WHR.view")
     assert page.evaluate("WHR.view.ids.length") == data["t"].count(t)
     assert errors == []
+    page.close()
+
+
+def visible_text(path: Path) -> str:
+    html = path.read_text(encoding="utf-8")
+    html = re.sub(r"<script.*?</script>|<style.*?</style>", " ", html, flags=re.S)
+    return re.sub(r"<[^>]+>", " ", html)
+
+
+PYTHON_VALUES = re.compile(r"\b(None|True|False)\b|\{'|\['")
+
+
+def test_archive_pages_share_the_site_frame_and_print_no_python_values(published, site):
+    day = support.entry_of(published) / "index.html"
+    for path in (day, published / "archive.html", site / "about.html"):
+        html = path.read_text(encoding="utf-8")
+        assert "<header>" in html and "<nav>" in html and "<main>" in html, path
+        assert not PYTHON_VALUES.search(visible_text(path)), PYTHON_VALUES.search(
+            visible_text(path)
+        )
+        for href in re.findall(r'rel=(?:stylesheet|icon) href="?([^" >]+)', html):
+            assert (path.parent / href).resolve().is_file(), (path, href)
+        assert "rel=icon href" in html, path
+    assert "variant" in visible_text(day) and "none" in visible_text(day)
+
+
+@pytest.mark.browser
+def test_no_search_placeholder_is_cut(site, browser):
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    for name in ("index.html", "players.html", "tournaments.html", "excluded.html"):
+        page.goto((site / name).as_uri())
+        room, needed = page.evaluate(
+            """() => {
+              const q = document.getElementById("q"), s = getComputedStyle(q);
+              const c = document.createElement("canvas").getContext("2d");
+              c.font = s.font;
+              const pad = parseFloat(s.paddingLeft) + parseFloat(s.paddingRight);
+              return [q.clientWidth - pad, c.measureText(q.placeholder).width];
+            }"""
+        )
+        assert needed <= room, f"{name}: the placeholder needs {needed:.0f} px of {room:.0f}"
     page.close()

@@ -62,6 +62,22 @@ def long_date(day: dt.date) -> str:
     return f"{day.day} {MONTHS[day.month - 1]} {day.year}"
 
 
+def shown(value: Any) -> str:
+    """A recorded value (a manifest's parameter, count, fit setting) as a reader reads it:
+    never Python's spelling ("None", "False", "['a']"): "none", "no", "a, b", "w2 12.9"."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:g}"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(shown(v) for v in value) or "none"
+    if isinstance(value, Mapping):
+        return "; ".join(f"{k} {shown(v)}" for k, v in value.items()) or "none"
+    return str(value)
+
+
 def text(value: Any) -> str:
     """A cell's text: "" for None, NaN and NA, else ``str(value)``."""
     if value is None or (not isinstance(value, str) and pd.isna(value)):
@@ -170,6 +186,7 @@ def environment() -> jinja2.Environment:
     )
     env.filters["json"] = lambda v: Markup(script_json(v))
     env.filters["thousands"] = lambda n: f"{int(n):,}"
+    env.filters["shown"] = shown
     return env
 
 
