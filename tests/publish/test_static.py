@@ -14,42 +14,45 @@ import pandas as pd
 import pytest
 import support
 
+from whr.publish.site import page_names
 from whr.publish.site.frame import STATIC_ROWS
 
 
 class Page(HTMLParser):
-    """The links of a page, and the rows (cell texts) of each table by the table's id."""
+    """The links of a page, and the rows (cell texts, <td> only: heading rows are left out)
+    of each table by the table's id."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.links: list[str] = []
-        self.tables: dict[str, list[list[str]]] = {}
+        self._tables: dict[str, list[list[str]]] = {}
         self._table: list[list[str]] | None = None
-        self._in_body = False
-        self._cell: list[str] | None = None
+        self._cell = False
+
+    @property
+    def tables(self) -> dict[str, list[list[str]]]:
+        return {k: [row for row in rows if row] for k, rows in self._tables.items()}
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         a = dict(attrs)
         if tag == "a" and a.get("href"):
             self.links.append(str(a["href"]))
         elif tag == "table":
-            self._table = self.tables.setdefault(a.get("id") or f"#{len(self.tables)}", [])
-        elif tag == "tbody":
-            self._in_body = True
-        elif tag == "tr" and self._in_body and self._table is not None:
+            self._table = self._tables.setdefault(a.get("id") or f"#{len(self._tables)}", [])
+        elif tag == "tr" and self._table is not None:
             self._table.append([])
-        elif tag == "td" and self._in_body and self._table:
-            self._cell = []
-            self._table[-1].append("")
+            self._cell = False
+        elif tag in ("td", "th") and self._table:
+            self._cell = tag == "td"
+            if self._cell:
+                self._table[-1].append("")
 
     def handle_endtag(self, tag: str) -> None:
-        if tag == "tbody":
-            self._in_body = False
-        elif tag == "table":
-            self._table, self._cell = None, None
+        if tag == "table":
+            self._table, self._cell = None, False
 
     def handle_data(self, data: str) -> None:
-        if self._cell is not None and self._table and self._table[-1] and self._in_body:
+        if self._cell and self._table and self._table[-1]:
             self._table[-1][-1] = (self._table[-1][-1] + data).strip()
 
 
@@ -121,15 +124,30 @@ def test_the_indexes_and_their_parts_list_every_player_and_tournament(site):
     assert parse(site / "tournaments.html").tables["list"]
 
 
-def test_player_and_tournament_pages_carry_their_tables(site):
-    page = next(iter(sorted((site / "p").glob("*.html"))))
-    events = [t for t in parse(page).tables.values() if t]
-    assert events and all(len(row) == 8 for row in events[0])
+def items(path: Path, list_class: str) -> list[str]:
+    """The texts of the items of the page's <ul class=list_class>."""
+    html = path.read_text(encoding="utf-8")
+    (body,) = re.findall(rf"<ul class={list_class}>(.*?)</ul>", html, re.S)
+    return [re.sub(r"<[^>]+>", "", item).strip() for item in body.split("<li>")[1:]]
+
+
+def test_player_and_tournament_pages_carry_their_tables(site, published):
+    ratings = pd.read_parquet(site / "ratings.parquet").set_index("player")
+    history = pd.read_parquet(support.entry_of(published) / "history.parquet")
+    for page in sorted((site / "p").glob("*.html"))[:5]:
+        events = items(page, "events")
+        assert events and all(
+            re.search(r" \S+/\d+ (new|[+\u22120-9]+) \u2192 \d+$", e) for e in events
+        )
+    # the newest tournament's "rating after" of the busiest player is the chart's last rating
+    busiest = ratings["games"].idxmax()
+    page = site / "p" / f"{page_names([busiest])[busiest]}.html"
+    last = history[history["player"] == busiest]["rating"].iloc[-1]
+    assert items(page, "events")[0].endswith(f"\u2192 {round(last)}")
     for path in sorted((site / "tournaments").glob("*.html"))[:5]:
-        (standings,) = [t for t in parse(path).tables.values() if t]
-        places = [row[0] for row in standings]
-        assert places[0] == "1" or places[0].startswith("1\u2013"), path
-        scores = [float(row[2].replace("\u00bd", ".5") or 0) for row in standings]
+        standings = items(path, "standings")
+        assert standings[0].startswith(("1 ", "1\u2013")), path
+        scores = [float(s.rsplit(" ", 1)[1].replace("\u00bd", ".5") or 0) for s in standings]
         assert scores == sorted(scores, reverse=True), path
 
 
@@ -160,8 +178,8 @@ def test_without_javascript_the_rows_are_shown_in_chromium(site, browser):
         (site / "tournaments.html", "#list tbody tr", 1),
         (site / "excluded.html", "#excluded-list tbody tr", 1),
         (site / "index" / "players-1.html", "table tbody tr", 2),
-        (player, "#record table.games tbody tr", 1),
-        (tournament, "#standings tbody tr", 2),
+        (player, "#record ul.events li", 1),
+        (tournament, "#standings li", 2),
     ):
         page.goto(path.as_uri())
         rows = page.locator(table)

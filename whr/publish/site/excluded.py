@@ -68,16 +68,17 @@ def table(
 
 
 def _order(ex: pd.DataFrame) -> np.ndarray:
-    """The games as the page shows them: newest tournament first, then by tournament id,
-    reason and game id (the table's order within)."""
-    return np.lexsort(
-        (
-            np.arange(len(ex)),
-            ex["reason"].to_numpy(object).astype(str),
-            ex["tournament_id"].to_numpy(object).astype(str),
-            ex["end"].to_numpy(object).astype(str),
-        )
-    )[::-1]
+    """The games as the page shows them: newest tournament first (by last day, then id), then
+    by reason and game id."""
+    keys = pd.DataFrame(
+        {c: ex[c].astype("str").to_numpy(object) for c in ("end", "tournament_id", "reason")}
+    )
+    keys["game"] = np.arange(len(ex))  # the table's order: by game id (whr.lists.snapshot)
+    return keys.sort_values(
+        ["end", "tournament_id", "reason", "game"],
+        ascending=[False, False, True, True],
+        kind="stable",
+    ).index.to_numpy()
 
 
 def _codes(values: list[str]) -> tuple[list[int], list[str]]:

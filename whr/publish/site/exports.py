@@ -19,6 +19,7 @@ from xml.sax.saxutils import escape as xml_escape
 
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from whr import tables
 from whr.publish.parquet import CSV_DECIMALS, csv_text
@@ -76,28 +77,36 @@ def xlsx_bytes(frame: pd.DataFrame, schema: pa.Schema, sheet: str, day: dt.date)
     day_format = book.add_format({"num_format": "yyyy-mm-dd"})
     bold = book.add_format({"bold": True})
     ws = book.add_worksheet(sheet)
-    writers: list[Callable[[int, int, Any], None]] = []
-    for field in schema:
-        kind = field.type
-        if pa.types.is_string(kind) or pa.types.is_large_string(kind):
-            writers.append(lambda row, col, v: ws.write_string(row, col, v))
-        elif pa.types.is_boolean(kind):
-            writers.append(lambda row, col, v: ws.write_boolean(row, col, v))
-        elif pa.types.is_date(kind):
-            writers.append(lambda row, col, v: ws.write_datetime(row, col, v, day_format))
-        elif pa.types.is_floating(kind):
-            writers.append(lambda row, col, v: ws.write_number(row, col, round(v, CSV_DECIMALS)))
-        elif pa.types.is_integer(kind):
-            writers.append(lambda row, col, v: ws.write_number(row, col, v))
-        else:
-            raise TypeError(f"{field.name}: no XLSX cell for the type {kind}")
     for col, name in enumerate(schema.names):
         ws.write_string(0, col, name, bold)
-    columns = [column.to_pylist() for column in table.columns]
+    # a method per column, bound once (cells are written row by row: constant memory)
+    plain: list[tuple[int, Callable[..., Any]]] = []
+    dates: list[int] = []
+    columns = []
+    for col, (field, column) in enumerate(zip(schema, table.columns, strict=True)):
+        kind = field.type
+        if pa.types.is_floating(kind):  # NaN: an empty cell, as in the CSV
+            column = pc.round(column, CSV_DECIMALS)
+            column = pc.if_else(pc.is_nan(column), pa.scalar(None, kind), column)
+        columns.append(column.to_pylist())
+        if pa.types.is_string(kind) or pa.types.is_large_string(kind):
+            plain.append((col, ws.write_string))
+        elif pa.types.is_boolean(kind):
+            plain.append((col, ws.write_boolean))
+        elif pa.types.is_floating(kind) or pa.types.is_integer(kind):
+            plain.append((col, ws.write_number))
+        elif pa.types.is_date(kind):
+            dates.append(col)
+        else:
+            raise TypeError(f"{field.name}: no XLSX cell for the type {kind}")
+    write_date = ws.write_datetime
     for row, values in enumerate(zip(*columns, strict=True), start=1):
-        for col, (value, write) in enumerate(zip(values, writers, strict=True)):
-            if value is not None and value == value:  # NaN: an empty cell, as in the CSV
-                write(row, col, value)
+        for col, write in plain:
+            if values[col] is not None:
+                write(row, col, values[col])
+        for col in dates:
+            if values[col] is not None:
+                write_date(row, col, values[col], day_format)
     ws.freeze_panes(1, 0)
     ws.autofilter(0, 0, max(len(table), 1), len(schema) - 1)
     book.close()

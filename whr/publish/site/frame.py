@@ -196,18 +196,23 @@ browsers, crawlers, a script that failed); the page script replaces them with it
 (it writes the table's ``<thead>`` and ``<tbody>`` whole)."""
 
 
-def table_html(head: Iterable[tuple[str, str]], rows: Iterable[Iterable[str]]) -> Markup:
+def table_html(
+    head: Iterable[tuple[str, str]], rows: Iterable[Iterable[str]], lean: bool = False
+) -> Markup:
     """A ``<thead>`` and ``<tbody>`` of a static table: ``head`` is (label, class) per column,
-    each row's cells are HTML already escaped, in the order of ``head``."""
+    each row's cells are HTML already escaped, in the order of ``head``. ``lean``: the rows
+    only, the first a row of headings (the tables of the player and tournament pages: tens of
+    thousands of pages; HTML makes the rows a body itself)."""
     classes = []
-    out = ["<thead><tr>"]
+    out = ["<tr>" if lean else "<thead><tr>"]
     for label, cls in head:
         classes.append(f"<td class={cls}>" if cls else "<td>")
         out.append((f"<th class={cls}>" if cls else "<th>") + str(escape(label)))
-    out.append("</thead><tbody>\n")
+    out.append("\n" if lean else "</thead><tbody>\n")
     for row in rows:
         out.append("<tr>" + "".join(c + v for c, v in zip(classes, row, strict=True)) + "\n")
-    out.append("</tbody>")
+    if not lean:
+        out.append("</tbody>")
     return Markup("".join(out))
 
 

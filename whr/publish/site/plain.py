@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from markupsafe import Markup, escape
 
 from whr.publish.site.frame import STATIC_ROWS, Renderer, Site, floats, table_html, whole
-from whr.tables import STATUSES
 
 PART = 1000
 """Entries per plain index page."""
@@ -52,27 +51,17 @@ def _players_rows(site: Site, lo: int, hi: int, root: str) -> Markup:
     """The players numbered lo..hi-1 (the players index's order: by id) as table rows."""
     p = site.players.iloc[lo:hi]
     f = site.view.current.frame.set_index("player").reindex(p["player"].to_numpy(object))
-    rating, rank = whole(floats(f["rating"])), whole(floats(f["rank"]))
-    status = [STATUS_LABELS.get(s, "") for s in f["status"].tolist()]
+    rating = whole(floats(f["rating"]))
     rows = []
-    for k, (pid, name, page, country, female) in enumerate(
-        zip(p["player"], p["name"], p["page"], p["country"], p["female"], strict=True)
+    for k, (pid, name, page, country) in enumerate(
+        zip(p["player"], p["name"], p["page"], p["country"], strict=True)
     ):
-        cls = " class=f" if female else ""
-        link = f'<a href="{root}p/{escape(page)}.html"{cls}>{escape(name)}</a>'
-        rows.append([str(escape(pid)), link, rating[k], rank[k], status[k], str(escape(country))])
-    head = [
-        ("ID", ""),
-        ("Player", "nm"),
-        ("Rating", "n"),
-        ("Rank", "n"),
-        ("Status", ""),
-        ("Country", ""),
-    ]
+        link = f"<a href={root}p/{escape(page)}.html>{escape(name)}</a>"
+        rows.append([str(escape(pid)), link, str(escape(country)), rating[k]])
+    head = [("ID", ""), ("Player", ""), ("Country", ""), ("Rating", "")]
+    if root:  # an index page: lean (66 pages of 1,000 at 1M games): id and name
+        return table_html(head[:2], [row[:2] for row in rows], lean=True)
     return table_html(head, rows)
-
-
-STATUS_LABELS = dict(zip(STATUSES, ("active", "inactive", "provisional"), strict=True))
 
 
 def _tournaments_rows(site: Site, lo: int, hi: int, root: str) -> Markup:
@@ -80,7 +69,7 @@ def _tournaments_rows(site: Site, lo: int, hi: int, root: str) -> Markup:
     t = site.tournaments.iloc[lo:hi]
     rows = [
         [
-            f'<a href="{root}tournaments/{escape(page)}.html">{escape(name)}</a>',
+            f"<a href={root}tournaments/{escape(page)}.html>{escape(name)}</a>",
             str(escape(place)),
             str(n),
             str(escape(start)),

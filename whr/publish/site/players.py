@@ -41,7 +41,6 @@ from whr.publish.site.frame import (
     safe_in_script,
     score_text,
     signed,
-    table_html,
     text,
     whole,
 )
@@ -392,28 +391,20 @@ def _events_json(cols: Columns, lo: int, hi: int, e_lo: int, e_hi: int) -> list[
     )
 
 
-EVENTS_HEAD = (
-    ("Tournament", "nm"),
-    ("Date", ""),
-    ("Score", ""),
-    ("Perf.", ""),
-    ("Change", ""),
-    ("Before", ""),
-    ("After", ""),
-    ("Games", ""),
-)
+EVENTS_HEAD = "<h2>Tournaments</h2><p>Score/games, change \u2192 rating after:"
+"""What the static list of a player's tournaments says first (the script draws a table)."""
 
 
 def _plain_events(
     cols: Columns, starts: np.ndarray, ends: np.ndarray, e_lo: int, e_hi: int
 ) -> list[Markup]:
-    """Each player's tournaments as an HTML table, the values as the page script draws them
-    from the same rounded numbers (:func:`_events_json`); the script replaces it."""
+    """Each player's tournaments as an HTML list, newest first: "<name> 4½/9 +12 → 2103" (score
+    of games, change, rating after), the values as the page script draws them from the same
+    rounded numbers (:func:`_events_json`); the script replaces it. Lean on purpose (a list,
+    no classes, no quotes: page names are plain): tens of thousands of pages."""
     ev = slice(e_lo, e_hi)
     before, after = cols.ev_before[ev], cols.ev_after[ev]
-    perf, b, a, d = (whole(x) for x in (cols.ev_perf[ev], before, after, after - before))
-    day = iso(cols.ev_last[ev])
-    bound = cols.ev_bound[ev].tolist()
+    b, a, d = (whole(x) for x in (before, after, after - before))
     rows = []
     for k, (t, score, games) in enumerate(
         zip(
@@ -423,24 +414,16 @@ def _plain_events(
             strict=True,
         )
     ):
-        name = (
-            f'<a href="../tournaments/{escape(cols.t_page[t])}.html">{escape(cols.t_name[t])}</a>'
-        )
-        mark = "\u2265" if bound[k] > 0 else ("\u2264" if bound[k] < 0 else "")
-        shown_perf = mark + perf[k] if perf[k] else ""
-        change = ["<span class=new>new</span>", "\u2013"] if not b[k] else [signed(int(d[k])), b[k]]
-        rows.append([name, day[k], score_text(score), shown_perf, *change, a[k], str(games)])
+        name = f"<a href=../tournaments/{escape(cols.t_page[t])}.html>{escape(cols.t_name[t])}</a>"
+        change = "new" if not b[k] else signed(int(d[k]))
+        rows.append(f"<li>{name} {score_text(score)}/{games} {change} \u2192 {a[k]}\n")
     out = []
     for s, e in zip(starts.tolist(), ends.tolist(), strict=True):
         if s == e:
             out.append(Markup("<h2>Tournaments</h2><p>No rated games.</p>"))
             continue
-        table = table_html(EVENTS_HEAD, rows[s:e])
-        out.append(
-            Markup(
-                f"<h2>Tournaments</h2><div class=scroll><table class=games>{table}</table></div>"
-            )
-        )
+        items = "".join(rows[s:e])
+        out.append(Markup(f"{EVENTS_HEAD}<ul class=events>\n{items}</ul>"))
     return out
 
 

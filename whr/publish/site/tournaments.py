@@ -23,7 +23,6 @@ from whr.publish.site.frame import (
     json_numbers,
     safe_in_script,
     score_text,
-    table_html,
     text,
 )
 from whr.publish.site.names import page_names
@@ -143,13 +142,13 @@ class Columns:
             self.rounds.setdefault(k, []).append(label or "–")
         self.linked = site.linked
         self.p_name = site.players["name"].tolist()
-        self.p_label = site.players["label"].tolist()
         self.p_page = site.players["page"].tolist()
-        self.p_female = site.players["female"].tolist()
 
 
-def _standings(cols: Columns, ss: slice) -> list[list[str]]:
-    """The standings rows s (place, player, score) as the crosstable shows them, in HTML."""
+def _standings(cols: Columns, ss: slice) -> list[str]:
+    """The standings rows ``ss`` as HTML list items, "place player score" as the crosstable
+    shows them (lean: no classes, no quotes, page names are plain; tens of thousands of
+    pages)."""
     out = []
     for first, last, p, score in zip(
         cols.s_first[ss].tolist(),
@@ -158,17 +157,10 @@ def _standings(cols: Columns, ss: slice) -> list[list[str]]:
         cols.s_score[ss].tolist(),
         strict=True,
     ):
-        cls = " class=f" if cols.p_female[p] else ""
-        label = cols.p_label[p]
-        link = f'<a href="../p/{escape(cols.p_page[p])}.html"{cls}>{escape(cols.p_name[p])}</a>' + (
-            f" <small>{escape(label)}</small>" if label else ""
-        )
+        link = f"<a href=../p/{escape(cols.p_page[p])}.html>{escape(cols.p_name[p])}</a>"
         place = str(first) if first == last else f"{first}\u2013{last}"
-        out.append([place, link, score_text(score)])
+        out.append(f"<li>{place} {link} {score_text(score)}\n")
     return out
-
-
-STANDINGS_HEAD = (("Place", ""), ("Player", "nm"), ("Score", ""))
 
 
 def pages(r: Renderer) -> Family:
@@ -235,7 +227,7 @@ def tournament_pages(r: Renderer, cols: Columns, page: Stencil, lo: int, hi: int
         cells=joined,
     )
     by_t: dict[int, list[str]] = {}
-    plain_rows: dict[int, list[list[str]]] = {}
+    plain_rows: dict[int, list[str]] = {}
     for tk, text_, cells_ in zip(tournament, rows, _standings(cols, ss), strict=True):
         by_t.setdefault(tk, []).append(text_)
         plain_rows.setdefault(tk, []).append(cells_)
@@ -260,7 +252,7 @@ def tournament_pages(r: Renderer, cols: Columns, page: Stencil, lo: int, hi: int
             name=cols.name[k],
             canonical=r.canonical(f"tournaments/{cols.page[k]}.html"),
             facts=Markup(facts + "</dl>"),
-            standings=table_html(STANDINGS_HEAD, plain_rows.get(k, [])),
+            standings=Markup("".join(plain_rows.get(k, []))),
             data=Markup(safe_in_script(payload)),
         )
         r.write(f"tournaments/{cols.page[k]}.html", html)
