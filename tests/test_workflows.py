@@ -316,13 +316,26 @@ if outcome:
 sys.exit(status)
 """
 
-NO_INPUTS = {"AS_OF": "", "CATEGORY": "all", "VARIANT": "", "W2": "", "FORCE": ""}
+NO_INPUTS = {
+    "AS_OF": "",
+    "CATEGORY": "all",
+    "VARIANT": "",
+    "W2": "",
+    "FORCE": "",
+    "BASE_URL": "",
+    "GAME_LINKS": "true",
+}
 
 
 @pytest.mark.parametrize(
     ("inputs", "expected"),
     [
-        pytest.param(NO_INPUTS, [], id="schedule"),
+        pytest.param(NO_INPUTS, ["--game-links"], id="schedule"),
+        pytest.param(
+            {**NO_INPUTS, "BASE_URL": "https://rif.example.org/", "GAME_LINKS": "false"},
+            ["--base-url", "https://rif.example.org/"],
+            id="base-url-no-game-links",
+        ),
         pytest.param(
             {
                 "AS_OF": "2025-12-31",
@@ -330,6 +343,8 @@ NO_INPUTS = {"AS_OF": "", "CATEGORY": "all", "VARIANT": "", "W2": "", "FORCE": "
                 "VARIANT": "w2-19",
                 "W2": "19.3",
                 "FORCE": "rules corrected, see issue 12",
+                "BASE_URL": "",
+                "GAME_LINKS": "true",
             },
             [
                 "--as-of",
@@ -342,10 +357,13 @@ NO_INPUTS = {"AS_OF": "", "CATEGORY": "all", "VARIANT": "", "W2": "", "FORCE": "
                 "19.3",
                 "--force",
                 "rules corrected, see issue 12",
+                "--game-links",
             ],
             id="dispatch-every-input",
         ),
-        pytest.param({**NO_INPUTS, "CATEGORY": "renju"}, ["--category", "renju"], id="renju"),
+        pytest.param(
+            {**NO_INPUTS, "CATEGORY": "renju"}, ["--category", "renju", "--game-links"], id="renju"
+        ),
     ],
 )
 def test_the_run_step_passes_the_inputs_to_the_command_line(

@@ -458,3 +458,35 @@ def check_url(url: str) -> None:
         raise SecretSourceError(
             f"source {public_source(url)}: a URL must not contain blanks or control characters"
         )
+
+
+def check_base_url(base_url: object) -> str:
+    """The public address of a published tree or site, ending in ``/``; raises on anything else.
+
+    A base URL is printed on every page (canonical links) and in ``sitemap.xml``, so it must be
+    public: an absolute ``http`` or ``https`` URL with a host and without credentials
+    (``user:password@``), query string or fragment, blanks, quotes or angle brackets. The
+    message names it in its public form (:func:`public_source`), never with its secret.
+
+    Raises
+    ------
+    TypeError
+        ``base_url`` is not a str.
+    ValueError
+        Naming what is wrong.
+    """
+    if not isinstance(base_url, str):
+        raise TypeError(f"base_url must be a str, got {type(base_url).__name__}")
+    parts = urllib.parse.urlsplit(base_url)
+    shown = public_source(base_url) if is_url(base_url) else repr(base_url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError(f"base_url must be an absolute http(s) URL with a host, got {shown}")
+    if has_secret(base_url):
+        raise ValueError(
+            f"base_url {shown}: a public address has no credentials (user:password@), query "
+            "string or fragment; give the address where the pages are served, e.g. "
+            "https://rating.example.org/"
+        )
+    if any(c.isspace() or ord(c) < 32 or ord(c) == 127 or c in "<>\"'\\" for c in base_url):
+        raise ValueError(f"base_url must not contain blanks, quotes or angle brackets: {shown}")
+    return base_url if base_url.endswith("/") else base_url + "/"

@@ -36,6 +36,7 @@ from whr.params import (
     ReadLimits,
     SecretSourceError,
     at_least,
+    check_base_url,
     check_fields,
     check_source,
     check_url,
@@ -169,6 +170,24 @@ class Run:
         check=FLAG,
         help="when another run is publishing to OUT, wait for it instead of failing at once",
     )
+    base_url: str | None = param(
+        None,
+        flag="--base-url",
+        metavar="URL",
+        shown="none",
+        help="the public address of OUT (where OUT/published.json is served, e.g. "
+        "https://rating.example.org/): each list's site then has a sitemap.xml and a canonical "
+        "link on every page, under URL followed by the site's folder (renju/); an http(s) URL "
+        "without credentials, query string or fragment",
+    )
+    game_links: bool = param(
+        False,
+        flag="--game-links",
+        check=FLAG,
+        help="link the result of every game read from a RenjuNet database to the game's record "
+        "on renju.net, as the RIF's site does; only for the real database: the ids of a file of "
+        "invented games (such as data/sample) would name unrelated real games",
+    )
     pull: PullSettings = param(factory=PullSettings, help="how the sources are downloaded")
     limits: ReadLimits = param(factory=ReadLimits, help="what the readers accept")
 
@@ -214,12 +233,17 @@ class Run:
                 raise RunError(
                     f"{name}: expected a whr.params.{kind.__name__}, got {getattr(self, name)!r}"
                 )
+        if self.base_url is not None:
+            try:
+                object.__setattr__(self, "base_url", check_base_url(self.base_url))
+            except (TypeError, ValueError) as exc:
+                raise RunError(str(exc)) from None
         if self.rules is not None:
             object.__setattr__(self, "rules", Path(self.rules))
         if self.force is not None and not (isinstance(self.force, str) and self.force.strip()):
             raise RunError(f"force: expected the reason for forcing, as text, got {self.force!r}")
         try:
-            check_fields(self)  # max_shrink, max_players, strict, wait
+            check_fields(self)  # max_shrink, max_players, strict, wait, game_links
         except (TypeError, ValueError) as exc:
             raise RunError(str(exc)) from None
         if self.variant is None and self.differences():

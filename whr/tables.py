@@ -30,7 +30,7 @@ import pyarrow.compute as pc
 from whr.digest import text_sha256
 from whr.params import CATEGORIES as CATEGORIES  # re-exported for the readers
 
-FORMAT_VERSION = 4
+FORMAT_VERSION = 5
 """The version of the published format: every table, file, address, manifest and index a
 consumer reads. Raised on every change to any of them, each recorded in ``CHANGELOG.md``
 ("Breaking changes"). The one number behind ``whr.schema_version`` in every Parquet file's
@@ -246,6 +246,8 @@ EXCLUSIONS = table(
             required=True,
         ),
         column("message", pa.string(), "the reason in words"),
+        column("black", pa.string(), "Black's player id, as read; null when not known"),
+        column("white", pa.string(), "White's player id, as read; null when not known (a bye)"),
     ]
 )
 
@@ -595,6 +597,10 @@ EXCLUSIONS_CSV = table(
         column("tournament_end", pa.date32(), "its last day; null when not known"),
         EXCLUSIONS.field("reason"),
         EXCLUSIONS.field("message"),
+        EXCLUSIONS.field("black"),
+        column("black_name", pa.string(), "Black's name, as read; null when not known"),
+        EXCLUSIONS.field("white"),
+        column("white_name", pa.string(), "White's name, as read; null when not known"),
     ]
 )
 """``exclusions.csv`` of a list's site: the games not rated, with their tournament's name and

@@ -170,6 +170,7 @@ def test_the_command_line_is_derived_from_the_run() -> None:
         "--max-shrink": ["0.2"], "--max-players": ["5"], "--timeout": ["5"], "--deadline": ["50"], "--retries": ["1"],
         "--backoff": ["2"], "--max-bytes": ["99"], "--strict": [], "--wait": [],
         "--max-unpacked-bytes": ["7"], "--max-value-chars": ["8"], "--max-name-chars": ["9"],
+        "--base-url": ["https://rif.example.org/"], "--game-links": [],
     }  # fmt: skip
     assert set(changed) == set(flagged)
     for option, value in changed.items():

@@ -51,6 +51,7 @@ def test_the_source_is_a_variable_never_the_sample(prefect_server: None) -> None
         Variable.unset("rating_source")
     (run,) = pipeline.daily.validate_parameters(resolved).values()
     assert run.sources == (url,) and run.out == Path("out") and run.variant is None
+    assert run.game_links and run.base_url is None  # the real database: games linked
     unset = asyncio.run(resolve_variables(parameters))
     with pytest.raises(ParameterTypeError, match="sources: expected one or more paths or URLs"):
         pipeline.daily.validate_parameters(unset)

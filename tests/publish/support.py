@@ -160,15 +160,15 @@ def publish_inputs(
 ) -> Published:
     """Publish ``given`` (fitted for ``as_of``) as the ``category`` list of ``as_of`` into
     ``out``, as the flow does (the size cap, the previous list, the lists, the publish);
-    ``options`` go to :func:`whr.publish.publish` (``base_url``, ``game_links``)."""
-    the_run = run(out, as_of, category, **(run_fields or {}))
+    ``options`` are fields of the run too (``base_url``, ``game_links``)."""
+    the_run = run(out, as_of, category, **(run_fields or {}), **options)
     chosen = given.selection if selection is None else selection
     # the archive tests publish one history as the lists of many days: the games after
     # ``as_of`` stay rated, and the lists are taken as of ``as_of``
     chosen = dataclasses.replace(chosen, as_of=as_of, category=category)
     check_size(chosen.rated, the_run.max_players)
     snapshot = whr.lists.build(given.data, chosen, given.fit, previous(the_run, category))
-    return publish(the_run, snapshot, rules_sha256=directory_sha256(bundled_rules()), **options)
+    return publish(the_run, snapshot, rules_sha256=directory_sha256(bundled_rules()))
 
 
 def site_of(out: Path) -> Path:

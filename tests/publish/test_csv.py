@@ -123,5 +123,16 @@ def test_a_site_with_no_game_left_out_writes_an_empty_exclusions_csv(tmp_path: P
     none = given.tables.exclusions.iloc[:0]
     write(tmp_path / "site", support.view_of(given, exclusions=none), {})
     assert read(tmp_path / "site" / "exclusions.csv") == [
-        ["game_id", "tournament_id", "tournament", "tournament_end", "reason", "message"]
+        [
+            "game_id",
+            "tournament_id",
+            "tournament",
+            "tournament_end",
+            "reason",
+            "message",
+            "black",
+            "black_name",
+            "white",
+            "white_name",
+        ]
     ]

@@ -469,23 +469,38 @@ def test_games_not_rated_page_and_csv(published, small):
     html = (site / "excluded.html").read_text(encoding="utf-8")
     for reason, n in exclusions["reason"].value_counts().items():
         assert f"<code>{reason}</code><td>{n}<td>" in html
-    for tid, part in exclusions.groupby("tournament_id"):
-        groups = part.groupby(["reason", "message"])
-        assert len(groups) >= 1
-        anchor = f'<section class=group id="t-{page_names([tid])[tid]}">'
-        assert anchor in html, tid
+    # every game in the page's data, with its players named as read
+    data = read_data(site, "excluded")
+    assert sorted(data["g"]) == sorted(exclusions["game_id"])
+    games = small.data.games.set_index("game_id")
+    names = small.data.players.set_index("player_id")["name"]
+    for k, game in enumerate(data["g"]):
+        for side, key in (("black", "b"), ("white", "w")):
+            expected = games.at[game, side]
+            if pd.isna(expected):
+                assert data[key][k] == -1
+            else:
+                assert data["pi"][data[key][k]] == expected
+                assert data["pn"][data[key][k]] == (names.get(expected) or expected)
+    assert len(html) < 60_000  # the rows are data; the page holds the first ones only
     csv = pd.read_csv(site / "exclusions.csv", dtype=str, keep_default_na=False)
     assert sorted(csv["game_id"]) == sorted(exclusions["game_id"])
     assert list(csv.columns)[:2] == ["game_id", "tournament_id"]
+    by_game = csv.set_index("game_id")
+    for game in csv["game_id"]:
+        assert by_game.at[game, "black"] == (
+            "" if pd.isna(games.at[game, "black"]) else games.at[game, "black"]
+        )
 
 
 def test_no_sitemap_without_a_base_url(published):
     assert not (site_of(published) / "sitemap.xml").exists()
+    assert "rel=canonical" not in (site_of(published) / "index.html").read_text(encoding="utf-8")
 
 
 def test_sitemap_with_a_base_url_lists_every_page(small, tmp_path):
-    base = "https://rating.example.org/renju"
-    support.publish_inputs(tmp_path, small, base_url=base)
+    support.publish_inputs(tmp_path, small, base_url="https://rating.example.org")
+    base = "https://rating.example.org/renju"  # the address of OUT, then the site's folder
     site = support.site_of(tmp_path)
     root = defusedxml.ElementTree.parse(site / "sitemap.xml").getroot()
     ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
@@ -497,6 +512,7 @@ def test_sitemap_with_a_base_url_lists_every_page(small, tmp_path):
         path = unquote(loc[len(base) + 1 :])
         target = (site / path).resolve()
         assert target.is_file() and target.is_relative_to(site.resolve()), loc
+        assert f'<link rel=canonical href="{loc}">' in target.read_text(encoding="utf-8"), loc
         pages.add(target)
     assert len(pages) == len(locs)
     assert pages == {p.resolve() for p in site.rglob("*.html")}
@@ -511,10 +527,19 @@ def test_sitemap_with_a_base_url_lists_every_page(small, tmp_path):
 
 
 def test_a_bad_base_url_is_refused_before_anything_is_written(small, tmp_path):
-    for bad in ("rating.example.org", "ftp://example.org/", "https://x.org/?a=1", 'https://x/"'):
-        with pytest.raises(ValueError, match="base_url"):
+    bad_urls = (
+        "rating.example.org",
+        "ftp://example.org/",
+        "https://x.org/?token=SECRET",
+        'https://x/"',
+        "https://user:SECRET@x.org/",
+        "https:///nohost",
+    )
+    for bad in bad_urls:
+        with pytest.raises(ValueError, match="base_url") as refused:
             support.publish_inputs(tmp_path, small, base_url=bad)
-    with pytest.raises(TypeError, match="base_url"):
+        assert "SECRET" not in str(refused.value)
+    with pytest.raises(ValueError, match="base_url must be a str"):
         support.publish_inputs(tmp_path, small, base_url=1)
     assert not (tmp_path / "archive").exists()
 
@@ -608,6 +633,8 @@ def test_a_stencil_fills_in_exactly_what_the_template_renders(small, tmp_path):
         "heading": Markup("<h1>Ünal</h1>"),  # markup: as it is
         "facts": Markup("<dl class=facts><dt>ID<dd>1</dl>"),
         "change": "",
+        "canonical": Markup('<link rel=canonical href="https://x.org/p/x.html">'),
+        "record": Markup("<h2>Tournaments</h2><p>No rated games.</p>"),
         "data": Markup('{"chart":{"series":[]},"events":[]}'),
     }
     scripts = Markup("<script src=../data/players.js></script>\n")
@@ -718,3 +745,61 @@ def test_pages_state_the_rules_the_list_was_computed_with(small, tmp_path):
     # the bundled rules, as an entry published before the manifest recorded them says
     bundled = whr.lists.RuleNumbers.from_record(None)
     assert (bundled.cutover, bundled.min_minutes) == (dt.date(2021, 8, 8), 30.0)
+
+
+def test_the_lists_download_as_xlsx_with_text_ids_and_names_as_written(published, small):
+    openpyxl = pytest.importorskip("openpyxl")
+    site = site_of(published)
+    for stem in ("ratings", "exclusions"):
+        csv = pd.read_csv(site / f"{stem}.csv", dtype=str, keep_default_na=False)
+        sheet = openpyxl.load_workbook(site / f"{stem}.xlsx", read_only=True).worksheets[0]
+        rows = list(sheet.iter_rows(values_only=True))
+        assert list(rows[0]) == list(csv.columns)
+        assert len(rows) - 1 == len(csv)
+        first = dict(zip(rows[0], rows[1], strict=True))
+        for column in ("player", "game_id", "black"):
+            if column in first and first[column] is not None:
+                assert isinstance(first[column], str)  # a text cell: leading zeros kept
+                assert first[column] == csv[column].iloc[0]
+    book = openpyxl.load_workbook(site / "ratings.xlsx", read_only=True).worksheets[0]
+    rows = list(book.iter_rows(values_only=True))
+    at = {name: k for k, name in enumerate(rows[0])}
+    ids = [row[at["player"]] for row in rows[1:]]
+    assert support.ODD_ID in ids and any(i.startswith("0") for i in ids)
+    names = {row[at["name"]] for row in rows[1:]}
+    assert support.HOSTILE_NAME in names and support.QUOTED_NAME in names  # text, as written
+    ratings = pd.read_parquet(site / "ratings.parquet")
+    shown = {row[at["player"]]: row[at["rating"]] for row in rows[1:]}
+    for pid, rating in zip(ratings["player"], ratings["rating"], strict=True):
+        assert shown[pid] == round(rating, 2)  # a number cell, as the CSV rounds it
+
+
+def test_xlsx_cells_keep_every_script_and_never_run_a_formula(tmp_path):
+    openpyxl = pytest.importorskip("openpyxl")
+    import pyarrow as pa
+
+    from whr.publish.site.exports import xlsx_bytes
+
+    schema = pa.schema(
+        [("id", pa.string()), ("name", pa.string()), ("n", pa.int64()), ("x", pa.float64())]
+    )
+    names = ["张伟", "Иванов Пётр", "=1+1", "山田 太郎", "'0012"]
+    frame = pd.DataFrame(
+        {
+            "id": ["000123", "0", "007", "1e5", "00"],
+            "name": names,
+            "n": [1, 2, 3, 4, 5],
+            "x": [1.234567, None, 2.5, -0.001, 3.0],
+        }
+    )
+    path = tmp_path / "t.xlsx"
+    path.write_bytes(xlsx_bytes(frame, schema, "t", dt.date(2026, 11, 30)))
+    assert xlsx_bytes(frame, schema, "t", dt.date(2026, 11, 30)) == path.read_bytes()
+    rows = list(openpyxl.load_workbook(path).worksheets[0].iter_rows(values_only=True))
+    assert rows[0] == ("id", "name", "n", "x")
+    assert [r[0] for r in rows[1:]] == ["000123", "0", "007", "1e5", "00"]
+    assert [r[1] for r in rows[1:]] == names
+    assert [r[2] for r in rows[1:]] == [1, 2, 3, 4, 5]
+    assert [r[3] for r in rows[1:]] == [1.23, None, 2.5, -0.0, 3.0]
+    back = pd.read_excel(path, dtype={"id": str})
+    assert back["id"].tolist() == ["000123", "0", "007", "1e5", "00"]

@@ -640,11 +640,11 @@ def publish(
     snapshot: Snapshot,
     *,
     rules_sha256: str,
-    base_url: str | None = None,
-    game_links: bool = False,
 ) -> Published:
     """Publish ``snapshot``, the list of its category on ``run.as_of``: archive entry, current
-    site, index.
+    site, index. The site's public address is ``run.base_url`` followed by the site's folder
+    (``renju/``), and its game links follow ``run.game_links``; both are recorded in the
+    manifest (``site``), so a repair renders the same site.
 
     Parameters
     ----------
@@ -654,10 +654,6 @@ def publish(
         The day's lists (:func:`whr.lists.build`), built against :func:`previous`.
     rules_sha256 : str
         Digest of the eligibility rules directory (from :meth:`whr.run.Run.check_local`).
-    base_url : str, optional
-        Public address of the site directory, for ``sitemap.xml``.
-    game_links : bool
-        Link results to renju.net game pages (real RenjuNet databases only).
 
     Returns
     -------
@@ -681,14 +677,11 @@ def publish(
         raise ValueError(
             f"snapshot: the lists of {snapshot.as_of}, but the run's day is {run.as_of}"
         )
-    if base_url is not None:
-        from whr.publish.site import check_base_url
-
-        base_url = check_base_url(base_url)  # refuse a bad address before any work
-    if not isinstance(game_links, bool):
-        raise TypeError(f"game_links must be a bool, got {type(game_links).__name__}")
     layout = Layout(run.out)
     channel = Channel(category, run.variant)
+    base_url = None  # the site's own address (the run checked run.base_url)
+    if run.base_url is not None:
+        base_url = run.base_url + layout.relative(layout.site(channel)) + "/"
     day = run.as_of
     hashes: dict[Path, Any] = {}
     with hold(layout.out, wait=run.wait):
@@ -705,7 +698,7 @@ def publish(
             previous=before,
             forced=forced,
             warnings=warnings,
-            site={"base_url": base_url, "game_links": game_links},
+            site={"base_url": base_url, "game_links": run.game_links},
             created=dt.datetime.now(dt.UTC),
         )
         shows = latest is None or day >= latest.day

@@ -220,6 +220,8 @@ def select(
                 "tournament_id": games["tournament_id"].iloc[rows].to_numpy(),
                 "reason": reason[rows],
                 "message": message,
+                "black": games["black"].iloc[rows].to_numpy(),
+                "white": games["white"].iloc[rows].to_numpy(),
             }
         ),
         EXCLUSIONS,

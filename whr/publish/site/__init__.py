@@ -36,15 +36,16 @@ import shutil
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 from whr.lists import View
+from whr.params import check_base_url
 from whr.publish.site import (
     about,
     countries,
     excluded,
     exports,
     lists,
+    plain,
     players,
     top,
     tournaments,
@@ -56,35 +57,9 @@ from whr.publish.site.names import namesake_labels, page_names, renjunet_games, 
 __all__ = ["check_base_url", "environment", "namesake_labels", "page_names", "slug", "write"]
 
 
-def check_base_url(base_url: object) -> str:
-    """The public address of the site directory, ending in ``/``; raises on anything else.
-
-    Parameters
-    ----------
-    base_url : str
-        An absolute ``http`` or ``https`` URL without query or fragment, e.g.
-        ``"https://rating.example.org/"`` (where ``index.html`` is served).
-
-    Returns
-    -------
-    str
-        ``base_url`` with a trailing ``/``.
-    """
-    if not isinstance(base_url, str):
-        raise TypeError(f"base_url must be a str, got {type(base_url).__name__}")
-    parts = urlsplit(base_url)
-    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
-        raise ValueError(
-            f"base_url must be an absolute http(s) URL without query or fragment, got {base_url!r}"
-        )
-    if any(ch.isspace() or ch in "<>\"'" for ch in base_url):
-        raise ValueError(
-            f"base_url must not contain spaces, quotes or angle brackets: {base_url!r}"
-        )
-    return base_url if base_url.endswith("/") else base_url + "/"
-
-
-def site_of(view: View, info: Mapping[str, Any], game_links: bool) -> Site:
+def site_of(
+    view: View, info: Mapping[str, Any], game_links: bool, base_url: str | None = None
+) -> Site:
     """What every page family shares (:class:`frame.Site`), formatted once."""
     tours, tournament_page = tournaments.table(view)
     linked: frozenset[str] = frozenset()
@@ -100,6 +75,7 @@ def site_of(view: View, info: Mapping[str, Any], game_links: bool) -> Site:
         tournaments=tours,
         tournament_page=tournament_page,
         linked=linked,
+        base_url=base_url,
     )
 
 
@@ -165,7 +141,7 @@ def write(
         isinstance(processes, bool) or not isinstance(processes, int) or processes < 1
     ):
         raise ValueError(f"processes must be an int >= 1 or None, got {processes!r}")
-    site = site_of(view, info, game_links)
+    site = site_of(view, info, game_links, base_url)
     _static(target, view)
     r = Renderer(target, site)
     r.data("players", "players", players.data(site))  # the pages name these two data files
@@ -176,8 +152,12 @@ def write(
         lists.write(r, current)
         countries.write(r, current)
         players.write_index(r)
+        plain.write(r)
         not_rated = excluded.table(
-            view.tables.exclusions, view.tables.tournaments, site.tournament_page
+            view.tables.exclusions,
+            view.tables.tournaments,
+            site.tournament_page,
+            view.tables.players,
         )
         excluded.write(r, not_rated)
         top.write(r)

@@ -13,7 +13,7 @@ from typing import Any
 
 import pandas as pd
 
-from whr.publish.site.frame import environment, long_date
+from whr.publish.site.frame import environment, long_date, shown
 from whr.publish.site.names import slug
 
 TOP = 100
@@ -65,6 +65,8 @@ def day_page(
     counts = manifest.get("counts", {})
     return _env.get_template("archive_day.html").render(
         heading=f"{_title(listed['category'], listed.get('variant'))} — {long_date(day)}",
+        root=site_href,
+        game=str(listed["category"]).capitalize(),
         day=day.isoformat(),
         variant=listed.get("variant"),
         rows=rows,
@@ -72,7 +74,7 @@ def day_page(
         counts={k: counts.get(k, 0) for k in ("active", "inactive", "provisional", "listed")}
         | {"rated_games": counts.get("rated_games", 0)},
         forced=manifest.get("forced"),
-        parameters={k: v for k, v in manifest.get("parameters", {}).items() if k != "fit"},
+        parameters=[(k, shown(v)) for k, v in manifest.get("parameters", {}).items() if k != "fit"],
         inputs_sha256=manifest.get("inputs_sha256"),
         list_href=list_href,
         site_href=site_href,
@@ -83,7 +85,12 @@ def day_page(
 def archive_page(index: Mapping[str, Any]) -> str:
     """``archive.html``: every published day of every list, from ``published.json``'s value."""
     lists = [{**x, "title": _title(x["category"], x["variant"])} for x in index["lists"]]
-    return _env.get_template("archive_index.html").render(lists=lists)
+    first = lists[0] if lists else None  # the frame of the first list's site
+    return _env.get_template("archive_index.html").render(
+        lists=lists,
+        root=first["site"] if first else None,
+        game=str(first["category"]).capitalize() if first else "Renju",
+    )
 
 
 def redirect_page(target: str) -> str:

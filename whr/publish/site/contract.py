@@ -278,6 +278,24 @@ STANDING = _rows(
     ("change", "after - before as shown (each rounded once)"),
     ("cells", 'the rounds\' cells joined by ",", a cell\'s games by " ": "12+b" or "12+b@345"'),
 )
+EXCLUDED = _keyed(
+    "excluded",
+    "the games not rated (data/excluded.<digest>.js sets WHR.excluded): a column per game, "
+    "newest tournament first, and the tables its columns point into",
+    ("game", "g", "the game's id"),
+    ("tournament", "t", "its tournament: a position in tournaments"),
+    ("black", "b", "Black: a position in player_ids and player_names; -1 not known"),
+    ("white", "w", "White: the same; -1 not known (a bye)"),
+    ("reason", "r", "the reason: a position in reasons"),
+    ("message", "m", "the reason in words: a position in messages"),
+    ("tournaments", "tn", "the tournaments' names"),
+    ("pages", "tp", "their pages' names; empty: no page (no rated game)"),
+    ("ends", "te", "their last days (ISO); empty: not known"),
+    ("player_ids", "pi", "the players' ids"),
+    ("player_names", "pn", "their names, as read"),
+    ("reasons", "rs", "the reason codes"),
+    ("messages", "ms", "the messages"),
+)
 RULES = _keyed(
     "rules",
     "the rules the list was computed with (RULES in the script)",
@@ -303,6 +321,7 @@ PAYLOADS: dict[str, Payload] = {
         GAME,
         CROSS,
         STANDING,
+        EXCLUDED,
         RULES,
     )
 }

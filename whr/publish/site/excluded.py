@@ -1,5 +1,11 @@
-"""The games not rated: ``excluded.html``, per tournament, the games read and not rated and why
-(the page script only filters it)."""
+"""The games not rated: ``excluded.html``, each game read and not rated, with its tournament,
+its players and why.
+
+The page is small at any size: it holds the counts by reason and the first rows as HTML
+(:data:`frame.STATIC_ROWS`, for readers without script); the page script draws every game from
+the data file (:data:`contract.EXCLUDED`, only the rows on screen) and searches it by player,
+tournament, reason or game id. Every game is also in ``exclusions.csv`` and ``exclusions.xlsx``.
+"""
 
 from __future__ import annotations
 
@@ -7,25 +13,37 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from markupsafe import escape
 
-from whr.publish.site.contract import CFG
-from whr.publish.site.frame import NAT, Renderer, days, iso, text
+from whr.publish.site.contract import CFG, EXCLUDED
+from whr.publish.site.frame import NAT, STATIC_ROWS, Renderer, days, iso, js_json, table_html, text
 from whr.publish.site.names import slug
 from whr.rules.reasons import REASONS
 
-MAX_IDS_SHOWN = 20  # game ids shown per group on the page of games not rated
-
 
 def table(
-    exclusions: pd.DataFrame, tournaments: pd.DataFrame, pages: dict[str, str]
+    exclusions: pd.DataFrame,
+    tournaments: pd.DataFrame,
+    pages: dict[str, str],
+    players: pd.DataFrame,
 ) -> pd.DataFrame:
     """The games not rated (``EXCLUSIONS``) with their tournament's name, last day (ISO; ""
-    when not known) and page."""
+    when not known) and page, and their players' names as read (``players``: ``PLAYERS``)."""
     tours = tournaments.drop_duplicates("tournament_id")
     tours = tours.set_index(tours["tournament_id"].astype("str"))
     tid = exclusions["tournament_id"].fillna("").astype("str").to_numpy(object)
     facts = tours.reindex(tid)
     end = days(facts["end"])
+    unique = players.drop_duplicates("player_id")
+    names = pd.Series(unique["name"].to_numpy(object), index=unique["player_id"].astype("str"))
+
+    def who(column: str) -> tuple[list[str | None], list[str | None]]:
+        ids = [None if _missing(x) else str(x) for x in exclusions[column].tolist()]
+        found = names.reindex([x or "" for x in ids]).tolist()
+        return ids, [None if i is None else (text(n) or i) for i, n in zip(ids, found, strict=True)]
+
+    black, black_name = who("black")
+    white, white_name = who("white")
     return pd.DataFrame(
         {
             "game_id": exclusions["game_id"].astype("str").to_numpy(object),
@@ -41,53 +59,126 @@ def table(
             "page": [pages.get(t) or slug(t) for t in tid.tolist()],
             "reason": exclusions["reason"].astype("str").to_numpy(object),
             "message": [text(m) for m in exclusions["message"].tolist()],
+            "black": pd.Series(black, dtype=object),
+            "black_name": pd.Series(black_name, dtype=object),
+            "white": pd.Series(white, dtype=object),
+            "white_name": pd.Series(white_name, dtype=object),
         }
     )
 
 
+def _order(ex: pd.DataFrame) -> np.ndarray:
+    """The games as the page shows them: newest tournament first (by last day, then id), then
+    by reason and game id."""
+    keys = pd.DataFrame(
+        {c: ex[c].astype("str").to_numpy(object) for c in ("end", "tournament_id", "reason")}
+    )
+    keys["game"] = np.arange(len(ex))  # the table's order: by game id (whr.lists.snapshot)
+    return keys.sort_values(
+        ["end", "tournament_id", "reason", "game"],
+        ascending=[False, False, True, True],
+        kind="stable",
+    ).index.to_numpy()
+
+
+def _codes(values: list[str]) -> tuple[list[int], list[str]]:
+    """Each value as a position in the list of distinct values (in order of appearance)."""
+    index: dict[str, int] = {}
+    return [index.setdefault(v, len(index)) for v in values], list(index)
+
+
+def _missing(value: Any) -> bool:
+    return value is None or (not isinstance(value, str) and bool(pd.isna(value)))
+
+
+def _player(ident: object, name: object) -> str:
+    if _missing(ident):
+        return "\u2013"
+    return f"{escape(name)} <small>{escape(ident)}</small>"
+
+
 def write(r: Renderer, ex: pd.DataFrame) -> None:
-    """``excluded.html`` of the games not rated (:func:`table`)."""
+    """``excluded.html`` and its data file, of the games not rated (:func:`table`)."""
     site = r.site
     reasons = [
         {"code": code, "games": int(n), "text": REASONS.get(str(code), "")}
         for code, n in ex["reason"].value_counts().items()
     ]
     rated = set(site.tournaments["tournament_id"].tolist())
-    tid, reason, message = (ex[c].tolist() for c in ("tournament_id", "reason", "message"))
-    name, end, page, game = (ex[c].tolist() for c in ("tournament", "end", "page", "game_id"))
-    groups_of: dict[tuple[str, str, str], list[int]] = {}
-    for k, key in enumerate(zip(tid, reason, message, strict=True)):
-        groups_of.setdefault(key, []).append(k)
-    rows = []
-    for (t, why, text_), members in groups_of.items():
-        ids = [game[k] for k in members]
-        more = len(ids) - MAX_IDS_SHOWN
-        first = members[0]
-        rows.append(
-            {
-                "tid": t,
-                "tournament": name[first],
-                "end": end[first],
-                "page": page[first],
-                "linked": t in rated,
-                "reason": why,
-                "message": text_,
-                "n": len(ids),
-                "ids": ", ".join(ids[:MAX_IDS_SHOWN]) + (f" and {more} more" if more > 0 else ""),
-            }
+    shown = ex.iloc[_order(ex)].reset_index(drop=True)
+    tid = shown["tournament_id"].tolist()
+    t_code, t_keys = _codes(tid)
+    first = {t: k for k, t in reversed(list(enumerate(tid)))}
+    reason, reason_codes = _codes(shown["reason"].tolist())
+    message, messages = _codes(shown["message"].tolist())
+    people = [
+        f"{i}\u0001{n}"
+        for i, n in zip(
+            [*shown["black"].tolist(), *shown["white"].tolist()],
+            [*shown["black_name"].tolist(), *shown["white_name"].tolist()],
+            strict=True,
         )
-    rows.sort(key=lambda x: (x["end"], x["tid"]), reverse=True)
-    groups: list[dict[str, Any]] = []
-    for row in rows:
-        if groups and groups[-1]["tid"] == row["tid"]:
-            groups[-1]["rows"].append(row)
-        else:
-            groups.append({"tid": row["tid"], "rows": [row]})
+        if not _missing(i)
+    ]
+    _, distinct = _codes(people)
+    person = {p: k for k, p in enumerate(distinct)}
+
+    def side(column: str) -> list[int]:
+        return [
+            -1 if _missing(i) else person[f"{i}\u0001{n}"]
+            for i, n in zip(shown[column].tolist(), shown[f"{column}_name"].tolist(), strict=True)
+        ]
+
+    payload = EXCLUDED.object(
+        game=shown["game_id"].tolist(),
+        tournament=t_code,
+        black=side("black"),
+        white=side("white"),
+        reason=reason,
+        message=message,
+        tournaments=[shown["tournament"].iat[first[t]] for t in t_keys],
+        pages=[shown["page"].iat[first[t]] if t in rated else "" for t in t_keys],
+        ends=[shown["end"].iat[first[t]] for t in t_keys],
+        player_ids=[p.split("\u0001", 1)[0] for p in distinct],
+        player_names=[p.split("\u0001", 1)[1] for p in distinct],
+        reasons=reason_codes,
+        messages=messages,
+    )
+    data = r.data("excluded", "excluded", js_json(payload))
+    head = [
+        ("Tournament", "nm"),
+        ("End", ""),
+        ("Game", ""),
+        ("Black", ""),
+        ("White", ""),
+        ("Reason", ""),
+    ]
+    rows = []
+    for k in range(min(STATIC_ROWS, len(shown))):
+        t = tid[k]
+        name = str(escape(shown["tournament"].iat[k]))
+        if t in rated:
+            name = f'<a href="tournaments/{escape(shown["page"].iat[k])}.html">{name}</a>'
+        why = f"<code>{escape(shown['reason'].iat[k])}</code>"
+        if shown["message"].iat[k]:
+            why += f" {escape(shown['message'].iat[k])}"
+        rows.append(
+            [
+                name,
+                str(escape(shown["end"].iat[k])),
+                str(escape(shown["game_id"].iat[k])),
+                _player(shown["black"].iat[k], shown["black_name"].iat[k]),
+                _player(shown["white"].iat[k], shown["white_name"].iat[k]),
+                why,
+            ]
+        )
     r.render(
         "excluded.html",
         "excluded.html",
         reasons=reasons,
-        groups=groups,
         total=len(ex),
+        shown=len(rows),
+        static=table_html(head, rows),
+        scripts=[data],
         cfg=CFG.object(page="excluded", root=""),
     )

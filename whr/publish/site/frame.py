@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
+from urllib.parse import quote
 
 import jinja2
 import numpy as np
@@ -59,6 +60,22 @@ PARALLEL_FROM = 4000  # pages of players and tournaments from which to use sever
 def long_date(day: dt.date) -> str:
     """``30 November 2026``: a date for headings, the same in every locale."""
     return f"{day.day} {MONTHS[day.month - 1]} {day.year}"
+
+
+def shown(value: Any) -> str:
+    """A recorded value (a manifest's parameter, count, fit setting) as a reader reads it:
+    never Python's spelling ("None", "False", "['a']"): "none", "no", "a, b", "w2 12.9"."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:g}"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(shown(v) for v in value) or "none"
+    if isinstance(value, Mapping):
+        return "; ".join(f"{k} {shown(v)}" for k, v in value.items()) or "none"
+    return str(value)
 
 
 def text(value: Any) -> str:
@@ -169,7 +186,41 @@ def environment() -> jinja2.Environment:
     )
     env.filters["json"] = lambda v: Markup(script_json(v))
     env.filters["thousands"] = lambda n: f"{int(n):,}"
+    env.filters["shown"] = shown
     return env
+
+
+STATIC_ROWS = 100
+"""Rows of a big table written into its page as HTML, for readers without script (text
+browsers, crawlers, a script that failed); the page script replaces them with its own drawing
+(it writes the table's ``<thead>`` and ``<tbody>`` whole)."""
+
+
+def table_html(
+    head: Iterable[tuple[str, str]], rows: Iterable[Iterable[str]], lean: bool = False
+) -> Markup:
+    """A ``<thead>`` and ``<tbody>`` of a static table: ``head`` is (label, class) per column,
+    each row's cells are HTML already escaped, in the order of ``head``. ``lean``: the rows
+    only, the first a row of headings (the tables of the player and tournament pages: tens of
+    thousands of pages; HTML makes the rows a body itself)."""
+    classes = []
+    out = ["<tr>" if lean else "<thead><tr>"]
+    for label, cls in head:
+        classes.append(f"<td class={cls}>" if cls else "<td>")
+        out.append((f"<th class={cls}>" if cls else "<th>") + str(escape(label)))
+    out.append("\n" if lean else "</thead><tbody>\n")
+    for row in rows:
+        out.append("<tr>" + "".join(c + v for c, v in zip(classes, row, strict=True)) + "\n")
+    if not lean:
+        out.append("</tbody>")
+    return Markup("".join(out))
+
+
+def score_text(score: float) -> str:
+    """A score as the pages write it: ``3½``, ``½``, ``0`` (as the page script's ``score``)."""
+    twice = int(np.rint(2 * score))
+    whole_part = str(twice // 2) if twice >= 2 or twice == 0 else ""
+    return whole_part + ("½" if twice % 2 else "")
 
 
 # --- what every page family shares --------------------------------------------------------------
@@ -199,6 +250,8 @@ class Site:
         The page name of every tournament id read or played.
     linked : frozenset of str
         The game ids whose results link to renju.net.
+    base_url : str or None
+        The site's public address (ending in ``/``): canonical links and the sitemap.
     """
 
     view: View
@@ -209,6 +262,7 @@ class Site:
     tournaments: pd.DataFrame
     tournament_page: dict[str, str]
     linked: frozenset[str]
+    base_url: str | None = None
 
     @property
     def as_of(self) -> dt.date:
@@ -234,10 +288,13 @@ class Renderer:
         self._folders: set[str] = set()  # folders made so far
 
     def write(self, path: str, content: str) -> None:
+        self.write_bytes(path, content.encode("utf-8"))
+
+    def write_bytes(self, path: str, content: bytes) -> None:
         # plain strings, not pathlib: tens of thousands of pages are written
         self.write_folder(os.path.dirname(path))
         with open(os.path.join(self.target, path), "wb") as f:  # mode from the umask
-            f.write(content.encode("utf-8"))
+            f.write(content)
         self.written.append(path)
 
     def write_folder(self, folder: str) -> None:
@@ -261,8 +318,16 @@ class Renderer:
             self._templates[name] = self.env.get_template(name)
         return self._templates[name]
 
+    def canonical(self, path: str) -> Markup:
+        """The page's ``<link rel=canonical>`` under the site's public address ("" without)."""
+        if self.site.base_url is None:
+            return Markup("")
+        href = escape(self.site.base_url + quote(path))
+        return Markup(f'<link rel=canonical href="{href}">')
+
     def html(self, path: str, template: str, **context: Any) -> str:
         """The page ``path`` rendered from ``template`` with ``context``."""
+        context.setdefault("canonical", self.canonical(path))
         root = "../" * path.count("/")
         header, footer = self.frame(root, full=not path.startswith(("p/", "tournaments/")))
         return self.template(template).render(

@@ -13,14 +13,27 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+from markupsafe import Markup, escape
 
 from whr.lists import ListView
 from whr.lists.views import positions
 from whr.publish.site.contract import CFG, LIST
-from whr.publish.site.frame import Renderer, Site, floats, json_arrays, long_date
+from whr.publish.site.frame import (
+    STATIC_ROWS,
+    Renderer,
+    Site,
+    floats,
+    json_arrays,
+    long_date,
+    signed,
+    table_html,
+    whole,
+)
 from whr.tables import STATUSES
 
 TABS = ("active", "gy1", "inactive", "provisional")
+TAB_PAGES = {"active": "index.html", **{t: f"{t}.html" for t in TABS[1:]}}
+"""The current list's page of each tab."""
 
 
 @dataclass(frozen=True)
@@ -109,6 +122,56 @@ def list_data(lv: ListView) -> ListData:
     return ListData(lv, columns_json(values), status, counts, "change" in values)
 
 
+def static_rows(site: Site, data: ListData, tab: str, country: str | None, root: str) -> Markup:
+    """The first rows of a list's tab as HTML (:data:`frame.STATIC_ROWS`), in the order the
+    page script shows them first: by rank on the ranked tabs (the country's rank on a
+    country's page), by rating on the others; the numbers as the script shows them."""
+    lv = data.list
+    f = lv.frame
+    mine = np.ones(len(f), bool)
+    if country:
+        mine = (f["country"] == country).fillna(False).to_numpy(bool)
+    gy1 = lv.gy1_rank
+    rank = np.nan_to_num(floats(f["rank"]))
+    if country:
+        assert lv.gy1_country_rank is not None  # country pages show the current list
+        gy1 = lv.gy1_country_rank
+        rank = np.nan_to_num(floats(f["country_rank"]))
+    rating = floats(f["rating"])
+    if tab in ("active", "gy1"):
+        ranks = rank if tab == "active" else gy1
+        chosen = np.flatnonzero(mine & (data.status == 0) if tab == "active" else mine & (gy1 > 0))
+        chosen = chosen[np.argsort(ranks[chosen], kind="stable")]
+    else:
+        ranks = None
+        chosen = np.flatnonzero(mine & (data.status == TABS.index(tab) - 1))
+        chosen = chosen[np.argsort(-rating[chosen], kind="stable")]
+    chosen = chosen[:STATIC_ROWS]
+    players = site.players
+    head = ([("Rank", "n")] if ranks is not None else []) + [("Player", "nm"), ("Rating", "n")]
+    change = floats(f["rating_change"]) if data.change else None
+    if change is not None:
+        head.append(("Change", "n"))
+    head += [("±", "n u"), ("Country", "")]
+    numbers = lv.number[chosen].tolist()
+    shown_rating = whole(rating[chosen])
+    shown_unc = whole(floats(f["uncertainty"])[chosen])
+    shown_rank = whole(ranks[chosen]) if ranks is not None else None
+    rows = []
+    for k, (i, p) in enumerate(zip(chosen.tolist(), numbers, strict=True)):
+        cells = [] if shown_rank is None else [shown_rank[k]]
+        name = escape(players["name"].iat[p])
+        female = " class=f" if players["female"].iat[p] else ""
+        cells.append(f'<a href="{root}p/{escape(players["page"].iat[p])}.html"{female}>{name}</a>')
+        cells.append(shown_rating[k])
+        if change is not None:
+            d = change[i]
+            cells.append("<span class=new>new</span>" if d != d else signed(d))
+        cells += [shown_unc[k], str(escape(players["country"].iat[p]))]
+        rows.append(cells)
+    return table_html(head, rows)
+
+
 def heading(site: Site, day: dt.date, country: str | None = None) -> str:
     where = f"{site.game} rating list of {country}" if country else f"{site.game} world rating list"
     return f"{where} — {long_date(day)}"
@@ -142,9 +205,14 @@ def list_page(
         change=data.change,
         root="../" * path.count("/"),
     )
+    root = "../" * path.count("/")
     r.render(
         path,
         "list.html",
+        static=static_rows(r.site, data, tab, country["code"] if country else None, root),
+        shown=min(STATIC_ROWS, counts[tab] or 0),
+        tab=tab,
+        tab_pages=TAB_PAGES if data.key == "current" and not country else None,
         heading=heading(r.site, data.day, country["name"] if country else None),
         day=data.day.isoformat(),
         year=None if data.key == "current" else data.day.year,
@@ -173,8 +241,7 @@ def write(r: Renderer, current: ListData) -> None:
     """The current list's pages (its data file first), the year-end lists and their index."""
     site = r.site
     r.data("lists.current", f"list-{site.as_of.isoformat()}", current.json)
-    current_tabs = {"active": "index.html", **{t: f"{t}.html" for t in TABS[1:]}}
-    for tab, path in current_tabs.items():
+    for tab, path in TAB_PAGES.items():
         list_page(r, path, current, tab)
     year_end = {day: list_data(lv) for day, lv in site.view.year_end.items()}
     for day, data in year_end.items():

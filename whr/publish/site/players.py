@@ -12,6 +12,7 @@ import pandas as pd
 from markupsafe import Markup, escape
 
 from whr.lists import RuleNumbers, View
+from whr.publish.site import plain
 from whr.publish.site.contract import (
     CFG,
     CHART,
@@ -36,6 +37,7 @@ from whr.publish.site.frame import (
     js_json,
     json_numbers,
     safe_in_script,
+    score_text,
     signed,
     text,
     whole,
@@ -120,6 +122,8 @@ def write_index(r: Renderer) -> None:
         "players.html",
         "players.html",
         n_rows=len(r.site.players),
+        static=plain.first_players(r.site),
+        parts=plain.parts_nav("players", len(r.site.players), ""),
         scripts=[r.data_files["players"], r.data_files["lists.current"]],
         cfg=CFG.object(page="players", root=""),
     )
@@ -213,6 +217,8 @@ class Columns:
         self.list_day = int((np.datetime64(view.as_of, "D") - EPOCH_DAY).astype(np.int64))
         self.as_of = view.as_of.isoformat()
         self.country_page = site.country_page
+        self.t_name = site.tournaments["name"].tolist()
+        self.t_page = site.tournaments["page"].tolist()
 
     def _events(self, view: View) -> None:
         """Each player's tournaments (the standings' rows), newest first."""
@@ -281,7 +287,10 @@ def pages(r: Renderer, current: ListData) -> Family:
     scripts = Markup(f"<script src=../{r.data_files['players']}></script>\n")
     scripts += Markup(f"<script src=../{r.data_files['tournaments']}></script>\n")
     stencil = r.stencil(
-        "p", "player.html", ("name", "heading", "facts", "change", "data"), scripts=scripts
+        "p",
+        "player.html",
+        ("name", "canonical", "heading", "facts", "change", "record", "data"),
+        scripts=scripts,
     )
     return Family(player_pages, cols, stencil, cols.n, [f"p/{page}.html" for page in cols.page])
 
@@ -300,6 +309,7 @@ def player_pages(r: Renderer, cols: Columns, page: Stencil, lo: int, hi: int) ->
     p_starts, p_ends = bounds(cols.ev_number[e_lo:e_hi], lo, hi)
     h_starts, h_ends = bounds(cols.h_number, lo, hi)
     facts = _player_facts(cols, lo, hi)
+    plain_events = _plain_events(cols, p_starts, p_ends, e_lo, e_hi)
     for i in range(lo, hi):
         a, b = int(p_starts[i - lo]), int(p_ends[i - lo])  # events, within the chunk's
         ha, hb = int(h_starts[i - lo]), int(h_ends[i - lo])
@@ -329,9 +339,11 @@ def player_pages(r: Renderer, cols: Columns, page: Stencil, lo: int, hi: int) ->
         )
         html = page.fill(
             name=cols.name[i],
+            canonical=r.canonical(f"p/{cols.page[i]}.html"),
             heading=Markup(heading),
             facts=Markup(facts[i - lo]),
             change=Markup(f"<p class=change>{escape(sentence)}</p>") if sentence else "",
+            record=plain_events[i - lo],
             data=Markup(safe_in_script(payload)),
         )
         r.write(f"p/{cols.page[i]}.html", html)
@@ -384,6 +396,42 @@ def _events_json(cols: Columns, lo: int, hi: int, e_lo: int, e_hi: int) -> list[
         played=played,
         ids=linked,
     )
+
+
+EVENTS_HEAD = "<h2>Tournaments</h2><p>Score/games, change \u2192 rating after:"
+"""What the static list of a player's tournaments says first (the script draws a table)."""
+
+
+def _plain_events(
+    cols: Columns, starts: np.ndarray, ends: np.ndarray, e_lo: int, e_hi: int
+) -> list[Markup]:
+    """Each player's tournaments as an HTML list, newest first: "<name> 4½/9 +12 → 2103" (score
+    of games, change, rating after), the values as the page script draws them from the same
+    rounded numbers (:func:`_events_json`); the script replaces it. Lean on purpose (a list,
+    no classes, no quotes: page names are plain): tens of thousands of pages."""
+    ev = slice(e_lo, e_hi)
+    before, after = cols.ev_before[ev], cols.ev_after[ev]
+    b, a, d = (whole(x) for x in (before, after, after - before))
+    rows = []
+    for k, (t, score, games) in enumerate(
+        zip(
+            cols.ev_tournament[ev].tolist(),
+            cols.ev_score[ev].tolist(),
+            cols.ev_games[ev].tolist(),
+            strict=True,
+        )
+    ):
+        name = f"<a href=../tournaments/{escape(cols.t_page[t])}.html>{escape(cols.t_name[t])}</a>"
+        change = "new" if not b[k] else signed(int(d[k]))
+        rows.append(f"<li>{name} {score_text(score)}/{games} {change} \u2192 {a[k]}\n")
+    out = []
+    for s, e in zip(starts.tolist(), ends.tolist(), strict=True):
+        if s == e:
+            out.append(Markup("<h2>Tournaments</h2><p>No rated games.</p>"))
+            continue
+        items = "".join(rows[s:e])
+        out.append(Markup(f"{EVENTS_HEAD}<ul class=events>\n{items}</ul>"))
+    return out
 
 
 def _player_facts(cols: Columns, lo: int, hi: int) -> list[str]:

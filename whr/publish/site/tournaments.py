@@ -11,6 +11,7 @@ import pandas as pd
 from markupsafe import Markup, escape
 
 from whr.lists import View
+from whr.publish.site import plain
 from whr.publish.site.contract import CFG, CROSS, STANDING, TOURNAMENTS
 from whr.publish.site.frame import (
     Family,
@@ -21,6 +22,7 @@ from whr.publish.site.frame import (
     js_json,
     json_numbers,
     safe_in_script,
+    score_text,
     text,
 )
 from whr.publish.site.names import page_names
@@ -87,6 +89,8 @@ def write_index(r: Renderer) -> None:
         "tournaments.html",
         "tournaments.html",
         n_rows=len(t),
+        static=plain.first_tournaments(r.site),
+        parts=plain.parts_nav("tournaments", len(t), ""),
         scripts=[r.data_files["tournaments"]],
         cfg=CFG.object(page="tournaments", root=""),
     )
@@ -137,6 +141,26 @@ class Columns:
         for k, label in zip(heads["tournament_id"].tolist(), heads["round"].tolist(), strict=True):
             self.rounds.setdefault(k, []).append(label or "–")
         self.linked = site.linked
+        self.p_name = site.players["name"].tolist()
+        self.p_page = site.players["page"].tolist()
+
+
+def _standings(cols: Columns, ss: slice) -> list[str]:
+    """The standings rows ``ss`` as HTML list items, "place player score" as the crosstable
+    shows them (lean: no classes, no quotes, page names are plain; tens of thousands of
+    pages)."""
+    out = []
+    for first, last, p, score in zip(
+        cols.s_first[ss].tolist(),
+        cols.s_last[ss].tolist(),
+        cols.s_player[ss].tolist(),
+        cols.s_score[ss].tolist(),
+        strict=True,
+    ):
+        link = f"<a href=../p/{escape(cols.p_page[p])}.html>{escape(cols.p_name[p])}</a>"
+        place = str(first) if first == last else f"{first}\u2013{last}"
+        out.append(f"<li>{place} {link} {score_text(score)}\n")
+    return out
 
 
 def pages(r: Renderer) -> Family:
@@ -144,7 +168,10 @@ def pages(r: Renderer) -> Family:
     cols = Columns(r.site)
     players = Markup(f"<script src=../{r.data_files['players']}></script>\n")
     stencil = r.stencil(
-        "tournaments", "tournament.html", ("name", "facts", "data"), scripts=players
+        "tournaments",
+        "tournament.html",
+        ("name", "canonical", "facts", "standings", "data"),
+        scripts=players,
     )
     paths = [f"tournaments/{page}.html" for page in cols.page]
     return Family(tournament_pages, cols, stencil, cols.n, paths)
@@ -200,8 +227,10 @@ def tournament_pages(r: Renderer, cols: Columns, page: Stencil, lo: int, hi: int
         cells=joined,
     )
     by_t: dict[int, list[str]] = {}
-    for tk, text_ in zip(tournament, rows, strict=True):
+    plain_rows: dict[int, list[str]] = {}
+    for tk, text_, cells_ in zip(tournament, rows, _standings(cols, ss), strict=True):
         by_t.setdefault(tk, []).append(text_)
+        plain_rows.setdefault(tk, []).append(cells_)
     for k in range(lo, hi):
         mine_rows = by_t.get(k, [])
         start, end = cols.start[k], cols.end[k]
@@ -213,7 +242,7 @@ def tournament_pages(r: Renderer, cols: Columns, page: Stencil, lo: int, hi: int
         )
         if cols.excluded[k]:
             facts += (
-                f'<dt>Not rated<dd><a href="../excluded.html#t-{cols.page[k]}">'
+                f'<dt>Not rated<dd><a href="../excluded.html#t={cols.page[k]}">'
                 f"{cols.excluded[k]} games, and why</a>"
             )
         payload = CROSS.text(
@@ -221,7 +250,9 @@ def tournament_pages(r: Renderer, cols: Columns, page: Stencil, lo: int, hi: int
         )
         html = page.fill(
             name=cols.name[k],
+            canonical=r.canonical(f"tournaments/{cols.page[k]}.html"),
             facts=Markup(facts + "</dl>"),
+            standings=Markup("".join(plain_rows.get(k, []))),
             data=Markup(safe_in_script(payload)),
         )
         r.write(f"tournaments/{cols.page[k]}.html", html)

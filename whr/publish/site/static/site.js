@@ -601,26 +601,66 @@ var WHR_FIELDS = /*@F@*/{}, WHR_RULES = /*@RULES@*/{};
     $("pairings").innerHTML = "<h2>Pairings by round</h2>" + (html || "<p>No games.</p>");
   }
 
-  // --- a plain filter over a static table's groups (the games not rated) ----------------------
-  function filterApp() {
-    var q = $("q"), box = $("excluded"), shown = $("shown");
-    if (!q || !box) return;
-    var groups = Array.prototype.slice.call(box.querySelectorAll("section.group"));
-    var keys = groups.map(function (g) { return fold(g.textContent); });
-    q.value = readHash().q || "";
-    function apply() {
-      var w = words(q.value), c = 0;
-      groups.forEach(function (g, i) {
-        var ok = w.every(function (x) { return keys[i].indexOf(x) >= 0; });
-        g.hidden = !ok;
-        if (ok) c++;
-      });
-      shown.textContent = w.length ? c + " of " + groups.length + " tournaments shown" : groups.length + " tournaments";
-      if (w.length) writeHash({ q: q.value });
+  // --- the games not rated, drawn from their data file (contract.EXCLUDED) ------------------
+  // searched by player (name or id), tournament, reason, message or game id; #t=<page> shows one
+  // tournament's games (the tournament pages link so)
+  function excludedApp() {
+    var X = W.excluded, q = $("q"), shown = $("shown");
+    if (!X || !q || !$("excluded-list")) return;
+    var game = X[F.excluded.game], tour = X[F.excluded.tournament], black = X[F.excluded.black], white = X[F.excluded.white];
+    var reason = X[F.excluded.reason], message = X[F.excluded.message], n = game.length;
+    var tNames = X[F.excluded.tournaments], tPages = X[F.excluded.pages], tEnds = X[F.excluded.ends];
+    var pIds = X[F.excluded.player_ids], pNames = X[F.excluded.player_names];
+    var reasons = X[F.excluded.reasons], messages = X[F.excluded.messages];
+    var table = new VTable($("excluded-list"), null);
+    table.total = n;
+    function who(k) { return k < 0 ? "" : pNames[k] + "\u0001" + pIds[k]; }
+    var keys = new Array(n);
+    for (var i = 0; i < n; i++) {
+      keys[i] = fold(game[i] + "\u0001" + tNames[tour[i]] + "\u0001" + who(black[i]) + "\u0001" + who(white[i]) +
+        "\u0001" + reasons[reason[i]] + "\u0001" + messages[message[i]]);
     }
+    function player(k) { return k < 0 ? "\u2013" : esc(pNames[k]) + " <small>" + esc(pIds[k]) + "</small>"; }
+    function text(values, at) { return function (i) { return fold(values[at[i]]) || null; }; }
+    var cols = [
+      { label: "Tournament", cls: "nm", first: 1, key: text(tNames, tour), html: function (i) {
+        var t = tour[i];
+        return tPages[t] ? "<a href=\"tournaments/" + esc(tPages[t]) + ".html\">" + esc(tNames[t]) + "</a>" : esc(tNames[t]);
+      } },
+      { label: "End", first: -1, key: function (i) { return tEnds[tour[i]] || null; }, html: function (i) { return esc(tEnds[tour[i]]); } },
+      { label: "Game", first: 1, key: function (i) { return game[i]; }, html: function (i) { return esc(game[i]); } },
+      { label: "Black", first: 1, key: function (i) { return black[i] < 0 ? null : fold(pNames[black[i]]); }, html: function (i) { return player(black[i]); } },
+      { label: "White", first: 1, key: function (i) { return white[i] < 0 ? null : fold(pNames[white[i]]); }, html: function (i) { return player(white[i]); } },
+      { label: "Reason", first: 1, key: function (i) { return reasons[reason[i]]; }, html: function (i) {
+        var m = messages[message[i]];
+        return "<code>" + esc(reasons[reason[i]]) + "</code>" + (m ? " " + esc(m) : "");
+      } }
+    ];
+    table.setColumns(cols, -1, 1);  // data order: newest tournament first
+    var state = readHash(), only = state.t || "";
+    q.value = state.q || "";
+    function apply() {
+      var w = words(q.value), ids = [];
+      for (var i = 0; i < n; i++) {
+        if (only && tPages[tour[i]] !== only) continue;
+        var ok = true;
+        for (var j = 0; j < w.length && ok; j++) ok = keys[i].indexOf(w[j]) >= 0;
+        if (ok) ids.push(i);
+      }
+      table.setRows(ids);
+      $("excluded-list").parentNode.hidden = ids.length === 0;
+      var filtered = w.length > 0 || only;
+      shown.innerHTML = filtered ? esc(thousands(ids.length) + " of " + thousands(n) + " games shown") +
+        (only ? " (one tournament: <a href=\"" + esc(hashOf({ q: q.value })) + "\" id=all-games>show every tournament</a>)" : "") : esc(thousands(n) + " games");
+      writeHash({ t: only, q: q.value });
+    }
+    shown.addEventListener("click", function (e) {
+      if (e.target.id === "all-games") { e.preventDefault(); only = ""; apply(); }
+    });
     q.addEventListener("input", schedule(apply));
     $("filters").addEventListener("submit", function (e) { e.preventDefault(); });
     apply();
+    W.view = table;
   }
 
   function init() {
@@ -628,7 +668,7 @@ var WHR_FIELDS = /*@F@*/{}, WHR_RULES = /*@RULES@*/{};
     if (CFG[F.cfg.list] && W.lists && W.players) listApp();
     else if (page === "players" && W.players) playersApp();
     else if (page === "tournaments" && W.tournaments) tournamentsApp();
-    else if (page === "excluded") filterApp();
+    else if (page === "excluded") excludedApp();
     if ($("player-data") && W.players && W.tournaments) playerApp();
     if ($("cross-data") && W.players) crossApp();
   }
