@@ -27,8 +27,9 @@ import pyarrow.compute as pc
 from whr.digest import text_sha256
 from whr.params import CATEGORIES as CATEGORIES  # re-exported for the readers
 
-# 2: games.note, games.bye; tournament facts; facts needed. 3: RATINGS' change columns
-SCHEMA_VERSION = "3"
+# 2: games.note, games.bye; tournament facts; facts needed. 3: RATINGS' change columns.
+# 4: TOURNAMENT_CHANGES (each tournament's change at the time)
+SCHEMA_VERSION = "4"
 
 MODES = ("face_to_face", "online_supervised", "online")
 
@@ -364,3 +365,30 @@ MONTH_LISTS = pa.schema(
 columns of ``RATINGS``, with every Elo value (rating, uncertainty, best rating, changes) stored
 as float32 (within 0.0002 Elo of the published values, far below the 0.01 the lists show), which
 keeps a month of daily lists a third of its float64 size."""
+
+CHANGE_SOURCES = ("daily", "replay")
+"""Where a row of ``TOURNAMENT_CHANGES`` comes from: computed by the daily run of its list
+(``daily``), or reconstructed by the backfill (``replay``)."""
+
+TOURNAMENT_CHANGES = pa.schema(
+    [
+        # Each tournament's change at the time (whr.at_the_time): one row per player and
+        # tournament, made when the tournament's games were first rated
+        pa.field("player", pa.string(), nullable=False),
+        pa.field("tournament_id", pa.string(), nullable=False),
+        pa.field("first_list_date", pa.date32(), nullable=False),  # the list that first rated it
+        pa.field("previous_list_date", pa.date32(), nullable=False),  # the list just before
+        # the player's rating on each (published scale; null before: not on the previous list),
+        # each from the games known on that list
+        pa.field("rating_before", pa.float64()),
+        pa.field("uncertainty_before", pa.float64()),  # Elo
+        pa.field("rating_after", pa.float64(), nullable=False),
+        pa.field("uncertainty_after", pa.float64(), nullable=False),
+        pa.field("games", pa.int32(), nullable=False),  # the player's games in the tournament
+        pa.field("score", pa.float64(), nullable=False),  # the player's points in them
+        # the player's other games new on that list (0: rating_after - rating_before is this
+        # tournament's change, with the other players' new results)
+        pa.field("other_new_games", pa.int32(), nullable=False),
+        pa.field("source", pa.string(), nullable=False),  # one of CHANGE_SOURCES
+    ]
+)
