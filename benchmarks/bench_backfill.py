@@ -81,6 +81,18 @@ def one_process(directory: Path) -> dict[str, Any]:
     }
 
 
+def _timed(line: Any, first: Any, last: Any) -> tuple[Any, float, int]:
+    """A range's replay on a worker, with its time and the worker's pid."""
+    import os
+    import time
+
+    from whr import at_the_time
+
+    start = time.perf_counter()
+    table = at_the_time.replay(line, first=first, last=last)
+    return table, time.perf_counter() - start, os.getpid()
+
+
 def on_dask(directory: Path, workers: int) -> dict[str, Any]:
     """The replay's ranges as tasks on a local cluster (run in a fresh interpreter)."""
     import dask
@@ -101,8 +113,9 @@ def on_dask(directory: Path, workers: int) -> dict[str, Any]:
     line = at_the_time.timeline(games, tournaments)
     ranges = line.ranges(RANGES_PER_THREAD * workers)
     shared = client.scatter(line, broadcast=True, hash=False)  # type: ignore[no-untyped-call]
-    futures = [client.submit(at_the_time.replay, shared, first=a, last=b) for a, b in ranges]
-    table = at_the_time.combine(client.gather(futures))  # type: ignore[no-untyped-call]
+    futures = [client.submit(_timed, shared, a, b) for a, b in ranges]
+    done = client.gather(futures)  # type: ignore[no-untyped-call]
+    table = at_the_time.combine([t for t, _, _ in done])
     seconds = time.perf_counter() - start
     peaks = list(client.run(_worker_peak_mib).values())
     client.close()  # type: ignore[no-untyped-call]
@@ -113,7 +126,10 @@ def on_dask(directory: Path, workers: int) -> dict[str, Any]:
         "startup_seconds": started,
         "days": len(line),
         "fits": len(line) + len(ranges) - 1,
-        "ranges": [[a.isoformat(), b.isoformat()] for a, b in ranges],
+        "ranges": [
+            [a.isoformat(), b.isoformat(), round(t, 1), pid]
+            for (a, b), (_, t, pid) in zip(ranges, done, strict=True)
+        ],
         "rows": len(table),
         "peak_mib": [_peak_mib(), *peaks],
     }
@@ -212,7 +228,10 @@ def main() -> None:
             f"{on['rows']:,} rows  peak {on['peak_mib'][0]:.0f} MiB here, workers {peaks} MiB; "
             f"speed-up {one['seconds'] / on['seconds']:.2f}x"
         )
-        print(f"  ranges: {', '.join(f'{a}..{b}' for a, b in on['ranges'])}")
+        print(
+            "  ranges (days, seconds on its worker, worker): "
+            + ", ".join(f"{a}..{b} {t} s {pid}" for a, b, t, pid in on["ranges"])
+        )
         a = pd.read_parquet(directory / "one.parquet")
         b = pd.read_parquet(directory / "dask.parquet")
         same = a[["player", "tournament_id", "first_list_date"]].equals(

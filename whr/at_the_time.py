@@ -48,6 +48,10 @@ _EPOCH = dt.date(1970, 1, 1)
 _KEY = ["first_list_date", "tournament_id", "player"]
 _DEFAULT_PARAMS = FitParams()
 
+DAY_WORK = 7_000
+"""What a replayed day costs beyond its fit's games, in games: a day's fit took 9 ms plus 1.3 µs
+per game (40,000 synthetic games, least squares over four ranges of 200 to 871 days)."""
+
 
 def _date(day: int) -> dt.date:
     return _EPOCH + dt.timedelta(days=int(day))
@@ -354,15 +358,15 @@ class Timeline:
         """The entry days from ``first`` to ``last`` cut into at most ``n`` consecutive ranges
         of about equal work, as ``(first day, last day)`` pairs (both included).
 
-        A day's work is taken to be its fit's games (``fitted``): the ranges of the later years
-        have fewer days.
+        A day's work is taken to be its fit's games (``fitted``) and :data:`DAY_WORK` more:
+        the ranges of the later years have fewer days.
         """
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
             raise ValueError(f"n must be an integer >= 1, got {n!r}")
         span = self.span(first, last)
         if not span:
             return []
-        work = np.cumsum(self.fitted[span.start : span.stop], dtype=np.float64)
+        work = np.cumsum(self.fitted[span.start : span.stop] + DAY_WORK, dtype=np.float64)
         cuts = np.searchsorted(work, work[-1] * np.arange(1, n) / n, side="right")
         bounds = np.unique(np.concatenate([[0], cuts, [len(span)]])) + span.start
         return [
