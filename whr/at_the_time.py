@@ -157,12 +157,12 @@ def _rows(
 
 def _on(ratings: pd.DataFrame, players: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Each player's rating and uncertainty in a ``Fit.rating_on`` frame; NaN when absent."""
+    if not len(ratings):
+        return np.full(players.size, np.nan), np.full(players.size, np.nan)
     at = pd.Index(ratings["player"]).get_indexer(pd.Index(players))
     found = at >= 0
     rating = ratings["rating"].to_numpy(dtype=np.float64)
     sd = ratings["uncertainty"].to_numpy(dtype=np.float64)
-    if not len(ratings):
-        return np.full(at.size, np.nan), np.full(at.size, np.nan)
     return (
         np.where(found, rating[np.maximum(at, 0)], np.nan),
         np.where(found, sd[np.maximum(at, 0)], np.nan),
