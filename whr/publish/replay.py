@@ -1,0 +1,84 @@
+"""The backfill's table in the published tree: ``OUT/archive/<list>/replay/<D>.parquet``.
+
+One file per list and day ``D`` whose games were replayed (``whr.at_the_time.replay``), schema
+``whr.tables.TOURNAMENT_CHANGES``. It is written whole beside its name and renamed over it
+(:func:`whr.publish.files.write_parquet`), under the tree's lock, never through a symbolic link;
+the daily run neither reads nor moves it (stage 2 of issue 21 merges it with the daily table).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from whr.publish.files import kind, parquet_metadata, read_parquet, sync_dir, write_parquet
+from whr.publish.layout import Channel, Layout, real_dir
+from whr.publish.lock import hold
+from whr.tables import TOURNAMENT_CHANGES
+
+__all__ = ["read_replay", "write_replay"]
+
+
+def _directory(layout: Layout, path: Path) -> None:
+    """Make ``path`` (below ``layout.out``) and the directories above it, each a real one: a
+    symbolic link on the way raises :class:`whr.publish.layout.TreeError`."""
+    here = layout.out
+    for part in path.relative_to(layout.out).parts:
+        here = here / part
+        if not real_dir(here):
+            os.mkdir(here)
+
+
+def write_replay(
+    out: Path,
+    channel: Channel,
+    day: dt.date,
+    table: pd.DataFrame,
+    parameters: dict[str, Any],
+    *,
+    wait: bool = False,
+) -> Path:
+    """Write the replay of ``channel`` from the games known on ``day``; return its path.
+
+    Parameters
+    ----------
+    out : Path
+        The published tree.
+    channel : Channel
+        The list.
+    day : datetime.date
+        The day whose games were replayed (the backfill's ``as_of``).
+    table : pandas.DataFrame
+        The rows (schema ``whr.tables.TOURNAMENT_CHANGES``).
+    parameters : dict
+        What made them, as JSON values: the file's ``whr.parameters`` metadata.
+    wait : bool
+        Wait for a run that holds the tree's lock instead of failing at once.
+
+    Raises
+    ------
+    whr.publish.LockedError
+        When another run holds the lock and ``wait`` is false.
+    whr.publish.TreeError
+        When a directory on the way is a symbolic link (or not a directory).
+    """
+    layout = Layout(Path(out))
+    path = layout.replay(channel, day)
+    with hold(layout.out, wait=wait):
+        _directory(layout, path.parent)
+        for left in path.parent.glob(".*.tmp"):  # what a killed write left; the lock is ours
+            if kind(left) == "file":
+                os.unlink(left)
+        write_parquet(table, TOURNAMENT_CHANGES, path, parquet_metadata(parameters))
+        sync_dir(path.parent)
+    return path
+
+
+def read_replay(out: Path, channel: Channel, day: dt.date) -> pd.DataFrame:
+    """Read the replay of ``channel`` from the games known on ``day`` back (never through a
+    link)."""
+    return read_parquet(Layout(Path(out)).replay(channel, day), TOURNAMENT_CHANGES)
