@@ -1,17 +1,17 @@
 """Benchmark: the backfill (each tournament's change at the time, replayed day by day) at the
 RIF's size, in one process and on a local Dask cluster of two worker processes.
 
-For a synthetic history (``whr.synthetic.history``, 120,000 games by default, about the RIF's
+For a synthetic history (``whr.research.synthetic.history``, 120,000 games by default, about the RIF's
 size), prints for each way of running it: the wall time of the replay, the fits made (one warm
 fit per day on which games entered the lists, and one cold fit more per range after the
 first), the days replayed, the rows of the table and the peak resident memory (the process's;
 on the cluster, this process's and each worker's), then the largest difference between the two
 tables (ratings and uncertainties, Elo) against the stated tolerance, ``FitParams.tol_elo``.
 
-- ``one process``: :func:`whr.at_the_time.replay` over every day, warm from day to day, in a
+- ``one process``: :func:`whr.lists.at_the_time.replay` over every day, warm from day to day, in a
   fresh interpreter (so its peak memory is its own);
 - ``dask local:2``: the days cut into ranges of about equal work
-  (:meth:`whr.at_the_time.Timeline.ranges`, 2 per worker, as ``flows.backfill`` does), each
+  (:meth:`whr.lists.at_the_time.Timeline.ranges`, 2 per worker, as ``flows.backfill`` does), each
   replayed by a task on the cluster from a cold fit at its start; the timeline is sent to the
   workers once. The cluster's start-up is printed apart (paid once per ``--dask local:N``
   run). No Prefect here: the flow adds a task run per range.
@@ -62,7 +62,7 @@ def _load(directory: Path) -> tuple[object, object]:
 
 def one_process(directory: Path) -> dict[str, Any]:
     """The replay in this process (run in a fresh interpreter)."""
-    from whr import at_the_time
+    from whr.lists import at_the_time
 
     games, tournaments = _load(directory)
     start = time.perf_counter()
@@ -86,7 +86,7 @@ def _timed(line: Any, first: Any, last: Any) -> tuple[Any, float, int]:
     import os
     import time
 
-    from whr import at_the_time
+    from whr.lists import at_the_time
 
     start = time.perf_counter()
     table = at_the_time.replay(line, first=first, last=last)
@@ -100,14 +100,14 @@ def on_dask(directory: Path, workers: int) -> dict[str, Any]:
 
     from flows.backfill import RANGES_PER_THREAD
     from flows.runners import LOCAL_WORKERS_CONFIG, local_cluster_kwargs
-    from whr import at_the_time
+    from whr.lists import at_the_time
 
     games, tournaments = _load(directory)
     begin = time.perf_counter()
     with dask.config.set(LOCAL_WORKERS_CONFIG):
         cluster = LocalCluster(**local_cluster_kwargs(workers))  # type: ignore[no-untyped-call]
     client = Client(cluster)  # type: ignore[no-untyped-call]
-    client.run(lambda: __import__("whr.at_the_time"))  # the workers have the modules loaded
+    client.run(lambda: __import__("whr.lists.at_the_time"))  # the workers have the modules loaded
     started = time.perf_counter() - begin
     start = time.perf_counter()
     line = at_the_time.timeline(games, tournaments)
@@ -152,7 +152,7 @@ def _child(mode: str, directory: Path, workers: int) -> dict[str, Any]:
 
 def _command(directory: Path, games: int, seed: int, workers: int) -> list[tuple[str, float, str]]:
     """``rif-rating backfill`` on a RenjuNet-format database of the same history."""
-    from whr.sources.synthetic import generate, write_facts, write_renjunet
+    from whr.research.synthetic_db import generate, write_facts, write_renjunet
 
     db = generate(games, seed)
     source = directory / "db"
@@ -201,8 +201,8 @@ def main() -> None:
     import numpy as np
     import pandas as pd
 
-    from whr import synthetic
     from whr.params import FitParams
+    from whr.research import synthetic
 
     with tempfile.TemporaryDirectory(prefix="bench-backfill-") as tmp:
         directory = Path(tmp)

@@ -7,15 +7,15 @@ daily flow does, with the daily flow's own tasks:
 
 - ``pull``, ``parse``: :mod:`flows.pipeline`'s tasks;
 - per list: ``validate`` (:mod:`flows.pipeline`'s task: the games the list of ``as_of`` rates),
-  ``order`` (:func:`whr.at_the_time.timeline`: the games by the day they entered the lists),
-  ``replay`` (:func:`whr.at_the_time.replay`, one task per range of days) and ``write``
+  ``order`` (:func:`whr.lists.at_the_time.timeline`: the games by the day they entered the lists),
+  ``replay`` (:func:`whr.lists.at_the_time.replay`, one task per range of days) and ``write``
   (:func:`whr.publish.replay.write_replay`: ``OUT/archive/<list>/replay/<D>.parquet``, under
   the tree's lock for that moment only, so a daily run is never kept waiting for long).
 
 Where ``validate`` and ``replay`` run is chosen at run time (:mod:`flows.runners`): in this
 process by default, each list replayed in one go; with ``--dask``, on a cluster, each list's
 days cut into :data:`RANGES_PER_THREAD` ranges of about equal work per worker thread
-(:meth:`whr.at_the_time.Timeline.ranges`), each range a task that starts from a cold fit of
+(:meth:`whr.lists.at_the_time.Timeline.ranges`), each range a task that starts from a cold fit of
 the games entered before it. The games travel to the workers once (:func:`flows.runners.share`).
 The table is the same either way, to the fits' convergence tolerance (``FitParams.tol_elo``).
 
@@ -46,7 +46,7 @@ from prefect.task_runners import ThreadPoolTaskRunner
 import whr
 from flows.pipeline import PULL_GRACE_S, hide_tracebacks, parse, pull, saying, validate
 from flows.runners import DaskTarget, cluster_threads, dask_runner, prefect_api, results, share
-from whr import at_the_time
+from whr.lists import at_the_time
 from whr.params import FitParams
 from whr.publish.layout import Channel
 from whr.publish.replay import write_replay

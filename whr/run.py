@@ -361,7 +361,7 @@ class Run:
 @dataclass(frozen=True)
 class Backfill:
     """A backfill: each list's history replayed day by day, for each tournament's change at the
-    time (:func:`whr.at_the_time.replay`), written beside the list's archive.
+    time (:func:`whr.lists.at_the_time.replay`), written beside the list's archive.
 
     The games are read and selected as the run of day ``as_of`` reads and selects them (the
     fields it shares with :class:`Run` are declared there, :func:`whr.params.same_as`);

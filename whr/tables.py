@@ -634,9 +634,7 @@ TOURNAMENT_CHANGES = table(
         column(
             "uncertainty_after", pa.float64(), "its standard deviation", required=True, unit=ELO
         ),
-        column(
-            "games", pa.int32(), "the player's games in the tournament", required=True
-        ),
+        column("games", pa.int32(), "the player's games in the tournament", required=True),
         column("score", pa.float64(), "the player's points in them", required=True),
         column(
             "other_new_games",
@@ -657,4 +655,3 @@ TOURNAMENT_CHANGES = table(
 )
 """Each tournament's change at the time (``whr.lists.at_the_time``): one row per player and
 tournament, made when the tournament's games were first rated and never recomputed."""
-

@@ -32,7 +32,7 @@ TOL = FitParams().tol_elo
 
 @pytest.fixture(scope="module")
 def database(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from whr.sources.synthetic import generate, write_facts, write_renjunet
+    from whr.research.synthetic_db import generate, write_facts, write_renjunet
 
     db = generate(400, seed=3, date=D)
     where = tmp_path_factory.mktemp("backfill-db")
@@ -182,7 +182,7 @@ def test_the_flow_writes_the_replay_of_each_list(
 
     import pyarrow.parquet as pq
 
-    from whr import at_the_time
+    from whr.lists import at_the_time
     from whr.publish.layout import Channel, Layout
     from whr.publish.replay import read_replay
     from whr.tables import TOURNAMENT_CHANGES

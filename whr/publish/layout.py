@@ -143,7 +143,7 @@ class Layout:
 
     def replay(self, channel: Channel, day: dt.date) -> Path:
         """The table of each tournament's change at the time, replayed from the games known
-        on ``day`` (``whr.at_the_time.replay``)."""
+        on ``day`` (``whr.lists.at_the_time.replay``)."""
         return self.archive(channel) / "replay" / f"{day.isoformat()}.parquet"
 
     def months(self, channel: Channel) -> Path:

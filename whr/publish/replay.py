@@ -1,6 +1,6 @@
 """The backfill's table in the published tree: ``OUT/archive/<list>/replay/<D>.parquet``.
 
-One file per list and day ``D`` whose games were replayed (``whr.at_the_time.replay``), schema
+One file per list and day ``D`` whose games were replayed (``whr.lists.at_the_time.replay``), schema
 ``whr.tables.TOURNAMENT_CHANGES``. It is written whole beside its name and renamed over it
 (:func:`whr.publish.files.write_parquet`), under the tree's lock, never through a symbolic link;
 the daily run neither reads nor moves it (stage 2 of issue 21 merges it with the daily table).

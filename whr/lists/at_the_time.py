@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa  # type: ignore[import-untyped]
+import pyarrow as pa
 
 from whr.engine import Fit, fit, history_rating_on
 from whr.params import FitParams

@@ -1,4 +1,4 @@
-"""Each tournament's change at the time (``whr.at_the_time``): the replay against independent
+"""Each tournament's change at the time (``whr.lists.at_the_time``): the replay against independent
 cold fits of the lists before and after, cut into ranges, in any order of the games; the daily
 computation against the replay on a history that grows by one tournament a day.
 
@@ -15,8 +15,9 @@ import pandas as pd
 import pytest
 
 import whr
-from whr import at_the_time, synthetic
 from whr.engine import history_rating_on
+from whr.lists import at_the_time
+from whr.research import synthetic
 from whr.tables import TOURNAMENT_CHANGES, to_table
 
 TOL = whr.FitParams().tol_elo
