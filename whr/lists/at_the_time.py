@@ -42,7 +42,7 @@ from whr.engine import Fit, fit, history_rating_on
 from whr.params import FitParams
 from whr.tables import TOURNAMENT_CHANGES, as_date, conform, dates_of, days_of, empty
 
-__all__ = ["Timeline", "combine", "daily", "replay", "timeline"]
+__all__ = ["Timeline", "carry", "combine", "daily", "replay", "timeline"]
 
 _EPOCH = dt.date(1970, 1, 1)
 _KEY = ["first_list_date", "tournament_id", "player"]
@@ -220,6 +220,21 @@ def combine(parts: list[pd.DataFrame]) -> pd.DataFrame:
             "(overlapping ranges?)"
         )
     return conform(table.reset_index(drop=True), TOURNAMENT_CHANGES)
+
+
+def carry(kept: list[pd.DataFrame | None]) -> pd.DataFrame:
+    """One table of ``TOURNAMENT_CHANGES`` from the tables ``kept``, earliest first (the
+    previous list's table, then the day's new rows): a player and tournament already kept keep
+    their first row, never recomputed. Sorted by ``first_list_date``, ``tournament_id``,
+    ``player``; None (nothing kept) and empty tables are skipped."""
+    frames = [conform(t, TOURNAMENT_CHANGES) for t in kept if t is not None and len(t)]
+    if not frames:
+        return empty(TOURNAMENT_CHANGES)
+    table = pd.concat(frames, ignore_index=True)
+    table = table[~table.duplicated(["player", "tournament_id"]).to_numpy()]
+    return conform(
+        table.sort_values(_KEY, kind="stable").reset_index(drop=True), TOURNAMENT_CHANGES
+    )
 
 
 # ---------------------------------------------------------------------------------------------

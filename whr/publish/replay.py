@@ -3,13 +3,16 @@
 One file per list and day ``D`` whose games were replayed (``whr.lists.at_the_time.replay``), schema
 ``whr.tables.TOURNAMENT_CHANGES``. It is written whole beside its name and renamed over it
 (:func:`whr.publish.files.write_parquet`), under the tree's lock, never through a symbolic link;
-the daily run neither reads nor moves it (stage 2 of issue 21 merges it with the daily table).
+the daily run never writes it. The daily run reads the newest (:func:`newest_replay`) and
+carries its rows forward into the list's own table (``tournament_changes.parquet`` of each
+entry) for the tournaments that table has none of (whr.publish.commit.previous).
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +23,10 @@ from whr.publish.layout import Channel, Layout, real_dir
 from whr.publish.lock import hold
 from whr.tables import TOURNAMENT_CHANGES
 
-__all__ = ["read_replay", "write_replay"]
+DAY_FILE = re.compile(r"\d{4}-\d{2}-\d{2}\.parquet")
+"""The name of a replay's file: its day."""
+
+__all__ = ["newest_replay", "read_replay", "write_replay"]
 
 
 def _directory(layout: Layout, path: Path) -> None:
@@ -82,3 +88,15 @@ def read_replay(out: Path, channel: Channel, day: dt.date) -> pd.DataFrame:
     """Read the replay of ``channel`` from the games known on ``day`` back (never through a
     link)."""
     return read_parquet(Layout(Path(out)).replay(channel, day), TOURNAMENT_CHANGES)
+
+
+def newest_replay(layout: Layout, channel: Channel) -> pd.DataFrame | None:
+    """The replay of ``channel`` from the newest database replayed (by its day); None when the
+    list has none. Read under the tree's lock (by the daily run's ``previous``)."""
+    folder = layout.archive(channel) / "replay"
+    if not real_dir(folder):
+        return None
+    days = sorted(
+        p.name for p in folder.iterdir() if DAY_FILE.fullmatch(p.name) and kind(p) == "file"
+    )
+    return read_parquet(folder / days[-1], TOURNAMENT_CHANGES) if days else None
