@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import json
 from pathlib import Path
 
 import numpy as np
@@ -22,6 +23,7 @@ from whr.lists import at_the_time
 from whr.publish.files import read_parquet
 from whr.publish.layout import Channel
 from whr.publish.replay import write_replay
+from whr.publish.site import contract
 from whr.rules import default_directory, load_config
 from whr.tables import RATINGS, TOURNAMENT_CHANGES
 
@@ -46,16 +48,19 @@ def history() -> support.Inputs:
 
 
 @pytest.fixture(scope="module")
-def kept(
-    history: support.Inputs, tmp_path_factory: pytest.TempPathFactory
-) -> dict[dt.date, tuple[pd.DataFrame, pd.DataFrame]]:
+def out(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The tree ``kept`` publishes into."""
+    return tmp_path_factory.mktemp("at-the-time")
+
+
+@pytest.fixture(scope="module")
+def kept(history: support.Inputs, out: Path) -> dict[dt.date, tuple[pd.DataFrame, pd.DataFrame]]:
     """Each day's published list and kept table, after the backfill of the days to FIRST."""
-    out: Path = tmp_path_factory.mktemp("at-the-time")
     backfilled = at_the_time.replay(
         history.selection.rated, tournaments=history.selection.tournaments, last=FIRST
     )
     write_replay(out, Channel("renju"), DAYS[-1], backfilled, {"until": FIRST.isoformat()})
-    tables = {}
+    tables: dict[dt.date, tuple[pd.DataFrame, pd.DataFrame]] = {}
     for day in DAYS:
         selection = whr.select(history.data, day, config=CONFIG)
         given = dataclasses.replace(history, selection=selection, fit=whr.fit(selection.rated))
@@ -67,6 +72,12 @@ def kept(
         )
         assert published.day == day
     return tables
+
+
+@pytest.fixture(scope="module")
+def site(kept, out: Path) -> Path:
+    """The current site of the tree ``kept`` published into."""
+    return support.site_of(out)
 
 
 def _of(table: pd.DataFrame, day: dt.date) -> pd.DataFrame:
@@ -100,7 +111,7 @@ def test_the_change_at_the_time_is_the_change_on_the_list(kept) -> None:
 
 def test_each_day_carries_the_previous_days_rows_unchanged(kept) -> None:
     last = kept[DAYS[-1]][1]
-    for day in DAYS[:-1]:
+    for day in DAYS[:-1]:  # (the earlier entries keep only their lists now)
         earlier = kept[day][1]
         assert len(earlier) <= len(last)
         pd.testing.assert_frame_equal(last.iloc[: len(earlier)], earlier)  # sorted by day first
@@ -134,3 +145,33 @@ def test_the_backfill_and_the_archive_agree_where_both_hold(history, kept) -> No
             np.testing.assert_allclose(mine[c], theirs[c], atol=TOL, err_msg=f"{day} {c}")
         same = ["games", "score", "other_new_games", "first_list_date"]
         pd.testing.assert_frame_equal(mine[same], theirs[same])
+
+
+def test_the_player_pages_show_each_tournament_at_the_time(kept, site: Path) -> None:
+    """Each event row of a player page holds its kept ratings at the time, each rounded once,
+    and the change as displayed; a tournament without a kept row holds none."""
+    table = kept[DAYS[-1]][1].set_index(["player", "tournament_id"])
+    tournaments = support.read_data(site, "tournaments")
+    index = support.read_data(site, "players")
+    field = contract.EVENT.script()
+    shown = 0
+    for page in sorted((site / "p").glob("*.html")):
+        text = page.read_text(encoding="utf-8")
+        if "id=player-data>" not in text:
+            continue
+        data = json.loads(text.split("id=player-data>", 1)[1].split("</script>", 1)[0])
+        player = page.stem if page.stem in set(index["id"]) else None
+        if player is None:
+            continue
+        for e in data["events"]:
+            tournament = tournaments["pg"][e[field["tournament"]]]
+            then = (e[field["then_before"]], e[field["then_after"]], e[field["then_change"]])
+            if (player, tournament) not in table.index:
+                assert then == (None, None, None)
+                continue
+            row = table.loc[(player, tournament)]
+            after = round(row["rating_after"])
+            before = None if pd.isna(row["rating_before"]) else round(row["rating_before"])
+            assert then == (before, after, None if before is None else after - before)
+            shown += 1
+    assert shown >= len(table) // 2, (shown, len(table))
