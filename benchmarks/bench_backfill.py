@@ -16,13 +16,23 @@ tables (ratings and uncertainties, Elo) against the stated tolerance, ``FitParam
   workers once. The cluster's start-up is printed apart (paid once per ``--dask local:N``
   run). No Prefect here: the flow adds a task run per range.
 
+With ``--source DB`` the games are those a database (a RenjuNet file or a source directory, e.g.
+the RIF-sized synthetic one) gives the renju list of ``--as-of``, read and selected as the daily
+run reads and selects them, instead of a synthetic history.
+
+With ``--daily``, measures instead what the change at the time adds to a daily run of the last
+day on which games entered the lists, the previous list being the day before: the lists stage
+(``whr.lists.build``) with and without the previous list's games (without them no row is
+computed: the daily run of format 4), the read of the previous entry's ``games.parquet`` and the
+write of the carried table, against one warm fit of the day (the issue's budget).
+
 With ``--command``, also times ``rif-rating backfill`` itself (reading a RenjuNet-format
 database of the same games, selecting, replaying and writing, under Prefect) in one process and
 with ``--dask local:2``. On a machine shared with other jobs the figures move with their load:
 the load average is printed.
 
 Usage: python3 benchmarks/bench_backfill.py [--games 120000] [--seed 2026] [--workers 2]
-       [--command]
+       [--source DB [--as-of 2026-11-30]] [--daily] [--command]
 """
 
 from __future__ import annotations
@@ -57,6 +67,103 @@ def _load(directory: Path) -> tuple[object, object]:
 
     return pd.read_parquet(directory / "games.parquet"), pd.read_parquet(
         directory / "tournaments.parquet"
+    )
+
+
+def _selected(source: str, as_of: str) -> Any:
+    """The renju selection of ``as_of`` from ``source``, as the daily run makes it."""
+    import datetime as dt
+
+    import whr
+    from whr.rules import default_directory, load_config
+
+    data = whr.read_source(source)
+    day = dt.date.fromisoformat(as_of)
+    return data, whr.select(data, day, config=load_config(default_directory()))
+
+
+def daily_cost(source: str, as_of: str) -> None:
+    """Print what the change at the time adds to a daily run (``--daily``): the parts of the
+    lists stage and of reading and writing that a daily run without it does not do."""
+    import datetime as dt
+
+    import whr
+    from whr.lists import at_the_time
+    from whr.publish.files import read_parquet, write_parquet
+    from whr.rules import default_directory, load_config
+    from whr.tables import HISTORY, RATED_GAMES, TOURNAMENT_CHANGES, conform
+
+    data, whole = _selected(source, as_of)
+    line = at_the_time.timeline(whole.rated, whole.tournaments)
+    today = line.day(len(line) - 1)
+    before = today - dt.timedelta(days=1)
+    config = load_config(default_directory())
+    selections = [whr.select(data, d, config=config) for d in (before, today)]
+    fits = [whr.fit(selections[0].rated)]
+    warm = []
+    for _ in range(3):
+        start = time.perf_counter()
+        fits[1:] = [whr.fit(selections[1].rated, warm_start=fits[0])]
+        warm.append(time.perf_counter() - start)
+    history = conform(fits[0].history, HISTORY)
+    # the previous entry's table, as large as a whole history's: a replay's rows up to the day
+    # before (the last 40 days replayed, the rows before them taken from a cold table of them)
+    start = time.perf_counter()
+    kept = at_the_time.replay(line, first=line.day(len(line) - 40), last=before)
+    print(f"(replayed the last 40 days in {time.perf_counter() - start:.1f} s)")
+    times: dict[str, list[float]] = {"read": [], "daily": [], "carry": [], "write": []}
+    with tempfile.TemporaryDirectory(prefix="bench-daily-") as tmp:
+        path = Path(tmp) / "games.parquet"
+        games = selections[0].rated.assign(
+            black_rating=1.0, black_uncertainty=1.0, white_rating=1.0, white_uncertainty=1.0
+        )
+        write_parquet(games, RATED_GAMES, path, {})
+        for _ in range(3):
+            start = time.perf_counter()
+            previous_games = read_parquet(path, RATED_GAMES)
+            times["read"].append(time.perf_counter() - start)
+            start = time.perf_counter()
+            rows = at_the_time.daily(
+                history, before, previous_games, fits[1], today, selections[1].rated
+            )
+            times["daily"].append(time.perf_counter() - start)
+            start = time.perf_counter()
+            table = at_the_time.carry([line_rows(line, kept), rows])
+            times["carry"].append(time.perf_counter() - start)
+            start = time.perf_counter()
+            write_parquet(table, TOURNAMENT_CHANGES, Path(tmp) / "t.parquet", {})
+            times["write"].append(time.perf_counter() - start)
+    best = {k: min(v) for k, v in times.items()}
+    print(
+        f"daily run of {today} (previous list {before}): {len(selections[1].rated):,} rated "
+        f"games, {len(rows):,} new rows, {len(table):,} kept; load average "
+        f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
+    )
+    print(
+        "  added (best of 3): "
+        + ", ".join(f"{k} {v:.3f} s" for k, v in best.items())
+        + f"; {sum(best.values()):.3f} s in all, against one warm fit of the day "
+        f"{min(warm):.3f} s (best of 3)"
+    )
+
+
+def line_rows(line: Any, recent: Any) -> Any:
+    """A table of every row of ``line`` (``recent``'s ratings where it has them, else copies of
+    its first row's): the size of a whole history's kept table, to time carrying it."""
+    import pandas as pd
+
+    from whr.tables import TOURNAMENT_CHANGES, conform, dates_of
+
+    rows = line.rows
+    filler = recent.iloc[[0] * len(rows)].reset_index(drop=True)
+    filler["player"] = rows["player"].to_numpy()
+    filler["tournament_id"] = rows["tournament_id"].to_numpy()
+    filler["first_list_date"] = dates_of(rows["entered"].to_numpy()).to_numpy()
+    whole = pd.concat([recent, filler], ignore_index=True)
+    whole = whole[~whole.duplicated(["player", "tournament_id"])]
+    return conform(
+        whole[[d < recent["first_list_date"].max() for d in whole["first_list_date"]]],
+        TOURNAMENT_CHANGES,
     )
 
 
@@ -150,14 +257,20 @@ def _child(mode: str, directory: Path, workers: int) -> dict[str, Any]:
     return said
 
 
-def _command(directory: Path, games: int, seed: int, workers: int) -> list[tuple[str, float, str]]:
-    """``rif-rating backfill`` on a RenjuNet-format database of the same history."""
+def _command(
+    directory: Path, games: int, seed: int, workers: int, given: str | None, as_of: str
+) -> list[tuple[str, float, str]]:
+    """``rif-rating backfill`` on the database ``given``, else on a RenjuNet-format database
+    of the same synthetic history."""
     from whr.research.synthetic_db import generate, write_facts, write_renjunet
 
-    db = generate(games, seed)
-    source = directory / "db"
-    write_renjunet(db, source / "renjunet_v10_20261130.rif")
-    write_facts(db, source / "tournament_facts.csv")
+    if given is None:
+        db = generate(games, seed)
+        source = directory / "db"
+        write_renjunet(db, source / "renjunet_v10_20261130.rif")
+        write_facts(db, source / "tournament_facts.csv")
+    else:
+        source = Path(given)
     out = []
     for name, extra in (
         ("one process", []),
@@ -166,7 +279,7 @@ def _command(directory: Path, games: int, seed: int, workers: int) -> list[tuple
         start = time.perf_counter()
         done = subprocess.run(
             [sys.executable, "-m", "flows.daily", "backfill", "--source", str(source)]
-            + ["--as-of", "2026-11-30", "--category", "renju", "--out", str(directory / name)]
+            + ["--as-of", as_of, "--category", "renju", "--out", str(directory / name)]
             + extra,
             capture_output=True,
             text=True,
@@ -188,6 +301,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--command", action="store_true", help="also time rif-rating backfill")
+    parser.add_argument("--source", help="a database to read and select instead of a synthetic one")
+    parser.add_argument("--as-of", default="2026-11-30", help="the list day (with --source)")
+    parser.add_argument("--daily", action="store_true", help="the daily run's added cost instead")
     parser.add_argument("--child", choices=("one", "dask"), help=argparse.SUPPRESS)
     parser.add_argument("--dir", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -204,14 +320,27 @@ def main() -> None:
     from whr.params import FitParams
     from whr.research import synthetic
 
+    if args.daily:
+        if args.source is None:
+            parser.error("--daily needs --source")
+        daily_cost(args.source, args.as_of)
+        return
     with tempfile.TemporaryDirectory(prefix="bench-backfill-") as tmp:
         directory = Path(tmp)
-        h = synthetic.history(args.games, args.seed)
-        h.games.to_parquet(directory / "games.parquet")
-        h.tournaments.to_parquet(directory / "tournaments.parquet")
+        if args.source is None:
+            h = synthetic.history(args.games, args.seed)
+            games, tournaments = h.games, h.tournaments
+            what = f"a synthetic history (seed {args.seed})"
+        else:
+            _, selection = _selected(args.source, args.as_of)
+            games, tournaments = selection.rated, selection.tournaments
+            what = f"{args.source}, the renju list of {args.as_of}"
+        games.to_parquet(directory / "games.parquet")
+        tournaments.to_parquet(directory / "tournaments.parquet")
+        players = len(set(games["black"]) | set(games["white"]))
         print(
-            f"backfill of a synthetic history: {len(h.games):,} games, {len(h.players):,} players, "
-            f"{h.games['tournament_id'].nunique():,} tournaments (seed {args.seed}); load average "
+            f"backfill of {what}: {len(games):,} games, {players:,} players, "
+            f"{games['tournament_id'].nunique():,} tournaments; load average "
             f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
         )
         one = _child("one", directory, args.workers)
@@ -248,7 +377,9 @@ def main() -> None:
             + f" Elo (tolerance {tol} Elo)"
         )
         if args.command:
-            for name, seconds, said in _command(directory, args.games, args.seed, args.workers):
+            for name, seconds, said in _command(
+                directory, args.games, args.seed, args.workers, args.source, args.as_of
+            ):
                 print(f"  rif-rating backfill, {name}: {seconds:.1f} s: {said}")
 
 

@@ -231,8 +231,10 @@ def _tables(
     fit: Fit,
     previous: Previous | None,
     new_changes: pd.DataFrame,
+    kept: pd.DataFrame | None,
 ) -> Tables:
-    """The day's tables (see :class:`Tables`), sorted deterministically."""
+    """The day's tables (see :class:`Tables`), sorted deterministically; ``kept``: the
+    previous list's changes at the time, carried forward with ``new_changes``."""
     history = _sorted(fit.history, HISTORY, ["player", "date"])
     games = rated_games(selection.rated, history)
     pg = player_games(games)
@@ -257,9 +259,7 @@ def _tables(
         players=players,
         tournaments=_sorted(data.tournaments, TOURNAMENTS, ["tournament_id"]),
         exclusions=_sorted(selection.exclusions, EXCLUSIONS, ["game_id", "reason"]),
-        tournament_changes=at_the_time.carry(
-            [previous.changes if previous is not None else None, new_changes]
-        ),
+        tournament_changes=at_the_time.carry([kept, new_changes]),
     )
 
 
@@ -336,7 +336,8 @@ def build(
         against = None
     new_changes, unkept = _new_changes(selection, fit, against)
     warnings += unkept
-    tables = _tables(as_of, data, selection, fit, against, new_changes)
+    kept = previous.changes if previous is not None else None  # also when its list is unread
+    tables = _tables(as_of, data, selection, fit, against, new_changes, kept)
     needed = facts_needed(selection)
     rules = RuleNumbers.of(selection.config)
     return Snapshot(

@@ -537,7 +537,11 @@ def _previous(layout: Layout, published: list[Entry], day: dt.date) -> Previous 
         )
     except Exception as exc:  # a damaged Parquet file raises pyarrow's own errors
         what = exc if isinstance(exc, (StateError, OSError)) else f"{type(exc).__name__}: {exc}"
-        return Previous(entry.day, None, problem=str(what))
+        try:  # what was kept is carried on, even when the list cannot be read
+            kept = _changes(layout, entry)
+        except Exception:
+            kept = None
+        return Previous(entry.day, None, problem=str(what), changes=kept)
 
 
 def previous(run: Run, category: str) -> Previous | None:
