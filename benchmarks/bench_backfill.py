@@ -111,6 +111,7 @@ def daily_cost(source: str, as_of: str) -> None:
     start = time.perf_counter()
     kept = at_the_time.replay(line, first=line.day(len(line) - 40), last=before)
     print(f"(replayed the last 40 days in {time.perf_counter() - start:.1f} s)")
+    whole = line_rows(line, kept)
     times: dict[str, list[float]] = {"read": [], "daily": [], "carry": [], "write": []}
     with tempfile.TemporaryDirectory(prefix="bench-daily-") as tmp:
         path = Path(tmp) / "games.parquet"
@@ -128,7 +129,7 @@ def daily_cost(source: str, as_of: str) -> None:
             )
             times["daily"].append(time.perf_counter() - start)
             start = time.perf_counter()
-            table = at_the_time.carry([line_rows(line, kept), rows])
+            table = at_the_time.carry([whole, rows])
             times["carry"].append(time.perf_counter() - start)
             start = time.perf_counter()
             write_parquet(table, TOURNAMENT_CHANGES, Path(tmp) / "t.parquet", {})
