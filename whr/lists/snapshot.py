@@ -59,9 +59,9 @@ class Previous:
     problem : str or None
         Why the list could not be read.
     games : pandas.DataFrame or None
-        Its rated games (``RATED_GAMES``), when its entry still holds them: which tournaments
-        are new to the new list, for each one's change at the time
-        (:func:`whr.lists.at_the_time.daily`).
+        Its rated games (``game_id`` and ``tournament_id`` of ``RATED_GAMES`` are read), when
+        its entry still holds them: which tournaments are new to the new list, for each one's
+        change at the time (:func:`whr.lists.at_the_time.daily`).
     changes : pandas.DataFrame or None
         Its tournaments' changes at the time (``TOURNAMENT_CHANGES``), carried forward into
         the new list's (None: it kept none).
