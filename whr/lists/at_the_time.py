@@ -84,22 +84,28 @@ def _frame(table: object, name: str, columns: tuple[str, ...]) -> pd.DataFrame:
     raise ValueError(f"{name} is missing columns {missing}; expected {list(columns)}")
 
 
-def _ids(frame: pd.DataFrame, column: str, name: str) -> np.ndarray:
-    """A column of ids as an object array of str; a missing id raises, naming the row."""
+def _present(frame: pd.DataFrame, column: str, name: str) -> pd.Series:
+    """A column with no missing value; a missing one raises, naming the row."""
     values = frame[column]
     missing = values.isna().to_numpy()
     if missing.any():
         pos = int(np.argmax(missing))
         raise ValueError(f"{name}: column {column!r} has a missing value at row {pos}")
-    return np.asarray(values.astype(str).to_numpy(), dtype=object)
+    return values
 
 
-def _among(values: np.ndarray, of: np.ndarray) -> np.ndarray:
-    """For each of ``values`` (ids as str), whether it is one of ``of``: a hash lookup
-    (``np.isin`` compares object arrays by sorting them in Python: minutes at 100,000 games)."""
+def _ids(frame: pd.DataFrame, column: str, name: str) -> np.ndarray:
+    """A column of ids as an object array of str; a missing id raises, naming the row."""
+    return np.asarray(_present(frame, column, name).astype(str).to_numpy(), dtype=object)
+
+
+def _among(values: np.ndarray | pd.Series, of: np.ndarray | pd.Series) -> np.ndarray:
+    """For each of ``values`` (ids), whether it is one of ``of``, compared as text: a hash
+    lookup (``np.isin`` compares object arrays by sorting them in Python: minutes at 100,000
+    games)."""
     text = pa.large_string()
-    of_set = pc.unique(pa.array(of, text))
-    found = pc.is_in(pa.array(values, text), value_set=of_set)
+    of_set = pc.unique(pa.array(of).cast(text))
+    found = pc.is_in(pa.array(values).cast(text), value_set=of_set)
     return np.asarray(found.to_numpy(zero_copy_only=False), dtype=bool)
 
 
@@ -309,16 +315,20 @@ def daily(
             f"{today.n_games}"
         )
     p = _frame(previous_games, "previous_games", ("game_id", "tournament_id"))
+    for name, frame in (("games", g), ("previous_games", p)):
+        for column in frame.columns.drop("result", errors="ignore"):
+            _present(frame, column, name)
+    result = _results(g, "games")
+    new = ~_among(g["game_id"], p["game_id"])  # only the new games are read further
+    g = g[new]
     tournament = _ids(g, "tournament_id", "games")
-    new = ~_among(_ids(g, "game_id", "games"), _ids(p, "game_id", "previous_games"))
-    fresh = ~_among(tournament, _ids(p, "tournament_id", "previous_games"))
     rows = _rows(
-        _ids(g, "black", "games")[new],
-        _ids(g, "white", "games")[new],
-        _results(g, "games")[new],
-        tournament[new],
-        np.full(int(new.sum()), _day(as_of), dtype=np.int64),
-        fresh[new],
+        _ids(g, "black", "games"),
+        _ids(g, "white", "games"),
+        result[new],
+        tournament,
+        np.full(len(g), _day(as_of), dtype=np.int64),
+        ~_among(tournament, p["tournament_id"]),
     )
     players = rows["player"].to_numpy(dtype=object)
     before = history_rating_on(previous_history, previous_as_of, today.params)
