@@ -15,6 +15,11 @@ left, and exits 0 when every day checks, 1 when a day is damaged (each named wit
 outcome is also written to ``$GITHUB_OUTPUT``: ``outcome`` (``published``, ``no-new-data``,
 ``partial``, ``failed``), ``as-of`` and ``published`` (the lists published, e.g.
 ``renju gomoku``).
+
+``rif-rating backfill --source S --out OUT [--as-of D] [--until D] [--dask ...]`` replays the
+history of each list day by day for each tournament's change at the time (:mod:`flows.backfill`),
+and writes it beside the list's archive; its options are the fields of
+:class:`whr.run.Backfill`, checked the same way before Prefect is imported.
 """
 
 from __future__ import annotations
@@ -28,13 +33,14 @@ import sys
 import typing
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar
 
 from flows.runners import dask_argument
 from whr.params import ENV_PREFIX, declared, has_secret, is_url
-from whr.run import Run, RunError
+from whr.run import Backfill, Run, RunError
 
 PROG = "rif-rating"
+T = TypeVar("T")
 EXIT = {"published": 0, "no-new-data": 0, "failed": 1, "usage": 2, "partial": 3}
 
 
@@ -42,7 +48,7 @@ class _Parser(argparse.ArgumentParser):
     """argparse with one-line errors (``rif-rating: error: ...``) and exit status 2."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(EXIT["usage"], f"{PROG}: error: {message} (see {PROG} --help)\n")
+        self.exit(EXIT["usage"], f"{PROG}: error: {message} (see {self.prog} --help)\n")
 
 
 def _date(text: str) -> dt.date:
@@ -85,21 +91,10 @@ def _kind(f: dataclasses.Field[Any], kind: Any) -> dict[str, Any]:
     return {"type": _date if kind is dt.date else kind, "metavar": metavar}
 
 
-def parser() -> argparse.ArgumentParser:
-    """The command line: one option per flagged field of the run (:class:`whr.run.Run`), with the
-    field's help, unit and default, then the options of the command itself."""
-    p = _Parser(
-        prog=PROG,
-        description=(
-            "Compute the Renju world rating lists (Whole-History Rating) as of a date and publish "
-            "them: Parquet tables, an archive of every day, and a static site at addresses that "
-            "never change. Runs as a Prefect flow; with no Prefect server configured, a temporary "
-            "local one is started for the run."
-        ),
-        epilog="Exit status: 0 published (or nothing new), 1 failed (nothing published), "
-        "2 bad arguments, 3 partly published (a list failed, another was published).",
-    )
-    for path, f, kind in declared(Run):
+def _fields(p: argparse.ArgumentParser, cls: type) -> None:
+    """One option per flagged field of the dataclass ``cls`` (its dataclass fields' too), with
+    the field's help, unit and default."""
+    for path, f, kind in declared(cls):
         if f.metadata["flag"] is not None:
             said = f"{f.metadata['description']}; default: {shown(f)}".replace("%", "%%")
             p.add_argument(
@@ -109,6 +104,32 @@ def parser() -> argparse.ArgumentParser:
                 help=said,
                 **_kind(f, kind),
             )
+
+
+def _verbose(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--verbose",
+        action="store_true",
+        help="show tracebacks of failures (otherwise one line says what failed)",
+    )
+
+
+def parser() -> argparse.ArgumentParser:
+    """The command line: one option per flagged field of the run (:class:`whr.run.Run`), with the
+    field's help, unit and default, then the options of the command itself."""
+    p = _Parser(
+        prog=PROG,
+        description=(
+            "Compute the Renju world rating lists (Whole-History Rating) as of a date and publish "
+            "them: Parquet tables, an archive of every day, and a static site at addresses that "
+            "never change. Runs as a Prefect flow; with no Prefect server configured, a temporary "
+            f"local one is started for the run. '{PROG} backfill --help': replay the history "
+            "for each tournament's change at the time."
+        ),
+        epilog="Exit status: 0 published (or nothing new), 1 failed (nothing published), "
+        "2 bad arguments, 3 partly published (a list failed, another was published).",
+    )
+    _fields(p, Run)
     p.add_argument(
         "--dask",
         type=dask_argument,
@@ -118,11 +139,7 @@ def parser() -> argparse.ArgumentParser:
         "(tcp://host:8786), or on a cluster of N worker processes started here for the run "
         "(local:N); publishing stays in this process; default: threads of this process",
     )
-    p.add_argument(
-        "--verbose",
-        action="store_true",
-        help="show tracebacks of failures (otherwise one line says what failed)",
-    )
+    _verbose(p)
     p.add_argument(
         "--verify",
         action="store_true",
@@ -133,12 +150,44 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
-def option_table() -> str:
-    """The option table of ``docs/operations.md``, made from :func:`parser` (a test holds the
-    docs equal to it): each option, the run's field it sets, its default and what it means."""
-    paths = {path for path, _, _ in declared(Run)}
+BACKFILL = f"{PROG} backfill"
+
+
+def backfill_parser() -> argparse.ArgumentParser:
+    """``rif-rating backfill``: one option per flagged field of :class:`whr.run.Backfill`."""
+    p = _Parser(
+        prog=BACKFILL,
+        description=(
+            "Replay the history of each list day by day, for each tournament's change at the "
+            "time: every player's rating on the list just before the tournament's games were "
+            "first rated and on the first list that rated them, each from the games known then. "
+            "Writes OUT/archive/<list>/replay/<D>.parquet. Runs as a Prefect flow."
+        ),
+        epilog="Exit status: 0 written, 1 failed (a list's replay was not written), "
+        "2 bad arguments.",
+    )
+    _fields(p, Backfill)
+    p.add_argument(
+        "--dask",
+        type=dask_argument,
+        default=None,
+        metavar="ADDRESS",
+        help="replay ranges of days on the Dask cluster whose scheduler is at ADDRESS "
+        "(tcp://host:8786), or on a cluster of N worker processes started here for the run "
+        "(local:N), each range from a cold fit at its start; default: one replay per list in "
+        "this process",
+    )
+    _verbose(p)
+    return p
+
+
+def option_table(p: argparse.ArgumentParser | None = None, cls: type = Run) -> str:
+    """The option table of ``docs/operations.md``, made from :func:`parser` (or ``p``, the
+    command line of ``cls``; a test holds the docs equal to it): each option, the field it
+    sets, its default and what it means."""
+    paths = {path for path, _, _ in declared(cls)}
     rows = ["| option | run field | default | meaning |", "| --- | --- | --- | --- |"]
-    for action in parser()._actions:
+    for action in (p or parser())._actions:
         if action.dest == "help":
             continue
         option = f"`{action.option_strings[0]}`"
@@ -184,25 +233,32 @@ def _built(cls: Any, given: dict[str, Any], prefix: str = "") -> Any:
     return cls(**values)
 
 
-def run_of(args: argparse.Namespace) -> Run:
-    """The run from parsed options: the options given, and the fields' defaults for the others
-    (raises :class:`whr.run.RunError`)."""
+def value_of(cls: type[T], args: argparse.Namespace) -> T:
+    """The ``cls`` (a run, a backfill) from parsed options: the options given, and the fields'
+    defaults for the others (raises :class:`whr.run.RunError`)."""
     given = dict(vars(args))
-    for path, f, _ in declared(Run):
+    for path, f, _ in declared(cls):
         if f.metadata.get("follows") in given:
             given.setdefault(path, given[f.metadata["follows"]])
     try:
-        run: Run = _built(Run, given)
+        value: T = _built(cls, given)
+    except RunError:
+        raise
     except (TypeError, ValueError) as exc:  # FitParams, PullSettings, ReadLimits: not RunError
         raise RunError(str(exc)) from None
-    return run
+    return value
 
 
-def _with_option(message: str) -> str:
+def run_of(args: argparse.Namespace) -> Run:
+    """The run from parsed options (:func:`value_of`)."""
+    return value_of(Run, args)
+
+
+def _with_option(message: str, cls: type = Run) -> str:
     """``message`` led by the option that sets the field it names first (``retries must be``,
     ``source: ...``: a field's name, or its flag's)."""
     flags = {}
-    for _, f, _ in declared(Run):
+    for _, f, _ in declared(cls):
         if f.metadata["flag"]:
             flags[f.name] = flags[f.metadata["flag"][2:].replace("-", "_")] = f.metadata["flag"]
     name = message.split(":", 1)[0].split(" ", 1)[0]
@@ -233,24 +289,53 @@ SECRET_SOURCE_VARIABLE = "RIF_RATING_SOURCE_{}"
 command line (k from 1), for the flow to read as ``env:`` + that name."""
 
 
-def keep_secrets_out(run: Run) -> Run:
+def keep_secrets_out(run: T) -> T:
     """``run`` with each URL that holds a secret (a query string) moved into this process's
     environment and named ``env:RIF_RATING_SOURCE_<k>``: the flow's parameters, which Prefect
     stores, then never hold it (:meth:`whr.run.Run.refuse_stored_secrets`)."""
     sources = []
-    for k, source in enumerate(run.sources, 1):
+    given: tuple[str, ...] = getattr(run, "sources")  # noqa: B009 (a Run or a Backfill)
+    for k, source in enumerate(given, 1):
         if is_url(source) and has_secret(source):
             name = SECRET_SOURCE_VARIABLE.format(k)
             os.environ[name] = source
             source = ENV_PREFIX + name
         sources.append(source)
-    return (
-        run if tuple(sources) == run.sources else dataclasses.replace(run, sources=tuple(sources))
-    )
+    if tuple(sources) == given:
+        return run
+    return dataclasses.replace(run, sources=tuple(sources))  # type: ignore[type-var]
+
+
+def backfill(argv: Sequence[str]) -> int:
+    """``rif-rating backfill ...``: replay the history of each list; returns the exit status."""
+    p = backfill_parser()
+    args = p.parse_args(argv)
+    if "sources" not in vars(args):
+        p.error("the following arguments are required: --source")
+    try:
+        job = keep_secrets_out(value_of(Backfill, args))
+        job.run().check_local()
+    except RunError as exc:
+        print(f"{PROG}: error: {_with_option(str(exc), Backfill)}", file=sys.stderr)
+        return EXIT["usage"]
+    signal.signal(signal.SIGTERM, _terminate)
+    try:
+        from flows import backfill as flow
+
+        done = flow.execute(job, verbose=args.verbose, dask=args.dask)
+    except KeyboardInterrupt as exc:
+        print(f"{BACKFILL}: interrupted; no replay was left half written", file=sys.stderr)
+        return 128 + (signal.SIGTERM if isinstance(exc, _Terminated) else signal.SIGINT)
+    for line in done.lines:
+        print(f"{BACKFILL}: {line}", file=sys.stdout if done.ok else sys.stderr)
+    return 0 if done.ok else EXIT["failed"]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the job from the command line; returns the exit status."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["backfill"]:
+        return backfill(argv[1:])
     p = parser()
     args = p.parse_args(argv)
     if args.verify:

@@ -402,7 +402,7 @@ class _NoTraceback(logging.Formatter):
         return self.inner.format(quiet)
 
 
-def _hide_tracebacks() -> None:
+def hide_tracebacks() -> None:
     """Console log lines without tracebacks (``--verbose`` keeps them)."""
     for logger in (logging.getLogger(), logging.getLogger("prefect")):
         for handler in logger.handlers:
@@ -419,7 +419,7 @@ def execute(run: Run, *, verbose: bool = False, dask: DaskTarget | None = None) 
     instead of in threads of this process; the lists are the same.
     """
     if not verbose:
-        _hide_tracebacks()
+        hide_tracebacks()
     with prefect_api(dask):
         chosen = daily if dask is None else daily.with_options(task_runner=dask_runner(dask))
         state = chosen(run, return_state=True)

@@ -22,6 +22,7 @@ from typing import Any
 __all__ = [
     "LOCAL_WORKERS_CONFIG",
     "DaskTarget",
+    "cluster_threads",
     "dask_argument",
     "dask_runner",
     "local_cluster_kwargs",
@@ -321,6 +322,16 @@ def _dask_runner_running() -> Any | None:
         return None
     runner = context.task_runner
     return runner if isinstance(runner, DaskTaskRunner) else None
+
+
+def cluster_threads() -> int:
+    """The worker threads of the running flow's Dask cluster (every worker's together); 1 when
+    its tasks run in this process."""
+    runner = _dask_runner_running()
+    if runner is None:
+        return 1
+    threads: dict[str, int] = runner.client.nthreads()
+    return max(1, sum(threads.values()))
 
 
 def share(value: Any) -> Any:

@@ -34,6 +34,7 @@ __all__ = [
     "RatingDays",
     "build_problem",
     "fit",
+    "history_rating_on",
     "rating_days",
     "ratings_at",
 ]
@@ -42,6 +43,7 @@ __all__ = [
 PUBLISHED_OFFSET = 1900.0
 _EPOCH = date(1970, 1, 1)
 _COLUMNS = ("black", "white", "result", "date")
+_DEFAULT_PARAMS = FitParams()
 
 
 class Fit:
@@ -171,6 +173,42 @@ class Fit:
             and np.array_equal(problem.pd_day, self._pd_day)
             and np.array_equal(problem.pd_games, self._pd_games)
         )
+
+    def ratings_at(self, players: np.ndarray, days: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Ratings and uncertainties of ``players`` on ``days`` (one query each), by
+        :meth:`rating_on`'s rule, as arrays: what ``rating_on`` gives, for a few players, without
+        a table of everyone.
+
+        Parameters
+        ----------
+        players : array of str, shape (q,)
+        days : array of datetime64[D] (or dates), shape (q,)
+
+        Returns
+        -------
+        rating, uncertainty : numpy.ndarray of float64, shape (q,)
+            Published rating and its standard deviation (Elo); NaN where the player has no
+            rating day on or before that day (or is not in the fit).
+        """
+        q_day = np.asarray(days, dtype="datetime64[D]").astype(np.int64)
+        players = np.asarray(players, dtype=object)
+        if q_day.shape != players.shape or players.ndim != 1:
+            raise ValueError(
+                f"players and days must be 1-d of the same length, got shapes {players.shape} "
+                f"and {q_day.shape}"
+            )
+        at = pd.Index(self._players).get_indexer(pd.Index(players))
+        rating, sd, _ = core.rating_on_days(
+            self._pd_player,
+            self._pd_day,
+            self.ratings_elo,
+            at,
+            q_day,
+            sd=self.uncertainties_elo,
+            w2=self.params.w2_elo2_per_day,
+        )
+        assert sd is not None
+        return rating, sd
 
     def to_core(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """``(players, pd_player, pd_day, r_natural)``: the solution in solver terms."""
@@ -388,6 +426,7 @@ class RatingDays:
     player: np.ndarray  # int64 index into labels
     day: np.ndarray  # int64 day number
     rating: np.ndarray  # float64, published scale
+    uncertainty: np.ndarray | None = None  # float64, Elo; read when asked for
 
     def on(self, player: np.ndarray, day: np.ndarray) -> np.ndarray:
         """Rating of ``player`` (index into ``labels``; -1: none) on ``day``; NaN where none."""
@@ -401,14 +440,19 @@ class RatingDays:
         return found
 
 
-def rating_days(history: pd.DataFrame | pa.Table, name: str) -> RatingDays:
-    """Read a rating history (``player``, ``date``, ``rating`` published; e.g. HISTORY)."""
-    inp = _Input(history, name, ("player", "date", "rating"))
+def rating_days(
+    history: pd.DataFrame | pa.Table, name: str, *, uncertainty: bool = False
+) -> RatingDays:
+    """Read a rating history (``player``, ``date``, ``rating`` published, and with
+    ``uncertainty`` its column of that name; e.g. HISTORY)."""
+    columns = ("player", "date", "rating") + (("uncertainty",) if uncertainty else ())
+    inp = _Input(history, name, columns)
     labels, (player,) = _encode(inp.players("player"))
     day = inp.days()
     rating = inp.numbers("rating")
     order = np.lexsort((day, player))
     player, day, rating = player[order], day[order], rating[order]
+    sd = inp.numbers("uncertainty")[order] if uncertainty else None
     dup = (player[1:] == player[:-1]) & (day[1:] == day[:-1])
     if dup.any():
         k = int(np.argmax(dup))
@@ -416,7 +460,51 @@ def rating_days(history: pd.DataFrame | pa.Table, name: str) -> RatingDays:
             f"{name}: player {labels[player[k]]!r} has two ratings on day "
             f"{_EPOCH.fromordinal(_EPOCH.toordinal() + int(day[k]))}"
         )
-    return RatingDays(labels, player, day, rating)
+    return RatingDays(labels, player, day, rating, sd)
+
+
+def history_rating_on(
+    history: pd.DataFrame | pa.Table,
+    d: date | datetime | np.datetime64 | pd.Timestamp,
+    params: FitParams = _DEFAULT_PARAMS,
+) -> pd.DataFrame:
+    """:meth:`Fit.rating_on` read from a rating history table: every player rated on or
+    before day ``d``, with their rating and its uncertainty on that day, by the same rule.
+
+    Parameters
+    ----------
+    history : pandas.DataFrame or pyarrow.Table
+        ``player`` (str), ``date``, ``rating`` (published scale), ``uncertainty`` (Elo): e.g.
+        a list's ``history.parquet`` read back (``whr.tables.HISTORY``); rows in any order.
+    d : date
+        The day.
+    params : FitParams
+        Its ``w2_elo2_per_day`` is the Wiener variance by which an uncertainty grows after a
+        player's last rating day and between two (that of the fit that made ``history``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        As :meth:`Fit.rating_on`: ``player``, ``rating``, ``uncertainty``, ``last_date``,
+        sorted by player. For a fit's own history it is that fit's ``rating_on(d)``.
+    """
+    if not isinstance(params, FitParams):
+        raise TypeError(f"params must be a whr.FitParams, got {type(params).__name__}")
+    day = _day_number(d, "d")
+    h = rating_days(history, "history", uncertainty=True)
+    players = np.arange(h.labels.size)
+    rating, sd, last = core.rating_on_days(
+        h.player,
+        h.day,
+        h.rating,
+        players,
+        np.full(players.size, day),
+        sd=h.uncertainty,
+        w2=params.w2_elo2_per_day,
+    )
+    rated = last >= 0
+    assert sd is not None
+    return _rating_frame(h.labels[rated], rating[rated], sd[rated], h.day[last[rated]])
 
 
 def ratings_at(
@@ -532,9 +620,6 @@ def _solve(problem: core.Problem, r0: np.ndarray | None, params: FitParams) -> c
             f"tol_elo={params.tol_elo}, "
             f"tol_grad_per_natural_unit={params.tol_grad_per_natural_unit})"
         ) from exc
-
-
-_DEFAULT_PARAMS = FitParams()
 
 
 def fit(

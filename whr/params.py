@@ -36,6 +36,7 @@ __all__ = [
     "ReadLimits",
     "declared",
     "param",
+    "same_as",
 ]
 
 #: The largest download, and the largest file once unpacked, accepted by default, in bytes.
@@ -115,6 +116,24 @@ def param(
     if factory is not None:
         return dataclasses.field(default_factory=factory, metadata=metadata)
     return dataclasses.field(default=default, metadata=metadata)
+
+
+def same_as(cls: type, name: str, **changes: Any) -> Any:
+    """The field ``name`` of the dataclass ``cls``, declared again for another dataclass that
+    takes the same parameter: the same default, flag, help, unit and check, so that it is still
+    declared once. ``changes`` replace what :func:`param` would set (``help=``, ``shown=``).
+    """
+    try:
+        f = next(f for f in fields(cls) if f.name == name)
+    except StopIteration:
+        raise ValueError(f"{cls.__name__} has no field {name!r}") from None
+    metadata = dict(f.metadata)
+    if "help" in changes:
+        changes["description"] = changes.pop("help")
+    metadata.update(changes)
+    if f.default_factory is not dataclasses.MISSING:
+        return dataclasses.field(default_factory=f.default_factory, metadata=metadata)
+    return dataclasses.field(default=f.default, metadata=metadata)
 
 
 def check_fields(value: Any) -> None:

@@ -46,9 +46,10 @@ from whr.params import (
     param,
     public_source,
     resolve_source,
+    same_as,
 )
 
-__all__ = ["CATEGORIES", "Run", "RunError", "bundled_rules", "is_url", "today_utc"]
+__all__ = ["CATEGORIES", "Backfill", "Run", "RunError", "bundled_rules", "is_url", "today_utc"]
 
 VARIANT_NAME = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?")
 """A variant's name: lower-case letters, digits and inner hyphens, at most 40 characters."""
@@ -379,3 +380,87 @@ class Run:
             rules=None if self.rules is None else str(self.rules),
         )
         return out
+
+
+@dataclass(frozen=True)
+class Backfill:
+    """A backfill: each list's history replayed day by day, for each tournament's change at the
+    time (:func:`whr.lists.at_the_time.replay`), written beside the list's archive.
+
+    The games are read and selected as the run of day ``as_of`` reads and selects them (the
+    fields it shares with :class:`Run` are declared there, :func:`whr.params.same_as`);
+    :meth:`run` is that run, and validates them. A :class:`RunError` names the field.
+    """
+
+    sources: tuple[str, ...] = same_as(Run, "sources")
+    out: Path = same_as(
+        Run,
+        "out",
+        help="the published tree: the replay of each list is written to "
+        "OUT/archive/<list>/replay/<D>.parquet",
+    )
+    as_of: dt.date = same_as(
+        Run,
+        "as_of",
+        help="replay the games the list of day D (YYYY-MM-DD) rates, at most tomorrow; later "
+        "games are ignored",
+    )
+    until: dt.date | None = param(
+        None,
+        flag="--until",
+        metavar="D",
+        shown="the --as-of day",
+        help="the last day replayed, D included: e.g. the first day of the archive, whose later "
+        "days are the archive's own",
+    )
+    categories: tuple[str, ...] = same_as(
+        Run, "categories", help="a rule category whose list is replayed; repeat for several"
+    )
+    variant: str | None = same_as(
+        Run,
+        "variant",
+        help="the variant whose list is replayed (its archive is variants/NAME/): required "
+        "when --w2, --virtual-games, --strict, --max-name-chars or --rules differ from the "
+        "official values",
+    )
+    fit: FitParams = same_as(Run, "fit")
+    strict: bool = same_as(Run, "strict")
+    rules: Path | None = same_as(Run, "rules")
+    wait: bool = same_as(
+        Run,
+        "wait",
+        help="when another run is publishing to OUT as the replay is written, wait for it "
+        "instead of failing",
+    )
+    pull: PullSettings = same_as(Run, "pull")
+    limits: ReadLimits = same_as(Run, "limits")
+
+    def __post_init__(self) -> None:
+        run = self.run()
+        for name in ("sources", "out", "categories", "rules"):
+            object.__setattr__(self, name, getattr(run, name))  # as the run normalises them
+        if self.until is not None:
+            if not isinstance(self.until, dt.date) or isinstance(self.until, dt.datetime):
+                raise RunError(f"until: expected a date, got {self.until!r}")
+            if self.until > self.as_of:
+                raise RunError(
+                    f"until: expected a day on or before as_of ({self.as_of}), got {self.until}"
+                )
+
+    def run(self) -> Run:
+        """The run of day ``as_of`` with this backfill's sources, parameters and rules: what
+        the games are read and selected by (raises :class:`RunError`)."""
+        shared = {f.name for f in fields(Run)} & {f.name for f in fields(Backfill)}
+        return Run(**{name: getattr(self, name) for name in shared})
+
+    @property
+    def last_day(self) -> dt.date:
+        """The last day replayed: ``until``, else ``as_of``."""
+        return self.as_of if self.until is None else self.until
+
+    def record(self) -> dict[str, Any]:
+        """The backfill as JSON values (sources in their public form), as :meth:`Run.record`."""
+        return {
+            **self.run().record(),
+            "until": None if self.until is None else self.until.isoformat(),
+        }

@@ -605,3 +605,59 @@ EXCLUSIONS_CSV = table(
 )
 """``exclusions.csv`` of a list's site: the games not rated, with their tournament's name and
 last day."""
+
+CHANGE_SOURCES = ("daily", "replay")
+"""Where a row of ``TOURNAMENT_CHANGES`` comes from: computed by the daily run of the list that
+first rated the tournament (``daily``), or reconstructed by the backfill (``replay``)."""
+
+TOURNAMENT_CHANGES = table(
+    [
+        column("player", pa.string(), "player id", required=True),
+        column("tournament_id", pa.string(), "tournament id", required=True),
+        column(
+            "first_list_date",
+            pa.date32(),
+            "the list that first rated the tournament's games",
+            required=True,
+        ),
+        column("previous_list_date", pa.date32(), "the list just before it", required=True),
+        column(
+            "rating_before",
+            pa.float64(),
+            "the player's rating on the previous list, from the games known then, published "
+            "scale; null: not on that list",
+            unit=ELO,
+        ),
+        column("uncertainty_before", pa.float64(), "its standard deviation", unit=ELO),
+        column(
+            "rating_after",
+            pa.float64(),
+            "the player's rating on the first list that rated the tournament, from the games "
+            "known then, published scale",
+            required=True,
+            unit=ELO,
+        ),
+        column(
+            "uncertainty_after", pa.float64(), "its standard deviation", required=True, unit=ELO
+        ),
+        column("games", pa.int32(), "the player's games in the tournament", required=True),
+        column("score", pa.float64(), "the player's points in them", required=True),
+        column(
+            "other_new_games",
+            pa.int32(),
+            "the player's other games new on that list (0: rating_after - rating_before is "
+            "this tournament's change, with the other players' new results)",
+            required=True,
+        ),
+        column(
+            "source",
+            pa.string(),
+            "daily: kept by the run of that list; replay: reconstructed by the backfill",
+            required=True,
+            values=CHANGE_SOURCES,
+        ),
+    ],
+    key=("player", "tournament_id"),
+)
+"""Each tournament's change at the time (``whr.lists.at_the_time``): one row per player and
+tournament, made when the tournament's games were first rated and never recomputed."""

@@ -164,7 +164,7 @@ def test_a_players_tournaments_and_the_year_index_on_a_phone(changed, browser, a
     busiest = ratings.sort_values("games").iloc[-1]["player"]
     p = new_page(browser, PHONE)
     open_(p, site, f"p/{page_names(ratings['player'])[busiest]}.html")
-    want = ["Tournament", "Score", "Change"]
+    want = ["Tournament", "Score", "At the time", "Change"]
     assert in_box(p, "#events table", want) == dict.fromkeys(want, True)
     open_(p, site, "years.html")
     # No. 1 on one line: as tall as the row's date

@@ -37,6 +37,7 @@ FULL = {
     *(f"{t}.parquet" for t in ("ratings", "year_end", "history", "games", "players")),
     "tournaments.parquet",
     "exclusions.parquet",
+    "tournament_changes.parquet",
     "facts_needed.csv",
 }
 

@@ -22,7 +22,7 @@ from support import ODD_ID, read_data
 
 import whr.lists
 import whr.publish.site as site_module
-from whr.publish.site import frame, page_names, write
+from whr.publish.site import contract, frame, page_names, write
 from whr.publish.site.lists import shown_change
 from whr.publish.site.names import renjunet_game_url, renjunet_games
 
@@ -38,6 +38,9 @@ class Links(HTMLParser):
         for name, value in attrs:
             if name in ("href", "src") and value is not None:
                 self.urls.append(value)
+
+
+EVENT = contract.EVENT.script()  # an event row's fields by position (contract.EVENT)
 
 
 def page_data(html: str, element: str) -> dict:
@@ -595,7 +598,7 @@ def test_renju_net_links_only_for_renjunet_games_and_only_when_asked(small, tmp_
     for page in (site / "p").glob("*.html"):
         text = page.read_text(encoding="utf-8")
         events = page_data(text, "player-data")["events"]
-        on_players.update(g for event in events for g in (event[10:] or [[]])[0] if g)
+        on_players.update(g for event in events for g in (event[EVENT["ids"] :] or [[]])[0] if g)
         assert "https:" not in text.split("id=player-data>", 1)[0]
     assert set(on_players) == expected and set(on_players.values()) == {2}
 
@@ -611,14 +614,16 @@ def test_player_pages_hold_each_players_tournaments_and_games(published):
         html = (site / "p" / f"{pages[player]}.html").read_text(encoding="utf-8")
         events = page_data(html, "player-data")["events"]
         mine = games.loc[(games["black"] == player) | (games["white"] == player)]
-        assert sum(len(e[9]) for e in events) == 4 * len(mine), player  # 4 numbers a game
+        n_games = sum(len(e[EVENT["played"]]) for e in events)
+        assert n_games == 4 * len(mine), player  # 4 numbers a game
         assert sorted(tournaments["pg"][e[0]] for e in events) == sorted(
             page_names([*games["tournament_id"]])[t] for t in mine["tournament_id"].unique()
         ), player
         days = [e[1] for e in events]
         assert days == sorted(days, reverse=True), player  # newest first
         for e in events:  # the score is the games' points; the opponents are others
-            played = [e[9][k : k + 4] for k in range(0, len(e[9]), 4)]
+            games_of = e[EVENT["played"]]
+            played = [games_of[k : k + 4] for k in range(0, len(games_of), 4)]
             assert e[3] == sum(g[1] % 3 for g in played), player
             assert all(g[2] != number for g in played), player
 

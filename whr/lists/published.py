@@ -11,7 +11,16 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from whr.tables import EXCLUSIONS, HISTORY, PLAYERS, RATED_GAMES, RATINGS, TOURNAMENTS, days_of
+from whr.tables import (
+    EXCLUSIONS,
+    HISTORY,
+    PLAYERS,
+    RATED_GAMES,
+    RATINGS,
+    TOURNAMENT_CHANGES,
+    TOURNAMENTS,
+    days_of,
+)
 
 __all__ = ["Tables", "by_list_date"]
 
@@ -27,6 +36,8 @@ class Tables:
     players: pd.DataFrame  # as read, by id
     tournaments: pd.DataFrame  # as read, by id
     exclusions: pd.DataFrame  # every game read and not rated, with its reason
+    # each tournament's change at the time, carried forward from list to list
+    tournament_changes: pd.DataFrame
 
     SCHEMAS: ClassVar[dict[str, pa.Schema]] = {
         "ratings": RATINGS,
@@ -36,6 +47,7 @@ class Tables:
         "players": PLAYERS,
         "tournaments": TOURNAMENTS,
         "exclusions": EXCLUSIONS,
+        "tournament_changes": TOURNAMENT_CHANGES,
     }
     """File stem -> schema, in the order the tables are written."""
 

@@ -19,7 +19,7 @@ import pandas as pd
 import pyarrow as pa
 
 from whr.engine import Fit
-from whr.lists import changes
+from whr.lists import at_the_time, changes
 from whr.lists.listing import RuleNumbers, list_on, player_games, rated_games, year_end_lists
 from whr.lists.published import Tables, by_list_date
 from whr.lists.views import View, view
@@ -32,9 +32,11 @@ from whr.tables import (
     PLAYERS,
     RATINGS,
     STATUSES,
+    TOURNAMENT_CHANGES,
     TOURNAMENTS,
     SourceData,
     conform,
+    empty,
 )
 
 __all__ = ["Counts", "FitRecord", "Previous", "Snapshot", "build"]
@@ -56,12 +58,21 @@ class Previous:
         change into the player's own games and the others' (:func:`whr.lists.changes.with_split`).
     problem : str or None
         Why the list could not be read.
+    games : pandas.DataFrame or None
+        Its rated games (``game_id`` and ``tournament_id`` of ``RATED_GAMES`` are read), when
+        its entry still holds them: which tournaments are new to the new list, for each one's
+        change at the time (:func:`whr.lists.at_the_time.daily`).
+    changes : pandas.DataFrame or None
+        Its tournaments' changes at the time (``TOURNAMENT_CHANGES``), carried forward into
+        the new list's (None: it kept none).
     """
 
     day: dt.date
     ratings: pd.DataFrame | None
     history: pd.DataFrame | None = None
     problem: str | None = None
+    games: pd.DataFrame | None = None
+    changes: pd.DataFrame | None = None
 
 
 @dataclass(frozen=True)
@@ -161,6 +172,10 @@ class Snapshot:
         The rules the list was computed with, as its pages state them.
     view : whr.lists.View
         What the pages show (:func:`whr.lists.view` of the tables).
+    new_changes : pandas.DataFrame
+        ``TOURNAMENT_CHANGES``: the change at the time of each player of the tournaments new
+        to this list (:func:`whr.lists.at_the_time.daily`); ``tables.tournament_changes`` is
+        the previous list's table with these rows added.
     warnings : tuple of str
         What went wrong without stopping the list (a previous list that could not be read).
     """
@@ -176,6 +191,7 @@ class Snapshot:
     previous: Previous | None
     rules: RuleNumbers
     view: View
+    new_changes: pd.DataFrame
     warnings: tuple[str, ...] = ()
 
     @property
@@ -188,10 +204,37 @@ def _sorted(frame: pd.DataFrame, schema: pa.Schema, by: list[str]) -> pd.DataFra
     return conform(frame, schema).sort_values(by, kind="stable").reset_index(drop=True)
 
 
+def _new_changes(
+    selection: Selection, fit: Fit, previous: Previous | None
+) -> tuple[pd.DataFrame, tuple[str, ...]]:
+    """The change at the time of the tournaments new to the list, from the previous list's
+    rating history and games and today's fit (no other fit); and why there are none, when the
+    previous entry lacks what they are computed from."""
+    if previous is None or previous.ratings is None:
+        return empty(TOURNAMENT_CHANGES), ()
+    if previous.history is None or previous.games is None:
+        return empty(TOURNAMENT_CHANGES), (
+            f"the list of {previous.day} kept no rating history or games: the change at the "
+            "time of the tournaments new since it is not recorded (rif-rating backfill "
+            "replays it)",
+        )
+    rows = at_the_time.daily(
+        previous.history, previous.day, previous.games, fit, selection.as_of, selection.rated
+    )
+    return rows, ()
+
+
 def _tables(
-    as_of: dt.date, data: SourceData, selection: Selection, fit: Fit, previous: Previous | None
+    as_of: dt.date,
+    data: SourceData,
+    selection: Selection,
+    fit: Fit,
+    previous: Previous | None,
+    new_changes: pd.DataFrame,
+    kept: pd.DataFrame | None,
 ) -> Tables:
-    """The day's tables (see :class:`Tables`), sorted deterministically."""
+    """The day's tables (see :class:`Tables`), sorted deterministically; ``kept``: the
+    previous list's changes at the time, carried forward with ``new_changes``."""
     history = _sorted(fit.history, HISTORY, ["player", "date"])
     games = rated_games(selection.rated, history)
     pg = player_games(games)
@@ -216,6 +259,7 @@ def _tables(
         players=players,
         tournaments=_sorted(data.tournaments, TOURNAMENTS, ["tournament_id"]),
         exclusions=_sorted(selection.exclusions, EXCLUSIONS, ["game_id", "reason"]),
+        tournament_changes=at_the_time.carry([kept, new_changes]),
     )
 
 
@@ -290,7 +334,10 @@ def build(
             f"the previous list could not be read ({previous.problem}); changes are not shown",
         )
         against = None
-    tables = _tables(as_of, data, selection, fit, against)
+    new_changes, unkept = _new_changes(selection, fit, against)
+    warnings += unkept
+    kept = previous.changes if previous is not None else None  # also when its list is unread
+    tables = _tables(as_of, data, selection, fit, against, new_changes, kept)
     needed = facts_needed(selection)
     rules = RuleNumbers.of(selection.config)
     return Snapshot(
@@ -305,5 +352,6 @@ def build(
         previous=previous,
         rules=rules,
         view=view(as_of, selection.category, tables, rules),
+        new_changes=new_changes,
         warnings=warnings,
     )

@@ -37,9 +37,11 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
+import pyarrow as pa
 
 from whr.lists import Previous, RuleNumbers, Snapshot, Tables, View
 from whr.lists import view as lists_view
+from whr.lists.at_the_time import carry
 from whr.publish import gates
 from whr.publish.archive import (
     Entry,
@@ -75,8 +77,17 @@ from whr.publish.files import (
 from whr.publish.layout import DAY, Channel, Layout
 from whr.publish.lock import COMMIT, hold
 from whr.publish.parquet import jsonable, versions, write_entry
+from whr.publish.replay import newest_replay
 from whr.run import Run
-from whr.tables import FACTS_NEEDED, FORMAT_VERSION, HISTORY, SourceData
+from whr.tables import (
+    FACTS_NEEDED,
+    FORMAT_VERSION,
+    HISTORY,
+    RATED_GAMES,
+    TOURNAMENT_CHANGES,
+    SourceData,
+    empty,
+)
 
 __all__ = [
     "Published",
@@ -175,11 +186,18 @@ def tidy(
 # Rendering the site of an entry
 
 
+ADDED = {"tournament_changes": 5}
+"""Tables of :class:`whr.lists.Tables` added by a later format (stem -> its first
+``FORMAT_VERSION``): an entry written before it has none, and reads as an empty table."""
+
+
 def read_tables(entry: Entry) -> Tables:
-    """Every table of a full entry."""
+    """Every table of a full entry (one added since the entry was written: empty)."""
     return Tables(
         **{
             stem: read_parquet(entry.path / f"{stem}.parquet", schema)
+            if stem not in ADDED or f"{stem}.parquet" in entry.manifest["files"]
+            else empty(schema)
             for stem, schema in Tables.SCHEMAS.items()
         }
     )
@@ -477,27 +495,58 @@ def absent(run: Run, data: SourceData) -> dict[str, str]:
 # Publishing
 
 
-def _previous(published: list[Entry], day: dt.date) -> Previous | None:
-    """The previous list of the same kind: its rows and, when the entry still holds it, its
-    rating history (for the split of the changes). One that cannot be read says why."""
+GAMES_ON_LIST = pa.schema([RATED_GAMES.field("game_id"), RATED_GAMES.field("tournament_id")])
+"""What is read of the previous list's games: which games and tournaments it had (the rest of
+its ``games.parquet`` is not read: a sixth of the time)."""
+
+
+def _checked(entry: Entry, name: str, schema: pa.Schema) -> pd.DataFrame:
+    """A table of ``entry``, read after its checksum is checked."""
+    if sha256(entry.path / name) != entry.manifest["files"][name]["sha256"]:
+        raise StateError(f"{entry.path / name} does not match its checksum")
+    return read_parquet(entry.path / name, schema)
+
+
+def _changes(layout: Layout, entry: Entry) -> pd.DataFrame | None:
+    """The changes at the time carried to the list after ``entry``: the entry's own table,
+    with the rows of the newest backfill (:mod:`whr.publish.replay`) for the tournaments it
+    has none of, up to its day (the archive's own rows first: where they overlap, the two
+    agree). None when there is neither."""
+    name = "tournament_changes.parquet"
+    kept = _checked(entry, name, TOURNAMENT_CHANGES) if name in entry.manifest["files"] else None
+    replayed = newest_replay(layout, entry.channel)
+    if replayed is None:
+        return kept
+    replayed = replayed[[d <= entry.day for d in replayed["first_list_date"]]]
+    return carry([kept, replayed])
+
+
+def _previous(layout: Layout, published: list[Entry], day: dt.date) -> Previous | None:
+    """The previous list of the same kind: its rows and, when the entry still holds them, its
+    rating history (for the split of the changes), its games and its changes at the time
+    (for the tournaments new to the next list). One that cannot be read says why."""
     earlier = [e for e in published if e.day < day]
     if not earlier:
         return None
     entry = earlier[-1]
     try:
         rows = read_list(entry)  # its checksum was checked by the repair's scan
-        history = None
-        if entry.full:
-            if (
-                sha256(entry.path / "history.parquet")
-                != entry.manifest["files"]["history.parquet"]["sha256"]
-            ):
-                raise StateError(f"{entry.path / 'history.parquet'} does not match its checksum")
-            history = read_parquet(entry.path / "history.parquet", HISTORY)
-        return Previous(entry.day, rows, history)
+        if not entry.full:
+            return Previous(entry.day, rows, changes=_changes(layout, entry))
+        return Previous(
+            entry.day,
+            rows,
+            _checked(entry, "history.parquet", HISTORY),
+            games=_checked(entry, "games.parquet", GAMES_ON_LIST),
+            changes=_changes(layout, entry),
+        )
     except Exception as exc:  # a damaged Parquet file raises pyarrow's own errors
         what = exc if isinstance(exc, (StateError, OSError)) else f"{type(exc).__name__}: {exc}"
-        return Previous(entry.day, None, problem=str(what))
+        try:  # what was kept is carried on, even when the list cannot be read
+            kept = _changes(layout, entry)
+        except Exception:
+            kept = None
+        return Previous(entry.day, None, problem=str(what), changes=kept)
 
 
 def previous(run: Run, category: str) -> Previous | None:
@@ -515,7 +564,7 @@ def previous(run: Run, category: str) -> Previous | None:
     with hold(layout.out, wait=run.wait):
         with COMMIT:
             _, scans = _repair(layout, [channel], {})
-        return _previous(scans[channel].good, run.as_of)
+        return _previous(layout, scans[channel].good, run.as_of)
 
 
 def _built_against(published: list[Entry], snapshot: Snapshot) -> Entry | None:

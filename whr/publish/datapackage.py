@@ -40,6 +40,7 @@ from whr.tables import (
     PLAYERS,
     RATED_GAMES,
     RATINGS,
+    TOURNAMENT_CHANGES,
     TOURNAMENTS,
     described,
 )
@@ -92,6 +93,11 @@ DAY_FILES = (
     File("players.parquet", PLAYERS, "every player read from the source"),
     File("tournaments.parquet", TOURNAMENTS, "every tournament read from the source"),
     File("exclusions.parquet", EXCLUSIONS, "every game read but not rated, with its reason"),
+    File(
+        "tournament_changes.parquet",
+        TOURNAMENT_CHANGES,
+        "each player's change in each tournament at the time it was first rated",
+    ),
 )
 """The tables of the newest archived day (``OUT/archive/<list>/<D>/``); its list is the site's
 ``ratings.parquet`` (the same bytes), and its ``facts_needed.csv`` the site's too."""

@@ -246,6 +246,9 @@ EVENT = _rows(
     ("before", "rating before the tournament; null: new to the list"),
     ("after", "rating after it"),
     ("change", "after - before as shown (each rounded once)"),
+    ("then_before", "rating on the list just before it was first rated; null: new or not kept"),
+    ("then_after", "rating on the first list that rated it; null: not kept"),
+    ("then_change", "then_after - then_before as displayed; null: either is null"),
     ("played", "the games, flat: a game row after another"),
     ("ids", "renju.net game ids of the games (null: none); only if one links", "optional"),
 )

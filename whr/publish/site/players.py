@@ -12,6 +12,7 @@ import pandas as pd
 from markupsafe import Markup, escape
 
 from whr.lists import RuleNumbers, View
+from whr.lists.views import positions
 from whr.publish.site import plain
 from whr.publish.site.contract import (
     CFG,
@@ -242,6 +243,7 @@ class Columns:
         self.ev_bound = ev["performance_bound"].to_numpy(np.int64)
         self.ev_before = ev["rating_before"].to_numpy(np.float64)
         self.ev_after = ev["rating_after"].to_numpy(np.float64)
+        self.ev_then = at_the_time(view, self.ev_number, self.ev_tournament)
 
     def _games(self, site: Site) -> None:
         """Each player's games, by event, in playing order within each tournament."""
@@ -349,6 +351,26 @@ def player_pages(r: Renderer, cols: Columns, page: Stencil, lo: int, hi: int) ->
         r.write(f"p/{cols.page[i]}.html", html)
 
 
+def at_the_time(
+    view: View, number: np.ndarray, tournament: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The rating before and after each event (player ``number``, ``tournament`` number) at
+    the time (``tournament_changes``), each rounded once to whole Elo, so that their
+    difference is the change as displayed; NaN where the list kept none (before: also new)."""
+    kept = view.tables.tournament_changes
+    p = positions(view.players["player"].astype("str"), kept["player"].astype("str"))
+    t = positions(view.tournaments["tournament_id"], kept["tournament_id"].astype("str"))
+    n_t = max(len(view.tournaments), 1)
+    key = np.where((p >= 0) & (t >= 0), p * n_t + t, -1)
+    at = pd.Index(key).get_indexer(number * n_t + tournament)
+    found = at >= 0
+    out = []
+    for column in ("rating_before", "rating_after"):
+        values = np.rint(kept[column].to_numpy(np.float64))
+        out.append(np.where(found, values[np.maximum(at, 0)] if len(values) else np.nan, np.nan))
+    return out[0], out[1]
+
+
 def _events_json(cols: Columns, lo: int, hi: int, e_lo: int, e_hi: int) -> list[str]:
     """The event rows (:data:`contract.EVENT`) of the players numbered lo..hi-1 (their events
     are e_lo..e_hi-1), each with its games (:data:`contract.GAME`) flat."""
@@ -393,6 +415,9 @@ def _events_json(cols: Columns, lo: int, hi: int, e_lo: int, e_hi: int) -> list[
         before=json_numbers(before),
         after=json_numbers(after),
         change=json_numbers(np.rint(after) - np.rint(before)),  # as shown: After - Before
+        then_before=json_numbers(cols.ev_then[0][ev]),
+        then_after=json_numbers(cols.ev_then[1][ev]),
+        then_change=json_numbers(cols.ev_then[1][ev] - cols.ev_then[0][ev]),
         played=played,
         ids=linked,
     )

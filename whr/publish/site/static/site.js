@@ -508,6 +508,11 @@ var WHR_FIELDS = /*@F@*/{}, WHR_RULES = /*@RULES@*/{};
   function score(twice) { return (twice >= 2 || twice === 0 ? String(Math.floor(twice / 2)) : "") + (twice % 2 ? "\u00bd" : ""); }
   function performance(value, bound) { return value === null ? "" : (bound > 0 ? "\u2265" : (bound < 0 ? "\u2264" : "")) + value; }
   function gameLink(id, text, cls) { return "<a" + (cls ? " class=" + cls : "") + " href=\"https://www.renju.net/game/" + esc(id) + "/\" rel=nofollow>" + text + "</a>"; }
+  function atTheTime(e) {  // before -> after as the lists showed them then, and the change as displayed
+    var b = e[F.event.then_before], a = e[F.event.then_after];
+    if (a === null) return "<td>\u2013";
+    return "<td>" + (b === null ? "new \u2192 " + a : b + " \u2192 " + a + " (" + signed(e[F.event.then_change]) + ")");
+  }
   function playerApp() {
     var all = JSON.parse($("player-data").textContent), data = all[F.player.events];
     $("record").innerHTML = "<h2>Rating history</h2><figure class=chart data-band=1 data-days=1><svg role=img aria-label=\"Rating history\"></svg>" +
@@ -517,11 +522,12 @@ var WHR_FIELDS = /*@F@*/{}, WHR_RULES = /*@RULES@*/{};
     var T = new Tournaments(W.tournaments), P = new Players(W.players);
     function tournament(k) { return "<a href=\"../tournaments/" + esc(T.page[k]) + ".html\">" + esc(T.name[k]) + "</a>"; }
     var html = "<p class=meta>Newest first (<a href=../about.html#tournaments>the columns</a>).</p>" +
+      "<p class=meta id=at-the-time>At the time: the player\u2019s rating on the list just before the tournament was first rated \u2192 on the first list that rated it, and the change then.</p>" +
       "<p class=meta id=today-estimates>Before, After: today\u2019s whole-history estimates of the rating just before and just after the tournament (they move as later results come in); Change = After \u2212 Before.</p>" +
-      "<div class=scroll><table class=games><thead><tr><th class=nm>Tournament<th>Date<th>Score<th title=performance>Perf.<th title=\"After \u2212 Before\">Change<th title=\"today's estimate\">Before<th title=\"today's estimate\">After<th>Games</thead><tbody>";
+      "<div class=scroll><table class=games><thead><tr><th class=nm>Tournament<th>Date<th>Score<th title=performance>Perf.<th title=\"as the lists showed it then\">At the time<th title=\"After \u2212 Before\">Change<th title=\"today's estimate\">Before<th title=\"today's estimate\">After<th>Games</thead><tbody>";
     data.forEach(function (e) {
       html += "<tr><td class=nm>" + tournament(e[F.event.tournament]) + "<td>" + isoDay(e[F.event.last_day]) + "<td>" + score(e[F.event.score2]) +
-        "<td>" + performance(e[F.event.performance], e[F.event.bound]) +
+        "<td>" + performance(e[F.event.performance], e[F.event.bound]) + atTheTime(e) +
         (e[F.event.before] === null ? "<td class=new>new<td>\u2013" : "<td>" + signed(e[F.event.change]) + "<td>" + e[F.event.before]) +
         "<td>" + e[F.event.after] + "<td>" + e[F.event.games] + "</tr>";
     });
