@@ -155,6 +155,10 @@ def other_pages(p, site: Path, language: str) -> None:
     settle(p)
     assert catalog["Standings"] in p.locator("main h2").first.inner_text()
     assert catalog[i18n.key("Place", "standings")] in p.locator("#cross thead").inner_text()
+    p.goto((site / "top.html").as_uri())
+    settle(p)
+    assert p.locator("main h1").inner_text() == catalog["History of the top players"]
+    assert f"({catalog['current']})" in p.locator("table.top").inner_text()
     p.goto((site / "about.html").as_uri())
     settle(p)
     assert p.locator("#in-english").is_visible()  # the prose stays English, and says so

@@ -74,6 +74,9 @@ var WHR_I18N = (function () {
     }
     var exact = cat.m[t] || cat.n[t];
     if (exact) return s.replace(t, exact);
+    var core = /^([(:\s]*)([\s\S]*?)([).:;,\s]*)$/.exec(t);  // "(current)", ": a woman ·"
+    exact = core[2] !== t && (cat.m[core[2]] || cat.n[core[2]]);
+    if (exact) return s.replace(t, core[1] + exact + core[3]);
     var d = longDate(t);
     if (d) return s.replace(t, d);
     if (!patterns) patterns = { text: compile(false), html: compile(true) };
