@@ -74,7 +74,7 @@ var WHR_I18N = (function () {
     }
     var exact = cat.m[t] || cat.n[t];
     if (exact) return s.replace(t, exact);
-    var core = /^([(:\s]*)([\s\S]*?)([).:;,\s]*)$/.exec(t);  // "(current)", ": a woman ·"
+    var core = /^([(:\s]*)([\s\S]*?)([().:;,\s]*)$/.exec(t);  // "(current)", "White (" before a link
     exact = core[2] !== t && (cat.m[core[2]] || cat.n[core[2]]);
     if (exact) return s.replace(t, core[1] + exact + core[3]);
     var d = longDate(t);
@@ -664,7 +664,8 @@ var WHR_I18N = (function () {
     $("record").querySelector("figure").chartData = all[F.player.chart];  // drawn by the chart script
     var T = new Tournaments(W.tournaments), P = new Players(W.players);
     function tournament(k) { return "<a href=\"../tournaments/" + esc(T.page[k]) + ".html\">" + esc(T.name[k]) + "</a>"; }
-    var html = "<p class=meta>" + tr("Newest first (%(link)s).", { link: "<a href=../about.html#tournaments>" + tr("the columns") + "</a>" }) + "</p>" +
+    var columns = "<a href=../about.html#tournaments>" + tr("the columns") + "</a>";
+    var html = "<p class=meta>" + tr("Newest first (%(link)s).", { link: columns }) + "</p>" +
       "<p class=meta id=today-estimates>" + tr("Before, After: today\u2019s whole-history estimates of the rating just before and just after the tournament (they move as later results come in); Change = After \u2212 Before.") + "</p>" +
       "<div class=scroll><table class=games><thead><tr><th class=nm>" + tr("Tournament") + "<th>" + tr("Date") + "<th>" + tr("Score") + "<th title=\"" + esc(tr("performance")) + "\">" + tr("Perf.") +
       "<th title=\"" + esc(tr("After \u2212 Before")) + "\">" + tr("Change") + "<th title=\"" + esc(tr("today's estimate")) + "\">" + tr("Before") + "<th title=\"" + esc(tr("today's estimate")) + "\">" + tr("After") + "<th>" + tr("Games") + "</thead><tbody>";
