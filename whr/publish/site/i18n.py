@@ -4,10 +4,10 @@ The pages are rendered once, in English (what a reader without script, a text br
 crawler reads); every text of the templates, of the page families and of the page script is a
 message of the catalogs in ``locale/`` (a ``.pot`` extracted by Babel from the templates, the
 Python modules and ``static/site.js``; one ``.po`` per language). At publish time each
-language's catalog becomes one small script, ``static/i18n/<lang>.js``, with the country names
+language's catalog becomes one small script, ``static/lang-<code>.js``, with the country names
 of that language (ISO 3166, from pycountry's translations); the page script loads the reader's
-language, draws its own texts from it and swaps the page's marked texts (:data:`MARKED`). So
-the languages cost a few kilobytes per site, not a copy of each page.
+language, draws its own texts from it and swaps the page's English texts. So the languages
+cost a few kilobytes per site, not a copy of each page (docs/site.md, *Languages*).
 
 How a page's English text finds its translation (the page script's ``translate``): a text node
 or an attribute (``placeholder``, ``aria-label``, ``title``) whose text is a message is
@@ -27,7 +27,6 @@ import gettext as gettext_module
 import io
 import json
 import re
-import sys
 from functools import cache
 from pathlib import Path
 
@@ -94,6 +93,7 @@ def extract() -> list[str]:
 
 
 def pot_text(messages: list[str]) -> str:
+    """The ``.pot`` of ``messages`` (keys, :func:`key`), sorted, without places or dates."""
     from babel.messages.catalog import Catalog
     from babel.messages.pofile import write_po
 
@@ -104,10 +104,12 @@ def pot_text(messages: list[str]) -> str:
         catalog.add(m, flags=flags, context=context or None)
     out = io.BytesIO()
     write_po(out, catalog, omit_header=False, no_location=True, sort_output=True, width=0)
-    # the header's dates change on each extraction: keep them out of the file
-    return re.sub(
-        r'"(POT-Creation-Date|PO-Revision-Date): [^"]*\\n"\n', "", out.getvalue().decode()
-    )
+    return _undated(out.getvalue().decode())
+
+
+def _undated(po_text: str) -> str:
+    """A catalog's text without the header's dates, which change on each extraction."""
+    return re.sub(r'"(POT-Creation-Date|PO-Revision-Date): [^"]*\\n"\n', "", po_text)
 
 
 @cache
@@ -255,14 +257,8 @@ def update() -> None:
             po.locale = language
         out = io.BytesIO()
         write_po(out, po, no_location=True, sort_output=True, width=0, omit_header=False)
-        path.write_text(
-            re.sub(
-                r'"(POT-Creation-Date|PO-Revision-Date): [^"]*\\n"\n', "", out.getvalue().decode()
-            ),
-            encoding="utf-8",
-        )
+        path.write_text(_undated(out.getvalue().decode()), encoding="utf-8")
 
 
 if __name__ == "__main__":
     update()
-    sys.exit(0)
