@@ -12,6 +12,7 @@ from babel.messages.pofile import read_po
 from test_browser import DESKTOP, PHONE, axe_violations, check_and_close, new_page, settle
 
 from whr.publish.site import i18n
+from whr.rules.reasons import REASONS
 
 LANGUAGES = [code for code in i18n.LANGUAGES if code != "en"]
 SITE_JS = Path(i18n.__file__).parent / "static" / "site.js"
@@ -164,6 +165,12 @@ def other_pages(p, site: Path, language: str) -> None:
     legend = catalog["Opponent's #, + won, = drawn, − lost, /b Black, /w White"]
     assert legend in p.locator("main p.meta").first.inner_text()
     assert catalog[i18n.key("Place", "standings")] in p.locator("#cross thead").inner_text()
+    p.goto((site / "excluded.html").as_uri())
+    settle(p)
+    meanings = p.locator("main table.plain tbody").inner_text()
+    reasons = list(REASONS.values())
+    assert any(catalog[m] in meanings for m in reasons)
+    assert not any(m in meanings for m in reasons), "a reason's meaning left in English"
     p.goto((site / "top.html").as_uri())
     settle(p)
     assert p.locator("main h1").inner_text() == catalog["History of the top players"]

@@ -74,7 +74,7 @@ GAMES = (N_("Renju"), N_("Gomoku"))
 
 def extract() -> list[str]:
     """The messages of the site, in the order found: the templates, the page families, the
-    page script."""
+    page script, and the meanings of the reasons a game is not rated."""
     from babel.messages.extract import extract_from_dir
 
     method_map = [
@@ -89,6 +89,12 @@ def extract() -> list[str]:
     ):
         if isinstance(message, str) and message:
             found[key(message, context)] = None
+    # what each reason for leaving a game out means (the not-rated page shows it): the rules'
+    # own texts, kept where the rules are
+    from whr.rules.reasons import REASONS
+
+    for meaning in REASONS.values():
+        found[meaning] = None
     return list(found)
 
 
