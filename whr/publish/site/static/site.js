@@ -56,8 +56,10 @@ var WHR_I18N = (function () {
       return { re: new RegExp("^" + re + "$"), names: names, to: cat.m[k], fixed: k.replace(/%\(\w+\)s/g, "").length };
     }).sort(function (a, b) { return b.fixed - a.fixed; });  // the most specific first
   }
-  function value(v) {  // a message's value: a message itself (a country, "Renju"), or a date
-    var t = cat.m[v] || cat.n[v] || longDate(v);
+  // "3,901" as the language groups digits (Russian: with a space)
+  function number(s) { return lang === "ru" && /^\d{1,3}(,\d{3})+$/.test(s) ? s.replace(/,/g, "\u00a0") : s; }
+  function value(v) {  // a message's value: a message itself (a country, "Renju"), a date, a number
+    var t = cat.m[v] || cat.n[v] || longDate(v) || (number(v) !== v && number(v));
     return t || (/[A-Za-z]{2}/.test(v) && translate(v, false)) || v;
   }
   function translate(s, html) {
@@ -74,10 +76,10 @@ var WHR_I18N = (function () {
     }
     var exact = cat.m[t] || cat.n[t];
     if (exact) return s.replace(t, exact);
-    var core = /^([(:\s]*)([\s\S]*?)([().:;,\s]*)$/.exec(t);  // "(current)", "White (" before a link
-    exact = core[2] !== t && (cat.m[core[2]] || cat.n[core[2]]);
-    if (exact) return s.replace(t, core[1] + exact + core[3]);
-    var d = longDate(t);
+    var core = /^(?<before>[(:\s]*)(?<text>[\s\S]*?)(?<after>[().:;,\s]*)$/.exec(t).groups;  // "(current)", "White (" before a link
+    exact = core.text !== t && (cat.m[core.text] || cat.n[core.text]);
+    if (exact) return s.replace(t, core.before + exact + core.after);
+    var d = longDate(t) || (number(t) !== t && number(t));
     if (d) return s.replace(t, d);
     if (!patterns) patterns = { text: compile(false), html: compile(true) };
     var list = html ? patterns.html : patterns.text;
@@ -154,7 +156,7 @@ var WHR_I18N = (function () {
   if (!domReady) document.addEventListener("DOMContentLoaded", function () { domReady = true; maybe(); });
   // the page's drawing waits for the catalog; run at once when it is there (English)
   function ready(fn) { if (queue) { queue.push(fn); if (queue.length === 1) setTimeout(maybe, 0); } else fn(); }
-  return { tr: tr, ptr: ptr, country: country, ready: ready, lang: function () { return lang; } };
+  return { tr: tr, ptr: ptr, country: country, number: number, ready: ready, lang: function () { return lang; } };
 })();
 (function () {
   "use strict";
@@ -174,7 +176,7 @@ var WHR_I18N = (function () {
     s = String(s).toLowerCase();
     return NON_ASCII.test(s) ? s.normalize("NFD").replace(/[\u0300-\u036f]/g, "") : s;
   }
-  function thousands(n) { return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ","); }
+  function thousands(n) { return WHR_I18N.number(String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",")); }
   function signed(n) { return n > 0 ? "+" + n : (n < 0 ? "\u2212" + (-n) : "0"); }
   function words(q) { return fold(q.trim()).split(/\s+/).filter(Boolean); }
 
