@@ -56,6 +56,7 @@ BUNDLED = (
     "whr/py.typed",
     "whr/publish/site/templates/base.html",
     "whr/publish/site/static/style.css",
+    "whr/publish/site/locale/zh.po",  # the site's languages, compiled at publish
 )
 
 

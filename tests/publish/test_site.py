@@ -393,7 +393,10 @@ def test_changes_since_the_previous_list(changed):
     ]
     index = (site / "index.html").read_text(encoding="utf-8")
     assert '"change":true' in index and "not on it" in index  # the legend explains the marks
-    assert "<span class=entered>newly ranked</span>: ranked, and not ranked on the" in index
+    assert (
+        "<span class=entered>newly ranked</span>: <span>ranked, and not ranked on the previous"
+        in index
+    )
     # a player page shows the previous list's rating and the change, as the list does
     pages = page_names(ratings["player"])
     p = moved.iloc[0]

@@ -44,6 +44,7 @@ from whr.publish.site import (
     countries,
     excluded,
     exports,
+    i18n,
     lists,
     plain,
     players,
@@ -88,7 +89,7 @@ def _static(target: Path, view: View) -> None:
         if asset.name == "site.js":
             script = page_script(asset.read_text(encoding="utf-8"), view.rules)
             (target / "static" / asset.name).write_bytes(script.encode("utf-8"))
-        else:
+        elif asset.is_file():
             shutil.copyfile(asset, target / "static" / asset.name)
 
 
@@ -143,6 +144,9 @@ def write(
         raise ValueError(f"processes must be an int >= 1 or None, got {processes!r}")
     site = site_of(view, info, game_links, base_url)
     _static(target, view)
+    i18n.write_catalogs(
+        target / "static", site.countries["code"].tolist(), site.countries["name"].tolist()
+    )
     r = Renderer(target, site)
     r.data("players", "players", players.data(site))  # the pages name these two data files
     tournaments.write_index(r)

@@ -183,6 +183,13 @@ def environment() -> jinja2.Environment:
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
         auto_reload=False,
+        extensions=["jinja2.ext.i18n"],
+    )
+    # the pages are English (the page script swaps the texts for the reader's language: i18n.py)
+    env.install_gettext_callables(  # type: ignore[attr-defined]  # added by the i18n extension
+        lambda message: message,
+        lambda singular, plural, n: singular if n == 1 else plural,
+        newstyle=True,
     )
     env.filters["json"] = lambda v: Markup(script_json(v))
     env.filters["thousands"] = lambda n: f"{int(n):,}"

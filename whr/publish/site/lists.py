@@ -29,6 +29,7 @@ from whr.publish.site.frame import (
     table_html,
     whole,
 )
+from whr.publish.site.i18n import _
 from whr.tables import STATUSES
 
 TABS = ("active", "gy1", "inactive", "provisional")
@@ -173,8 +174,14 @@ def static_rows(site: Site, data: ListData, tab: str, country: str | None, root:
 
 
 def heading(site: Site, day: dt.date, country: str | None = None) -> str:
-    where = f"{site.game} rating list of {country}" if country else f"{site.game} world rating list"
-    return f"{where} — {long_date(day)}"
+    if country:
+        return _(
+            "%(game)s rating list of %(country)s — %(date)s",
+            game=site.game,
+            country=country,
+            date=long_date(day),
+        )
+    return _("%(game)s world rating list — %(date)s", game=site.game, date=long_date(day))
 
 
 def list_page(

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from markupsafe import Markup, escape
 
 from whr.publish.site.frame import STATIC_ROWS, Renderer, Site, floats, table_html, whole
+from whr.publish.site.i18n import _
 
 PART = 1000
 """Entries per plain index page."""
@@ -97,8 +98,8 @@ def write(r: Renderer) -> None:
     """The plain index pages of the players and of the tournaments."""
     site = r.site
     for family, n, rows, what in (
-        ("players", len(site.players), _players_rows, "Players by ID"),
-        ("tournaments", len(site.tournaments), _tournaments_rows, "Tournaments, newest first"),
+        ("players", len(site.players), _players_rows, _("Players by ID")),
+        ("tournaments", len(site.tournaments), _tournaments_rows, _("Tournaments, newest first")),
     ):
         for part in parts(family, n):
             r.render(

@@ -43,6 +43,7 @@ from whr.publish.site.frame import (
     text,
     whole,
 )
+from whr.publish.site.i18n import _, native_lang
 from whr.publish.site.lists import ListData, shown_change
 from whr.publish.site.names import namesake_labels, page_names
 
@@ -52,9 +53,9 @@ EPOCH_DAY = np.datetime64("1970-01-01", "D")
 def status_labels(rules: RuleNumbers) -> tuple[str, str, str]:
     """What each status means, by status code (``whr.tables.STATUSES`` order)."""
     return (
-        "established, active",
-        f"established, inactive: no rated game in {rules.active_years} years",
-        f"provisional: at most {rules.established_games - 1} rated games",
+        _("established, active"),
+        _("established, inactive: no rated game in %(n)s years", n=rules.active_years),
+        _("provisional: at most %(n)s rated games", n=rules.established_games - 1),
     )
 
 
@@ -133,9 +134,6 @@ def write_index(r: Renderer) -> None:
 # --- player pages ------------------------------------------------------------------------------
 
 
-OTHERS = "because other players' new results changed the estimate of the past"
-
-
 def change_sentence(change: float, own: float, others: float) -> str:
     """The plain sentence that splits a player's change since the previous list, "" when there
     is nothing to say: no change (as shown), or no split known.
@@ -151,14 +149,22 @@ def change_sentence(change: float, own: float, others: float) -> str:
     own_shown = int(np.rint(own))
     others_shown = int(change) - own_shown
     if own == 0:
-        return f"The player has no new games: the change is all {OTHERS}."
+        return _(
+            "The player has no new games: the change is all because other players' new "
+            "results changed the estimate of the past."
+        )
     if own_shown == 0:
-        return f"The player's own new games moved the rating by less than a point: the change is {OTHERS}."
+        return _(
+            "The player's own new games moved the rating by less than a point: the change is "
+            "because other players' new results changed the estimate of the past."
+        )
     if others_shown == 0:
-        return "The change is all from the player's own new games."
-    return (
-        f"Of the change, {signed(own_shown)} came from the player's own new games and "
-        f"{signed(others_shown)} {OTHERS}."
+        return _("The change is all from the player's own new games.")
+    return _(
+        "Of the change, %(own)s came from the player's own new games and %(others)s because "
+        "other players' new results changed the estimate of the past.",
+        own=signed(own_shown),
+        others=signed(others_shown),
     )
 
 
@@ -332,7 +338,7 @@ def player_pages(r: Renderer, cols: Columns, page: Stencil, lo: int, hi: int) ->
         native = cols.native[i]
         heading = (
             f"<h1{' class=f' if cols.female[i] else ''}>{escape(cols.name[i])}"
-            + (f" <span class=native>({escape(native)})</span>" if native else "")
+            + (native_html(native, cols.country[i]) if native else "")
             + "</h1>"
         )
         sentence = change_sentence(cols.change[i], cols.own[i], cols.others[i])
@@ -423,8 +429,19 @@ def _events_json(cols: Columns, lo: int, hi: int, e_lo: int, e_hi: int) -> list[
     )
 
 
-EVENTS_HEAD = "<h2>Tournaments</h2><p>Score/games, change \u2192 rating after:"
+TOURNAMENTS, NO_GAMES = _("Tournaments"), _("No rated games.")
+EVENTS_HEAD = f"<h2>{TOURNAMENTS}</h2><p>" + _("Score/games, change → rating after:")
 """What the static list of a player's tournaments says first (the script draws a table)."""
+
+
+NEW = _("new")
+
+
+def native_html(native: str, country: str) -> str:
+    """A player's native name as the heading shows it, in its language (``lang``)."""
+    language = native_lang(native, country)
+    marked = f" lang={language}" if language else ""
+    return f" <span class=native{marked}>({escape(native)})</span>"
 
 
 def _plain_events(
@@ -447,16 +464,33 @@ def _plain_events(
         )
     ):
         name = f"<a href=../tournaments/{escape(cols.t_page[t])}.html>{escape(cols.t_name[t])}</a>"
-        change = "new" if not b[k] else signed(int(d[k]))
+        change = NEW if not b[k] else signed(int(d[k]))
         rows.append(f"<li>{name} {score_text(score)}/{games} {change} \u2192 {a[k]}\n")
     out = []
     for s, e in zip(starts.tolist(), ends.tolist(), strict=True):
         if s == e:
-            out.append(Markup("<h2>Tournaments</h2><p>No rated games.</p>"))
+            out.append(Markup(f"<h2>{TOURNAMENTS}</h2><p>{NO_GAMES}</p>"))
             continue
         items = "".join(rows[s:e])
         out.append(Markup(f"{EVENTS_HEAD}<ul class=events>\n{items}</ul>"))
     return out
+
+
+# the facts' texts (messages: the page script swaps them for the reader's language), as
+# printf templates where they have values (formatted once: tens of thousands of pages)
+FROM, BORN, STATUS, RANK, GAMES = _("From"), _("Born"), _("Status"), _("Rank"), _("Games")
+FIRST_LAST, BEST, PREVIOUS_LIST = _("First, last game"), _("Best rating"), _("Previous list")
+CHANGE, NOT_ON_IT = _("change"), _("not on it: new on this list")
+
+
+# printf templates (``%s`` in the order of the English text) of the facts with values
+WORLD_COUNTRY = _("%(world)s in the world, %(country)s in the country", world="%s", country="%s")
+PREVIOUS_RANK = _("%(ranks)s (previous list: %(rank)s)", ranks="%s", rank="%s")
+NEWLY_RANKED = _("%(ranks)s (newly ranked: not ranked on the previous list)", ranks="%s")
+GAMES_SPLIT = _(
+    "%(n)s: %(won)s won, %(drawn)s drawn, %(lost)s lost", n="%s", won="%s", drawn="%s", lost="%s"
+)
+BEST_ON = _("%(rating)s on %(day)s", rating="%s", day="%s")
 
 
 def _player_facts(cols: Columns, lo: int, hi: int) -> list[str]:
@@ -467,6 +501,7 @@ def _player_facts(cols: Columns, lo: int, hi: int) -> list[str]:
     counts = np.rint(cols.counts[:, s]).astype(np.int64).T.tolist()
     rating, unc, best = whole(cols.rating[s]), whole(cols.unc[s]), whole(cols.best[s])
     previous, change = whole(cols.previous[s]), cols.change[s].tolist()
+    rating_on = _("Rating on %(day)s", day=cols.as_of)
     out = []
     for k, i in enumerate(range(lo, hi)):
         code, page = cols.country[i], cols.country_page.get(cols.country[i], "")
@@ -474,22 +509,22 @@ def _player_facts(cols: Columns, lo: int, hi: int) -> list[str]:
         if page:
             country = f"<a href=../countries/{page}.html>{country}</a>"
         place = ", ".join(x for x in (str(escape(cols.city[i])), country) if x) or "–"
-        ranks = f"{rank[k]} in the world, {crank[k]} in the country" if rank[k] else "–"
+        ranks = WORLD_COUNTRY % (rank[k], crank[k]) if rank[k] else "–"
         if prev[k]:
-            ranks += f" (previous list: {prev[k]})"
+            ranks = PREVIOUS_RANK % (ranks, prev[k])
         elif cols.entered[i]:
-            ranks += " (newly ranked: not ranked on the previous list)"
+            ranks = NEWLY_RANKED % ranks
         n, w, d, lost, g1, g2, g5 = counts[k]
         out.append(
-            f"<dl class=facts><dt>ID<dd>{escape(cols.ids[i])}<dt>Place<dd>{place}"
-            + (f"<dt>Born<dd>{cols.birth_year[i]}" if cols.birth_year[i] else "")
-            + f"<dt>Rating on {cols.as_of}<dd><strong>{rating[k]}</strong>"
+            f"<dl class=facts><dt>ID<dd>{escape(cols.ids[i])}<dt>{FROM}<dd>{place}"
+            + (f"<dt>{BORN}<dd>{cols.birth_year[i]}" if cols.birth_year[i] else "")
+            + f"<dt>{rating_on}<dd><strong>{rating[k]}</strong>"
             + (f" ± {unc[k]}" if unc[k] else "")
             + (_previous(previous[k], change[k]) if cols.has_previous else "")
-            + f"<dt>Status<dd>{cols.status_labels[cols.status[i]]}<dt>Rank<dd>{ranks}"
-            f"<dt>Games<dd>{n}: {w} won, {d} drawn, {lost} lost · Gy1 {g1}, Gy2 {g2}, Gy5 {g5}"
-            f"<dt>First, last game<dd>{first[k]}, {last[k]}"
-            f"<dt>Best rating<dd>{best[k]} on {best_day[k]}</dl>"
+            + f"<dt>{STATUS}<dd>{cols.status_labels[cols.status[i]]}<dt>{RANK}<dd>{ranks}"
+            f"<dt>{GAMES}<dd>{GAMES_SPLIT % (n, w, d, lost)} · Gy1 {g1}, Gy2 {g2}, Gy5 {g5}"
+            f"<dt>{FIRST_LAST}<dd>{first[k]}, {last[k]}"
+            f"<dt>{BEST}<dd>{BEST_ON % (best[k], best_day[k])}</dl>"
         )
     return out
 
@@ -498,8 +533,8 @@ def _previous(previous: str, change: float) -> str:
     """The facts' row of the previous list: its rating and the change since, as shown (today's
     rating shown minus the previous one shown)."""
     if change != change:
-        return "<dt>Previous list<dd>not on it: new on this list"
+        return f"<dt>{PREVIOUS_LIST}<dd>{NOT_ON_IT}"
     return (
-        f"<dt>Previous list<dd><span class=prev>{previous}</span> · change "
+        f"<dt>{PREVIOUS_LIST}<dd><span class=prev>{previous}</span> · {CHANGE} "
         f"<strong class=delta>{signed(change)}</strong>"
     )

@@ -25,9 +25,18 @@ from whr.publish.site.frame import (
     score_text,
     text,
 )
+from whr.publish.site.i18n import _
 from whr.publish.site.names import page_names
 
 _SYMBOL = {1.0: "+", 0.5: "=", 0.0: "-"}  # in the page data; shown + = −
+
+
+# the facts' texts (messages: the page script swaps them for the reader's language)
+PLACE, DATES, RULE, RATED, NOT_RATED = (
+    _("Place"), _("Dates"), _("Rule"), _("Rated games"), _("Not rated"),
+)  # fmt: skip
+BETWEEN = _("%(games)s between %(players)s players", games="%s", players="%s")
+AND_WHY = _("%(n)s games, and why", n="%s")
 
 
 def table(view: View) -> tuple[pd.DataFrame, dict[str, str]]:
@@ -235,15 +244,15 @@ def tournament_pages(r: Renderer, cols: Columns, page: Stencil, lo: int, hi: int
         mine_rows = by_t.get(k, [])
         start, end = cols.start[k], cols.end[k]
         facts = (
-            f"<dl class=facts><dt>Place<dd>{escape(cols.place[k] or '–')}"
-            f"<dt>Dates<dd>{start if start == end else f'{start} – {end}'}"
-            f"<dt>Rule<dd>{escape(cols.rule[k] or '–')}"
-            f"<dt>Rated games<dd>{cols.games[k]} between {len(mine_rows)} players"
+            f"<dl class=facts><dt>{PLACE}<dd>{escape(cols.place[k] or '–')}"
+            f"<dt>{DATES}<dd>{start if start == end else f'{start} – {end}'}"
+            f"<dt>{RULE}<dd>{escape(cols.rule[k] or '–')}"
+            f"<dt>{RATED}<dd>{BETWEEN % (cols.games[k], len(mine_rows))}"
         )
         if cols.excluded[k]:
             facts += (
-                f'<dt>Not rated<dd><a href="../excluded.html#t={cols.page[k]}">'
-                f"{cols.excluded[k]} games, and why</a>"
+                f'<dt>{NOT_RATED}<dd><a href="../excluded.html#t={cols.page[k]}">'
+                f"{AND_WHY % cols.excluded[k]}</a>"
             )
         payload = CROSS.text(
             rounds=js_json(cols.rounds.get(k, [])), rows=f"[{','.join(mine_rows)}]"

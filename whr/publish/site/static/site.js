@@ -9,9 +9,158 @@
 // tournament). F and RULES (the rules the list was computed with) are written in below from the
 // declarations of whr/publish/site/contract.py when the site is rendered.
 var WHR_FIELDS = /*@F@*/{}, WHR_RULES = /*@RULES@*/{};
+
+// The reader's language (whr/publish/site/i18n.py): the pages are English; a reader who chose
+// another language in the header's switch (remembered in localStorage) gets its catalog
+// (static/lang-<code>.js, loaded before the page is drawn), the texts this script writes from
+// it (tr), and the page's own texts swapped (translatePage). Without script: English.
+var WHR_I18N = (function () {
+  "use strict";
+  var NAMES = { en: "English", zh: "\u4e2d\u6587", ru: "\u0420\u0443\u0441\u0441\u043a\u0438\u0439", ja: "\u65e5\u672c\u8a9e" };
+  var HTML_LANG = { en: "en", zh: "zh-Hans", ru: "ru", ja: "ja" };
+  var KEY = "whr.lang";
+  var MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+  var LONG_DATE = new RegExp("^(?<day>\\d{1,2}) (?<month>" + MONTHS.join("|") + ") (?<year>\\d{4})$");
+  var lang = "en", cat = null, queue = [], patterns = null;
+  try { lang = localStorage.getItem(KEY) || "en"; } catch (e) { /* no storage: English */ }
+  if (!NAMES[lang]) lang = "en";
+  var me = document.currentScript, src = me && me.src ? me.src : "";
+
+  function tr(s, a) {
+    var m = (cat && cat.m[s]) || s;
+    return a ? m.replace(/%\((\w+)\)s/g, function (x, k) { return a[k]; }) : m;
+  }
+  function ptr(context, s, a) {  // a message with a context: one English word, two meanings
+    var m = cat && cat.m[context + "\u0004" + s];
+    return m ? tr(m, a) : tr(s, a);
+  }
+  function country(code, name) { return (cat && cat.c[code]) || name; }
+  // "30 November 2026" as the language writes it
+  function longDate(s) {
+    var d = LONG_DATE.exec(s);
+    if (!d || lang === "en") return null;
+    var day = new Date(Date.UTC(+d.groups.year, MONTHS.indexOf(d.groups.month), +d.groups.day));
+    return new Intl.DateTimeFormat(HTML_LANG[lang], { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" }).format(day);
+  }
+  function escapeHtml(s) {
+    return s.replace(/[&<>\u00a0]/g, function (c) { return { "&": "&amp;", "<": "&lt;", ">": "&gt;", "\u00a0": "&nbsp;" }[c]; });
+  }
+  // the messages with values, as patterns of their English text (html: of their HTML)
+  function compile(html) {
+    return Object.keys(cat.m).filter(function (k) { return k.indexOf("%(") >= 0; }).map(function (k) {
+      var names = [];
+      var re = k.split(/%\((\w+)\)s/).map(function (part, i) {
+        if (i % 2) { names.push(part); return "([\\s\\S]+?)"; }
+        return (html ? escapeHtml(part) : part).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      }).join("");
+      return { re: new RegExp("^" + re + "$"), names: names, to: cat.m[k], fixed: k.replace(/%\(\w+\)s/g, "").length };
+    }).sort(function (a, b) { return b.fixed - a.fixed; });  // the most specific first
+  }
+  // "3,901" as the language groups digits (Russian: with a space)
+  function number(s) { return lang === "ru" && /^\d{1,3}(,\d{3})+$/.test(s) ? s.replace(/,/g, "\u00a0") : s; }
+  function value(v) {  // a message's value: a message itself (a country, "Renju"), a date, a number
+    var t = cat.m[v] || cat.n[v] || longDate(v) || (number(v) !== v && number(v));
+    return t || (/[A-Za-z]{2}/.test(v) && translate(v, false)) || v;
+  }
+  function translate(s, html) {
+    var t = s.trim();
+    if (!t) return null;
+    if (!html && t.indexOf("\u00b7") >= 0) {  // "List of 2026-11-30 · Whole-History Rating ·": part by part
+      var parts = s.split(/(\s*\u00b7\s*)/), any = false;
+      parts = parts.map(function (x, i) {
+        var y = i % 2 || !x.trim() ? null : translate(x, false);
+        any = any || y !== null;
+        return y === null ? x : y;
+      });
+      return any ? parts.join("") : null;
+    }
+    var exact = cat.m[t] || cat.n[t];
+    if (exact) return s.replace(t, exact);
+    var core = /^(?<before>[(:\s]*)(?<text>[\s\S]*?)(?<after>[().:;,\s]*)$/.exec(t).groups;  // "(current)", "White (" before a link
+    exact = core.text !== t && (cat.m[core.text] || cat.n[core.text]);
+    if (exact) return s.replace(t, core.before + exact + core.after);
+    var d = longDate(t) || (number(t) !== t && number(t));
+    if (d) return s.replace(t, d);
+    if (!patterns) patterns = { text: compile(false), html: compile(true) };
+    var list = html ? patterns.html : patterns.text;
+    for (var p = 0; p < list.length; p++) {
+      var m = list[p].re.exec(t);
+      if (!m) continue;
+      var values = {};
+      list[p].names.forEach(function (n, k) { values[n] = value(m[k + 1]); });
+      return s.replace(t, list[p].to.replace(/%\((\w+)\)s/g, function (x, n) { return values[n]; }));
+    }
+    return null;
+  }
+  var SKIP = "script,style,code,[lang]:not(html),[translate=no],table.v tbody";
+  function translatePage() {
+    if (!cat) return;
+    document.documentElement.lang = HTML_LANG[lang];
+    var english = document.getElementById("in-english");  // a page in English only says so
+    if (english) english.hidden = false;
+    var marked = document.querySelectorAll("[data-i18n]");
+    for (var i = 0; i < marked.length; i++) {
+      var h = translate(marked[i].innerHTML, true);
+      if (h !== null) marked[i].innerHTML = h;
+    }
+    var walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT), nodes = [], n;
+    while ((n = walk.nextNode())) if (!n.parentNode.closest(SKIP)) nodes.push(n);
+    nodes.forEach(function (node) { var t = translate(node.nodeValue, false); if (t !== null) node.nodeValue = t; });
+    ["placeholder", "aria-label", "title"].forEach(function (a) {
+      Array.prototype.forEach.call(document.querySelectorAll("[" + a + "]"), function (e) {
+        if (e.closest(SKIP)) return;
+        var t = translate(e.getAttribute(a), false);
+        if (t !== null) e.setAttribute(a, t);
+      });
+    });
+    var title = translate(document.title, false);
+    if (title !== null) document.title = title;
+  }
+  // the switch, in the header: the page stays, in the other language
+  function languageSwitch() {
+    var header = document.querySelector("header");
+    if (!header || header.querySelector("select.lang")) return;
+    var sel = document.createElement("select");
+    sel.className = "lang";
+    sel.setAttribute("aria-label", tr("Language"));
+    Object.keys(NAMES).forEach(function (k) {
+      var o = document.createElement("option");
+      o.value = k;
+      o.lang = HTML_LANG[k];
+      o.textContent = NAMES[k];
+      o.selected = k === lang;
+      sel.appendChild(o);
+    });
+    sel.addEventListener("change", function () {
+      try { localStorage.setItem(KEY, sel.value); } catch (e) { /* not remembered */ }
+      location.reload();
+    });
+    header.appendChild(sel);
+  }
+  function run() {
+    var fns = queue;
+    queue = null;
+    fns.forEach(function (fn) { fn(); });
+    translatePage();
+    languageSwitch();
+  }
+  var loaded = lang === "en" || !src, domReady = document.readyState !== "loading";
+  function maybe() { if (loaded && domReady && queue) run(); }
+  if (!loaded) {
+    var s = document.createElement("script");
+    s.src = src.replace(/site\.js(?:[?#].*)?$/, "lang-" + lang + ".js");
+    s.onload = function () { cat = (window.WHR || {}).i18n || null; loaded = true; maybe(); };
+    s.onerror = function () { loaded = true; maybe(); };  // English, rather than nothing
+    document.head.appendChild(s);
+  }
+  if (!domReady) document.addEventListener("DOMContentLoaded", function () { domReady = true; maybe(); });
+  // the page's drawing waits for the catalog; run at once when it is there (English)
+  function ready(fn) { if (queue) { queue.push(fn); if (queue.length === 1) setTimeout(maybe, 0); } else fn(); }
+  return { tr: tr, ptr: ptr, country: country, number: number, ready: ready, lang: function () { return lang; } };
+})();
 (function () {
   "use strict";
-  var W = window.WHR || {}, F = WHR_FIELDS, RULES = WHR_RULES;
+  var W = window.WHR || {}, F = WHR_FIELDS, RULES = WHR_RULES, tr = WHR_I18N.tr, ptr = WHR_I18N.ptr;
   var cfgEl = document.getElementById("cfg");
   var CFG = cfgEl ? JSON.parse(cfgEl.textContent) : {};
   var ROOT = CFG[F.cfg.root] || "";
@@ -27,7 +176,7 @@ var WHR_FIELDS = /*@F@*/{}, WHR_RULES = /*@RULES@*/{};
     s = String(s).toLowerCase();
     return NON_ASCII.test(s) ? s.normalize("NFD").replace(/[\u0300-\u036f]/g, "") : s;
   }
-  function thousands(n) { return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ","); }
+  function thousands(n) { return WHR_I18N.number(String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",")); }
   function signed(n) { return n > 0 ? "+" + n : (n < 0 ? "\u2212" + (-n) : "0"); }
   function words(q) { return fold(q.trim()).split(/\s+/).filter(Boolean); }
 
@@ -68,6 +217,7 @@ var WHR_FIELDS = /*@F@*/{}, WHR_RULES = /*@RULES@*/{};
     this.size = this.id.length;
     this._keys = null;
   }
+  Players.prototype.countryName = function (c) { return WHR_I18N.country(this.countries.code[c], this.countries.name[c]); };
   Players.prototype.page = function (i) { return this.pages[i] || this.id[i]; };
   Players.prototype.code = function (i) { var c = this.country[i]; return c < 0 ? "" : this.countries.code[c]; };
   Players.prototype.link = function (i, root, label) {
@@ -109,7 +259,7 @@ var WHR_FIELDS = /*@F@*/{}, WHR_RULES = /*@RULES@*/{};
   // the rules the list was computed with, as its texts state them
   var ESTABLISHED = RULES[F.rules.established_games], ACTIVE_YEARS = RULES[F.rules.active_years];
   var GY1_GAMES = RULES[F.rules.gy1_games], WINDOWS = RULES[F.rules.windows_years];
-  function lastYears(y) { return y === 1 ? "the last year" : "the last " + y + " years"; }
+  function lastYears(y) { return y === 1 ? tr("the last year") : tr("the last %(n)s years", { n: y }); }
 
   // --- a virtual table -------------------------------------------------------------------------
   var ROW_HEIGHT = 30;  // table.v's row height in style.css, until a row on screen is measured
@@ -252,10 +402,10 @@ var WHR_FIELDS = /*@F@*/{}, WHR_RULES = /*@RULES@*/{};
   }
 
   // --- rating lists ----------------------------------------------------------------------------
-  var TAB_LABELS = { active: "Active", gy1: "Gy1 \u2265 " + GY1_GAMES, inactive: "Inactive", provisional: "Provisional" };
-  var STATUS = ["established, active", "established, inactive", "provisional"];
+  var TAB_LABELS = { active: tr("Active"), gy1: "Gy1 \u2265 " + GY1_GAMES, inactive: tr("Inactive"), provisional: tr("Provisional") };
+  var STATUS = [tr("established, active"), tr("established, inactive"), tr("provisional")];
 
-  var ENTERED = "<span class=entered>newly ranked</span>";  // the list pages' legend says what it means
+  var ENTERED = "<span class=entered>" + esc(tr("newly ranked")) + "</span>";  // the list pages' legend says what it means
   function num(v) { return v === null || v === undefined ? "" : String(v); }
   function rankText(v) { return v ? String(v) : ""; }
   function rankKey(v) { return v ? v : null; }
@@ -285,20 +435,20 @@ var WHR_FIELDS = /*@F@*/{}, WHR_RULES = /*@RULES@*/{};
     q.value = state.q || "";
     var country = fixed || state.c || "";
 
-    var player = { label: "Player", cls: "nm", first: 1, key: function (i) { return P.nameKey(L.player[i]); },
+    var player = { label: tr("Player"), cls: "nm", first: 1, key: function (i) { return P.nameKey(L.player[i]); },
       html: function (i) { return (L.entered[i] ? ENTERED + " " : "") + P.link(L.player[i], ROOT, false); } };  // the mark first: a long name is cut, not the mark
-    var rating = { label: "Rating", cls: "n", first: -1, key: function (i) { return L.rating[i]; }, html: function (i) { return L.rating[i]; } };
-    var change = { label: "Change", title: "rating change since the previous list", cls: "n", first: -1,
+    var rating = { label: tr("Rating"), cls: "n", first: -1, key: function (i) { return L.rating[i]; }, html: function (i) { return L.rating[i]; } };
+    var change = { label: tr("Change"), title: tr("rating change since the previous list"), cls: "n", first: -1,
       key: function (i) { return L.change[i] === "n" ? null : L.change[i]; },
-      html: function (i) { var d = L.change[i]; return d === "n" ? "<span class=new>new</span>" : (d === null ? "" : signed(d)); } };
-    var unc = { label: "\u00b1", title: "uncertainty: one standard deviation, Elo", cls: "n u", first: 1, key: function (i) { return L.uncertainty[i]; }, html: function (i) { return num(L.uncertainty[i]); } };
+      html: function (i) { var d = L.change[i]; return d === "n" ? "<span class=new>" + esc(tr("new")) + "</span>" : (d === null ? "" : signed(d)); } };
+    var unc = { label: "\u00b1", title: tr("uncertainty: one standard deviation, Elo"), cls: "n u", first: 1, key: function (i) { return L.uncertainty[i]; }, html: function (i) { return num(L.uncertainty[i]); } };
     function count(k) {
       var values = L.gy[k];
-      return { label: "Gy" + WINDOWS[k], title: "rated games in " + lastYears(WINDOWS[k]), cls: "n", first: -1, key: function (i) { return values[i]; }, html: function (i) { return values[i]; } };
+      return { label: "Gy" + WINDOWS[k], title: tr("rated games in %(years)s", { years: lastYears(WINDOWS[k]) }), cls: "n", first: -1, key: function (i) { return values[i]; }, html: function (i) { return values[i]; } };
     }
     var tail = [count(0), count(1), count(2),
-      { label: "Country", first: 1, key: function (i) { return code[i]; }, html: function (i) { return esc(code[i]); } },
-      { label: "BY", title: "birth year", cls: "n", first: 1, key: function (i) { return P.birthYear[L.player[i]] || null; }, html: function (i) { return P.birthYear[L.player[i]] || ""; } }];
+      { label: tr("Country"), first: 1, key: function (i) { return code[i]; }, html: function (i) { return esc(code[i]); } },
+      { label: tr("BY"), title: tr("birth year"), cls: "n", first: 1, key: function (i) { return P.birthYear[L.player[i]] || null; }, html: function (i) { return P.birthYear[L.player[i]] || ""; } }];
     function rankCol(label, values, title) { return { label: label, title: title, cls: "n", first: 1, key: function (i) { return rankKey(values[i]); }, html: function (i) { return rankText(values[i]); } }; }
 
     // what matters most comes first (a phone shows about four columns): rank, player, rating,
@@ -306,21 +456,21 @@ var WHR_FIELDS = /*@F@*/{}, WHR_RULES = /*@RULES@*/{};
     function columns(t) {
       var cols = [], more = [];
       if (t === "active") {
-        cols.push(rankCol("Rank", fixed ? L.countryRank : L.rank, fixed ? "rank in the country" : "rank among established active players"));
-        if (fixed) more.push(rankCol("World", L.rank, "rank on the world list"));
-        else if (hasChange) more.push(rankCol("Prev.", L.previousRank, "rank on the previous list"));
+        cols.push(rankCol(tr("Rank"), fixed ? L.countryRank : L.rank, fixed ? tr("rank in the country") : tr("rank among established active players")));
+        if (fixed) more.push(rankCol(tr("World"), L.rank, tr("rank on the world list")));
+        else if (hasChange) more.push(rankCol(tr("Prev."), L.previousRank, tr("rank on the previous list")));
       } else if (t === "gy1") {
-        cols.push(rankCol("Rank", fixed ? L.gy1CountryRank : L.gy1Rank, "rank among the players of this list"));
-        more.push(rankCol("World", L.rank, "rank on the world list of established active players"));
+        cols.push(rankCol(tr("Rank"), fixed ? L.gy1CountryRank : L.gy1Rank, tr("rank among the players of this list")));
+        more.push(rankCol(tr("World"), L.rank, tr("rank on the world list of established active players")));
       }
       cols.push(player, rating);
       if (hasChange) cols.push(change);
       return cols.concat(more, [unc], tail);
     }
     var NOTES = {
-      gy1: "Established players with at least " + GY1_GAMES + " rated games in the year up to the list date (the RIF's \u201cGy1 \u2265 " + GY1_GAMES + "\u201d list). Rank: among them; World: the rank on the list of established active players.",
-      inactive: "Established players whose last rated game is more than " + ACTIVE_YEARS + " years before the list date: not ranked.",
-      provisional: "Players with at most " + (ESTABLISHED - 1) + " rated games: not ranked."
+      gy1: tr("Established players with at least %(n)s rated games in the year up to the list date (the RIF's \u201cGy1 \u2265 %(n)s\u201d list). Rank: among them; World: the rank on the list of established active players.", { n: GY1_GAMES }),
+      inactive: tr("Established players whose last rated game is more than %(n)s years before the list date: not ranked.", { n: ACTIVE_YEARS }),
+      provisional: tr("Players with at most %(n)s rated games: not ranked.", { n: ESTABLISHED - 1 })
     };
 
     function setTab(t) {
@@ -337,11 +487,11 @@ var WHR_FIELDS = /*@F@*/{}, WHR_RULES = /*@RULES@*/{};
       for (var i = 0; i < n; i++) if (code[i] && inTab[tab](i)) seen[code[i]] = (seen[code[i]] || 0) + 1;
       var C = P.countries;
       for (var c = 0; c < C.code.length; c++) if (seen[C.code[c]]) list.push(c);
-      list.sort(function (a, b) { return C.name[a] < C.name[b] ? -1 : (C.name[a] > C.name[b] ? 1 : 0); });
-      var html = "<option value=\"\">All countries</option>", found = false;
+      list.sort(function (a, b) { return P.countryName(a).localeCompare(P.countryName(b), WHR_I18N.lang()); });
+      var html = "<option value=\"\">" + esc(tr("All countries")) + "</option>", found = false;
       list.forEach(function (c) {
         found = found || C.code[c] === country;
-        html += "<option value=\"" + esc(C.code[c]) + "\">" + esc(C.name[c]) + " (" + seen[C.code[c]] + ")</option>";
+        html += "<option value=\"" + esc(C.code[c]) + "\">" + esc(P.countryName(c)) + " (" + seen[C.code[c]] + ")</option>";
       });
       if (country && !found) html += "<option value=\"" + esc(country) + "\">" + esc(country) + " (0)</option>";
       sel.innerHTML = html;
@@ -366,12 +516,12 @@ var WHR_FIELDS = /*@F@*/{}, WHR_RULES = /*@RULES@*/{};
       $("list").parentNode.hidden = empty || ids.length === 0;
       table.setRows(ids);  // after the box is shown: a hidden table cannot be measured
       var text;
-      if (empty) text = "No players in this part of the list.";
-      else if (!filtered) text = thousands(ids.length) + " players";
-      else text = thousands(ids.length) + " of " + thousands(total[tab]) + " shown";
+      if (empty) text = tr("No players in this part of the list.");
+      else if (!filtered) text = tr("%(n)s players", { n: thousands(ids.length) });
+      else text = tr("%(n)s of %(total)s shown", { n: thousands(ids.length), total: thousands(total[tab]) });
       var also = tabs.filter(function (t) { return t !== tab && filtered && hits[t] > 0; });
-      shown.innerHTML = esc(text) + (also.length ? " · also found: " + also.map(function (t) {
-        return "<a href=\"" + esc(hashOf({ t: t, q: q.value, c: fixed ? "" : c })) + "\">" + thousands(hits[t]) + " in " + TAB_LABELS[t] + "</a>";
+      shown.innerHTML = esc(text) + (also.length ? " · " + esc(tr("also found:")) + " " + also.map(function (t) {
+        return "<a href=\"" + esc(hashOf({ t: t, q: q.value, c: fixed ? "" : c })) + "\">" + esc(tr("%(n)s in %(part)s", { n: thousands(hits[t]), part: TAB_LABELS[t] })) + "</a>";
       }).join(", ") : "");
       Array.prototype.forEach.call($("tabs").querySelectorAll("a[data-tab]"), function (a) {
         var t = a.getAttribute("data-tab");
@@ -412,24 +562,24 @@ var WHR_FIELDS = /*@F@*/{}, WHR_RULES = /*@RULES@*/{};
     var keys = P.keys();
     function val(values) { return function (i) { return values[pos[i]]; }; }
     var cols = [
-      { label: "ID", first: 1, key: function (i) { return i; }, html: function (i) { return esc(P.id[i]); } },
-      { label: "Player", cls: "nm", first: 1, key: function (i) { return P.nameKey(i); }, html: function (i) { return P.link(i, "", false); } },
-      { label: "Rating", cls: "n", first: -1, key: val(L.rating), html: val(L.rating) },
+      { label: tr("ID"), first: 1, key: function (i) { return i; }, html: function (i) { return esc(P.id[i]); } },
+      { label: tr("Player"), cls: "nm", first: 1, key: function (i) { return P.nameKey(i); }, html: function (i) { return P.link(i, "", false); } },
+      { label: tr("Rating"), cls: "n", first: -1, key: val(L.rating), html: val(L.rating) },
       { label: "\u00b1", cls: "n u", first: 1, key: val(L.uncertainty), html: function (i) { return num(L.uncertainty[pos[i]]); } },
-      { label: "Games", cls: "n", first: -1, key: val(L.games), html: val(L.games) },
-      { label: "Rank", cls: "n", first: 1, key: function (i) { return rankKey(L.rank[pos[i]]); }, html: function (i) { return rankText(L.rank[pos[i]]); } },
-      { label: "Status", first: 1, key: val(L.status), html: function (i) { return STATUS[L.status[pos[i]]]; } },
-      { label: "BY", cls: "n", first: 1, key: function (i) { return P.birthYear[i] || null; }, html: function (i) { return P.birthYear[i] || ""; } },
-      { label: "City", first: 1, key: function (i) { return P.city[i] ? fold(P.city[i]) : null; }, html: function (i) { return esc(P.city[i]); } },
-      { label: "Country", first: 1, key: function (i) { return P.code(i) || null; }, html: function (i) { return esc(P.code(i)); } }
+      { label: tr("Games"), cls: "n", first: -1, key: val(L.games), html: val(L.games) },
+      { label: tr("Rank"), cls: "n", first: 1, key: function (i) { return rankKey(L.rank[pos[i]]); }, html: function (i) { return rankText(L.rank[pos[i]]); } },
+      { label: tr("Status"), first: 1, key: val(L.status), html: function (i) { return STATUS[L.status[pos[i]]]; } },
+      { label: tr("BY"), cls: "n", first: 1, key: function (i) { return P.birthYear[i] || null; }, html: function (i) { return P.birthYear[i] || ""; } },
+      { label: tr("City"), first: 1, key: function (i) { return P.city[i] ? fold(P.city[i]) : null; }, html: function (i) { return esc(P.city[i]); } },
+      { label: tr("Country"), first: 1, key: function (i) { return P.code(i) || null; }, html: function (i) { return esc(P.code(i)); } }
     ];
     table.setColumns(cols, 0, 1);
     var state = readHash();
     q.value = state.q || "";
-    var C = P.countries, html = "<option value=\"\">All countries</option>", order = [];
+    var C = P.countries, html = "<option value=\"\">" + esc(tr("All countries")) + "</option>", order = [];
     for (var c = 0; c < C.code.length; c++) order.push(c);
-    order.sort(function (a, b) { return C.name[a] < C.name[b] ? -1 : 1; });
-    order.forEach(function (c) { html += "<option value=\"" + esc(C.code[c]) + "\">" + esc(C.name[c]) + "</option>"; });
+    order.sort(function (a, b) { return P.countryName(a).localeCompare(P.countryName(b), WHR_I18N.lang()); });
+    order.forEach(function (c) { html += "<option value=\"" + esc(C.code[c]) + "\">" + esc(P.countryName(c)) + "</option>"; });
     sel.innerHTML = html;
     sel.value = state.c || "";
     function apply() {
@@ -441,7 +591,7 @@ var WHR_FIELDS = /*@F@*/{}, WHR_RULES = /*@RULES@*/{};
         if (ok) ids.push(i);
       }
       table.setRows(ids);
-      shown.textContent = (w.length || cc) ? thousands(ids.length) + " of " + thousands(n) + " shown" : thousands(n) + " players";
+      shown.textContent = (w.length || cc) ? tr("%(n)s of %(total)s shown", { n: thousands(ids.length), total: thousands(n) }) : tr("%(n)s players", { n: thousands(n) });
       save();
     }
     function save() { writeHash({ q: q.value, c: sel.value }); }
@@ -472,12 +622,12 @@ var WHR_FIELDS = /*@F@*/{}, WHR_RULES = /*@RULES@*/{};
     function text(values) { return function (i) { return values[i] ? fold(values[i]) : null; }; }
     function value(values) { return function (i) { return values[i]; }; }
     var cols = [
-      { label: "Tournament", cls: "nm", first: 1, key: text(T.name), html: function (i) { return "<a href=\"tournaments/" + esc(T.page[i]) + ".html\">" + esc(T.name[i]) + "</a>"; } },
-      { label: "Place", first: 1, key: text(T.place), html: function (i) { return esc(T.place[i]); } },
-      { label: "Rated games", cls: "n", first: -1, key: value(T.games), html: value(T.games) },
-      { label: "Start", first: -1, key: value(T.start), html: value(T.start) },
-      { label: "End", first: -1, key: value(T.end), html: value(T.end) },
-      { label: "Rule", first: 1, key: text(T.rule), html: function (i) { return esc(T.rule[i]); } }
+      { label: tr("Tournament"), cls: "nm", first: 1, key: text(T.name), html: function (i) { return "<a href=\"tournaments/" + esc(T.page[i]) + ".html\">" + esc(T.name[i]) + "</a>"; } },
+      { label: tr("Place"), first: 1, key: text(T.place), html: function (i) { return esc(T.place[i]); } },
+      { label: tr("Rated games"), cls: "n", first: -1, key: value(T.games), html: value(T.games) },
+      { label: tr("Start"), first: -1, key: value(T.start), html: value(T.start) },
+      { label: tr("End"), first: -1, key: value(T.end), html: value(T.end) },
+      { label: tr("Rule"), first: 1, key: text(T.rule), html: function (i) { return esc(T.rule[i]); } }
     ];
     table.setColumns(cols, -1, 1);  // data order: newest first
     q.value = readHash().q || "";
@@ -489,7 +639,7 @@ var WHR_FIELDS = /*@F@*/{}, WHR_RULES = /*@RULES@*/{};
         if (ok) ids.push(i);
       }
       table.setRows(ids);
-      shown.textContent = w.length ? thousands(ids.length) + " of " + thousands(n) + " shown" : "";
+      shown.textContent = w.length ? tr("%(n)s of %(total)s shown", { n: thousands(ids.length), total: thousands(n) }) : "";
       writeHash({ q: q.value });
     }
     q.addEventListener("input", schedule(apply));
@@ -502,7 +652,7 @@ var WHR_FIELDS = /*@F@*/{}, WHR_RULES = /*@RULES@*/{};
   // player-data (contract.PLAYER): the rating chart's data and the player's tournaments (event
   // rows), newest first, each with its games (game rows, flat). The sections are drawn here (the
   // page holds only the facts: tens of thousands of pages, the fewer bytes the better).
-  var RESULT = [{ cls: "l", text: "Loss" }, { cls: "d", text: "Draw" }, { cls: "w", text: "Win" }];
+  var RESULT = [{ cls: "l", text: tr("Loss") }, { cls: "d", text: tr("Draw") }, { cls: "w", text: tr("Win") }];
   var GAME_SIZE = Object.keys(F.game).length;  // the numbers of one game in the flat rows
   function isoDay(d) { return new Date(d * 86400000).toISOString().slice(0, 10); }
   function score(twice) { return (twice >= 2 || twice === 0 ? String(Math.floor(twice / 2)) : "") + (twice % 2 ? "\u00bd" : ""); }
@@ -511,29 +661,32 @@ var WHR_FIELDS = /*@F@*/{}, WHR_RULES = /*@RULES@*/{};
   function atTheTime(e) {  // before -> after as the lists showed them then, and the change as displayed
     var b = e[F.event.then_before], a = e[F.event.then_after];
     if (a === null) return "<td>\u2013";
-    return "<td>" + (b === null ? "new \u2192 " + a : b + " \u2192 " + a + " (" + signed(e[F.event.then_change]) + ")");
+    return "<td>" + (b === null ? tr("new") + " \u2192 " + a : b + " \u2192 " + a + " (" + signed(e[F.event.then_change]) + ")");
   }
   function playerApp() {
     var all = JSON.parse($("player-data").textContent), data = all[F.player.events];
-    $("record").innerHTML = "<h2>Rating history</h2><figure class=chart data-band=1 data-days=1><svg role=img aria-label=\"Rating history\"></svg>" +
-      "<figcaption>Dots: the days the player played; band: \u00b1 one standard deviation; dashed: after the last game.</figcaption></figure>" +
-      "<h2>Tournaments</h2><div id=events></div><h2>Games</h2><div id=games></div>";
+    $("record").innerHTML = "<h2>" + tr("Rating history") + "</h2><figure class=chart data-band=1 data-days=1><svg role=img aria-label=\"" + esc(tr("Rating history")) + "\"></svg>" +
+      "<figcaption>" + tr("Dots: the days the player played; band: \u00b1 one standard deviation; dashed: after the last game.") + "</figcaption></figure>" +
+      "<h2>" + tr("Tournaments") + "</h2><div id=events></div><h2>" + tr("Games") + "</h2><div id=games></div>";
     $("record").querySelector("figure").chartData = all[F.player.chart];  // drawn by the chart script
     var T = new Tournaments(W.tournaments), P = new Players(W.players);
     function tournament(k) { return "<a href=\"../tournaments/" + esc(T.page[k]) + ".html\">" + esc(T.name[k]) + "</a>"; }
-    var html = "<p class=meta>Newest first (<a href=../about.html#tournaments>the columns</a>).</p>" +
-      "<p class=meta id=at-the-time>At the time: the player\u2019s rating on the list just before the tournament was first rated \u2192 on the first list that rated it, and the change then.</p>" +
-      "<p class=meta id=today-estimates>Before, After: today\u2019s whole-history estimates of the rating just before and just after the tournament (they move as later results come in); Change = After \u2212 Before.</p>" +
-      "<div class=scroll><table class=games><thead><tr><th class=nm>Tournament<th>Date<th>Score<th title=performance>Perf.<th title=\"as the lists showed it then\">At the time<th title=\"After \u2212 Before\">Change<th title=\"today's estimate\">Before<th title=\"today's estimate\">After<th>Games</thead><tbody>";
+    var columns = "<a href=../about.html#tournaments>" + tr("the columns") + "</a>";
+    var html = "<p class=meta>" + tr("Newest first (%(link)s).", { link: columns }) + "</p>" +
+      "<p class=meta id=at-the-time>" + tr("At the time: the player\u2019s rating on the list just before the tournament was first rated \u2192 on the first list that rated it, and the change then.") + "</p>" +
+      "<p class=meta id=today-estimates>" + tr("Before, After: today\u2019s whole-history estimates of the rating just before and just after the tournament (they move as later results come in); Change = After \u2212 Before.") + "</p>" +
+      "<div class=scroll><table class=games><thead><tr><th class=nm>" + tr("Tournament") + "<th>" + tr("Date") + "<th>" + tr("Score") + "<th title=\"" + esc(tr("performance")) + "\">" + tr("Perf.") +
+      "<th title=\"" + esc(tr("as the lists showed it then")) + "\">" + tr("At the time") +
+      "<th title=\"" + esc(tr("After \u2212 Before")) + "\">" + tr("Change") + "<th title=\"" + esc(tr("today's estimate")) + "\">" + tr("Before") + "<th title=\"" + esc(tr("today's estimate")) + "\">" + tr("After") + "<th>" + tr("Games") + "</thead><tbody>";
     data.forEach(function (e) {
       html += "<tr><td class=nm>" + tournament(e[F.event.tournament]) + "<td>" + isoDay(e[F.event.last_day]) + "<td>" + score(e[F.event.score2]) +
         "<td>" + performance(e[F.event.performance], e[F.event.bound]) + atTheTime(e) +
-        (e[F.event.before] === null ? "<td class=new>new<td>\u2013" : "<td>" + signed(e[F.event.change]) + "<td>" + e[F.event.before]) +
+        (e[F.event.before] === null ? "<td class=new>" + tr("new") + "<td>\u2013" : "<td>" + signed(e[F.event.change]) + "<td>" + e[F.event.before]) +
         "<td>" + e[F.event.after] + "<td>" + e[F.event.games] + "</tr>";
     });
-    $("events").innerHTML = data.length ? html + "</tbody></table></div>" : "<p>No rated games.</p>";
-    html = "<p class=meta>\u25cf with Black, \u25cb with White; the opponent's rating on the day of the game.</p>" +
-      "<div class=scroll><table class=\"games played\"><thead><tr><th>Round<th class=op>Opponent<th>Result<th title=colour>\u25cf\u25cb<th>Rating</thead><tbody>";
+    $("events").innerHTML = data.length ? html + "</tbody></table></div>" : "<p>" + tr("No rated games.") + "</p>";
+    html = "<p class=meta>" + tr("\u25cf with Black, \u25cb with White; the opponent's rating on the day of the game.") + "</p>" +
+      "<div class=scroll><table class=\"games played\"><thead><tr><th>" + tr("Round") + "<th class=op>" + tr("Opponent") + "<th>" + tr("Result") + "<th title=\"" + esc(tr("colour")) + "\">\u25cf\u25cb<th>" + tr("Rating") + "</thead><tbody>";
     data.forEach(function (e) {
       html += "<tr class=t><td colspan=5>" + tournament(e[F.event.tournament]) + " \u00b7 " + isoDay(e[F.event.last_day]) + "</td></tr>";
       var ids = e[F.event.ids];
@@ -541,7 +694,7 @@ var WHR_FIELDS = /*@F@*/{}, WHR_RULES = /*@RULES@*/{};
         var code = g[j + F.game.code], res = RESULT[code % 3], text = res.text, id = ids && ids[j / GAME_SIZE];
         if (id) text = gameLink(id, text);
         html += "<tr><td>" + esc(g[j + F.game.round]) + "<td class=op>" + P.link(g[j + F.game.opponent], "../", true) + "<td class=" + res.cls + ">" + text +
-          "<td title=" + (code >= 3 ? "White>\u25cb" : "Black>\u25cf") + "<td>" + (g[j + F.game.opponent_rating] === null ? "" : g[j + F.game.opponent_rating]) + "</tr>";
+          "<td title=\"" + (code >= 3 ? tr("White") + "\">\u25cb" : tr("Black") + "\">\u25cf") + "<td>" + (g[j + F.game.opponent_rating] === null ? "" : g[j + F.game.opponent_rating]) + "</tr>";
       }
     });
     $("games").innerHTML = data.length ? html + "</tbody></table></div>" : "";
@@ -561,9 +714,9 @@ var WHR_FIELDS = /*@F@*/{}, WHR_RULES = /*@RULES@*/{};
     var who = {}, after = {}, byRound = rounds.map(function () { return []; });
     // place, number, player and score first (on a phone: together on the first screen); the
     // number and the name stay in view while the rounds scroll (the cells refer to the number)
-    var html = "<div class=scroll tabindex=0><table class=cross id=cross><thead><tr><th class=n>Place<th class=no>#<th class=nm>Player<th class=\"n sc\">Score" +
+    var html = "<div class=scroll tabindex=0><table class=cross id=cross><thead><tr><th class=n>" + ptr("standings", "Place") + "<th class=no>#<th class=nm>" + tr("Player") + "<th class=\"n sc\">" + tr("Score") +
       rounds.map(function (r) { return "<th>" + esc(r); }).join("") +
-      "<th class=n>Perf.<th class=n>Before<th class=n>After<th class=n>Change</thead><tbody>";
+      "<th class=n>" + tr("Perf.") + "<th class=n>" + tr("Before") + "<th class=n>" + tr("After") + "<th class=n>" + tr("Change") + "</thead><tbody>";
     rows.forEach(function (x) {
       var me = String(x[F.standing.number]), first = x[F.standing.place_first], last = x[F.standing.place_last];
       who[me] = P.link(x[F.standing.player], "../", true);
@@ -584,7 +737,7 @@ var WHR_FIELDS = /*@F@*/{}, WHR_RULES = /*@RULES@*/{};
         }).join(" ");
       });
       html += "<td class=n>" + performance(x[F.standing.performance], x[F.standing.bound]) +
-        (x[F.standing.before] === null ? "<td class=n>\u2013<td class=n>" + x[F.standing.after] + "<td class=\"n new\">new" : "<td class=n>" + x[F.standing.before] + "<td class=n>" + x[F.standing.after] + "<td class=n>" + signed(x[F.standing.change])) + "</tr>";
+        (x[F.standing.before] === null ? "<td class=n>\u2013<td class=n>" + x[F.standing.after] + "<td class=\"n new\">" + tr("new") : "<td class=n>" + x[F.standing.before] + "<td class=n>" + x[F.standing.after] + "<td class=n>" + signed(x[F.standing.change])) + "</tr>";
     });
     $("standings").innerHTML = html + "</tbody></table></div>";
     if ($("pairings")) pairings(rounds, byRound, who, after);
@@ -598,13 +751,13 @@ var WHR_FIELDS = /*@F@*/{}, WHR_RULES = /*@RULES@*/{};
         var hx = Math.max(after[x.black], after[x.white]), hy = Math.max(after[y.black], after[y.white]);
         return hy - hx || Math.min(after[y.black], after[y.white]) - Math.min(after[x.black], after[x.white]);
       });
-      html += "<h3>Round " + esc(rounds[c]) + "</h3><div class=scroll><table class=pairings><thead><tr><th class=nm>Black<th>After<th>Result<th>After<th>White</thead><tbody>";
+      html += "<h3>" + esc(tr("Round %(round)s", { round: rounds[c] })) + "</h3><div class=scroll><table class=pairings><thead><tr><th class=nm>" + tr("Black") + "<th>" + tr("After") + "<th>" + tr("Result") + "<th>" + tr("After") + "<th>" + tr("White") + "</thead><tbody>";
       games.forEach(function (g) {
         html += "<tr><td class=\"nm pl\">" + who[g.black] + "<td>" + after[g.black] + "<td class=res>" + g.result + "<td>" + after[g.white] + "<td class=pl>" + who[g.white] + "</tr>";
       });
       html += "</tbody></table></div>";
     });
-    $("pairings").innerHTML = "<h2>Pairings by round</h2>" + (html || "<p>No games.</p>");
+    $("pairings").innerHTML = "<h2>" + tr("Pairings by round") + "</h2>" + (html || "<p>" + tr("No games.") + "</p>");
   }
 
   // --- the games not rated, drawn from their data file (contract.EXCLUDED) ------------------
@@ -629,15 +782,15 @@ var WHR_FIELDS = /*@F@*/{}, WHR_RULES = /*@RULES@*/{};
     function player(k) { return k < 0 ? "\u2013" : esc(pNames[k]) + " <small>" + esc(pIds[k]) + "</small>"; }
     function text(values, at) { return function (i) { return fold(values[at[i]]) || null; }; }
     var cols = [
-      { label: "Tournament", cls: "nm", first: 1, key: text(tNames, tour), html: function (i) {
+      { label: tr("Tournament"), cls: "nm", first: 1, key: text(tNames, tour), html: function (i) {
         var t = tour[i];
         return tPages[t] ? "<a href=\"tournaments/" + esc(tPages[t]) + ".html\">" + esc(tNames[t]) + "</a>" : esc(tNames[t]);
       } },
-      { label: "End", first: -1, key: function (i) { return tEnds[tour[i]] || null; }, html: function (i) { return esc(tEnds[tour[i]]); } },
-      { label: "Game", first: 1, key: function (i) { return game[i]; }, html: function (i) { return esc(game[i]); } },
-      { label: "Black", first: 1, key: function (i) { return black[i] < 0 ? null : fold(pNames[black[i]]); }, html: function (i) { return player(black[i]); } },
-      { label: "White", first: 1, key: function (i) { return white[i] < 0 ? null : fold(pNames[white[i]]); }, html: function (i) { return player(white[i]); } },
-      { label: "Reason", first: 1, key: function (i) { return reasons[reason[i]]; }, html: function (i) {
+      { label: tr("End"), first: -1, key: function (i) { return tEnds[tour[i]] || null; }, html: function (i) { return esc(tEnds[tour[i]]); } },
+      { label: tr("Game"), first: 1, key: function (i) { return game[i]; }, html: function (i) { return esc(game[i]); } },
+      { label: tr("Black"), first: 1, key: function (i) { return black[i] < 0 ? null : fold(pNames[black[i]]); }, html: function (i) { return player(black[i]); } },
+      { label: tr("White"), first: 1, key: function (i) { return white[i] < 0 ? null : fold(pNames[white[i]]); }, html: function (i) { return player(white[i]); } },
+      { label: tr("Reason"), first: 1, key: function (i) { return reasons[reason[i]]; }, html: function (i) {
         var m = messages[message[i]];
         return "<code>" + esc(reasons[reason[i]]) + "</code>" + (m ? " " + esc(m) : "");
       } }
@@ -656,8 +809,8 @@ var WHR_FIELDS = /*@F@*/{}, WHR_RULES = /*@RULES@*/{};
       table.setRows(ids);
       $("excluded-list").parentNode.hidden = ids.length === 0;
       var filtered = w.length > 0 || only;
-      shown.innerHTML = filtered ? esc(thousands(ids.length) + " of " + thousands(n) + " games shown") +
-        (only ? " (one tournament: <a href=\"" + esc(hashOf({ q: q.value })) + "\" id=all-games>show every tournament</a>)" : "") : esc(thousands(n) + " games");
+      shown.innerHTML = filtered ? esc(tr("%(n)s of %(total)s games shown", { n: thousands(ids.length), total: thousands(n) })) +
+        (only ? " (" + esc(tr("one tournament:")) + " <a href=\"" + esc(hashOf({ q: q.value })) + "\" id=all-games>" + esc(tr("show every tournament")) + "</a>)" : "") : esc(tr("%(n)s games", { n: thousands(n) }));
       writeHash({ t: only, q: q.value });
     }
     shown.addEventListener("click", function (e) {
@@ -678,7 +831,7 @@ var WHR_FIELDS = /*@F@*/{}, WHR_RULES = /*@RULES@*/{};
     if ($("player-data") && W.players && W.tournaments) playerApp();
     if ($("cross-data") && W.players) crossApp();
   }
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init); else init();
+  WHR_I18N.ready(init);
 })();
 
 // Rating charts drawn as SVG: one or more series (days since 1970-01-01, ratings), an optional
@@ -686,7 +839,7 @@ var WHR_FIELDS = /*@F@*/{}, WHR_RULES = /*@RULES@*/{};
 // history), a legend below the chart and a hover read-out. No dependencies.
 (function () {
   "use strict";
-  var F = WHR_FIELDS;
+  var F = WHR_FIELDS, tr = WHR_I18N.tr;
   var NS = "http://www.w3.org/2000/svg";
   var DAY = 86400000;
   var COLOURS = ["#1f5fa8", "#d1495b", "#2e933c", "#edae49", "#6a4c93", "#00798c", "#8c564b", "#e377c2",
@@ -738,7 +891,7 @@ var WHR_FIELDS = /*@F@*/{}, WHR_RULES = /*@RULES@*/{};
     var m = { l: 44, r: 12, t: 12, b: 24 };
     svg.setAttribute("viewBox", "0 0 " + W + " " + H);
     while (svg.firstChild) svg.removeChild(svg.firstChild);
-    if (!series.length) { el("text", { x: 20, y: 30 }, svg).textContent = "No rating history."; return; }
+    if (!series.length) { el("text", { x: 20, y: 30 }, svg).textContent = tr("No rating history."); return; }
     var t0 = Infinity, t1 = -Infinity, r0 = Infinity, r1 = -Infinity;
     series.forEach(function (s) {
       for (var i = 0; i < s.t.length; i++) {
@@ -842,7 +995,7 @@ var WHR_FIELDS = /*@F@*/{}, WHR_RULES = /*@RULES@*/{};
       var p = best.p;
       dot.setAttribute("cx", X(p.t)); dot.setAttribute("cy", Y(p.r)); dot.setAttribute("visibility", "visible");
       tip.textContent = (series.length > 1 ? best.s.name + ": " : "") + isoDay(p.t) + "  " + Math.round(p.r) +
-        (band && p.u !== null ? " \u00b1 " + Math.round(p.u) : "") + (p.later ? " (list date)" : "");
+        (band && p.u !== null ? " \u00b1 " + Math.round(p.u) : "") + (p.later ? " (" + tr("list date") + ")" : "");
     }
     svg.addEventListener("mousemove", show);
     svg.addEventListener("click", show);
@@ -876,5 +1029,5 @@ var WHR_FIELDS = /*@F@*/{}, WHR_RULES = /*@RULES@*/{};
       });
     });
   }
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init); else init();
+  WHR_I18N.ready(init);
 })();

@@ -1,0 +1,181 @@
+"""The site in the players' languages (whr/publish/site/i18n.py): complete catalogs, and the
+language switch in a real headless Chromium."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+from test_browser import DESKTOP, PHONE, axe_violations, check_and_close, new_page, settle
+
+from whr.publish.site import i18n
+from whr.rules.reasons import REASONS
+
+LANGUAGES = [code for code in i18n.LANGUAGES if code != "en"]
+SITE_JS = Path(i18n.__file__).parent / "static" / "site.js"
+
+
+def test_the_pot_holds_exactly_the_messages_extraction_finds():
+    """A text added to a template, a page family or the page script without its message, or a
+    message left in the .pot after its text went, fails here (``python -m
+    whr.publish.site.i18n`` extracts again)."""
+    with open(i18n.POT, "rb") as f:
+        pot = {i18n.key(m.id, m.context) for m in read_po(f) if m.id}
+    found = set(i18n.extract())
+    assert found - pot == set(), "messages not in the .pot"
+    assert pot - found == set(), "messages no longer in the site"
+    assert {"%(game)s rating", "Players", "No players in this part of the list."} <= found
+    # every literal the page script translates, found by another reading than Babel's (a call
+    # nested in another's values is one Babel's JavaScript extractor can miss)
+    script = SITE_JS.read_text(encoding="utf-8")
+    literals = {json.loads(f'"{m}"') for m in re.findall(r'\btr\("((?:[^"\\]|\\.)*)"', script)}
+    assert len(literals) > 80
+    assert literals - pot == set()
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_catalog_translates_every_message_with_its_values(language):
+    with open(i18n.POT, "rb") as f:
+        pot = [i18n.key(m.id, m.context) for m in read_po(f) if m.id]
+    with open(i18n.LOCALE / f"{language}.po", "rb") as f:
+        po = {i18n.key(m.id, m.context): m for m in read_po(f, locale=language) if m.id}
+    assert po.keys() == set(pot)
+    for k in pot:
+        m, msgid = po[k], po[k].id
+        assert m.string and not m.fuzzy, f"{language}: {msgid!r} is not translated"
+        values = sorted(i18n.PLACEHOLDER.findall(msgid))
+        assert sorted(set(i18n.PLACEHOLDER.findall(m.string))) == sorted(set(values)), msgid
+        assert m.string != msgid or msgid in {"ID"} or not re.search("[a-z]{3}", msgid), (
+            f"{language}: {msgid!r} is left in English"
+        )
+    catalog = i18n.catalog(language)
+    assert catalog["Renju"] == {"zh": "连珠", "ru": "рэндзю", "ja": "連珠"}[language]
+
+
+def test_the_page_script_names_the_languages_of_the_catalogs():
+    script = SITE_JS.read_text(encoding="utf-8")
+    names = re.search(r"var NAMES = (\{[^}]*\})", script)
+    assert names is not None
+    for code, name in i18n.LANGUAGES.items():
+        assert f"{code}: " in names.group(1)
+        assert name.encode("unicode_escape").decode().replace("\\u", "\\u") in names.group(
+            1
+        ) or name in names.group(1)
+
+
+def test_country_names_come_in_each_language():
+    """The list's codes are RenjuNet's (IOC style: LAT, TPE, GER); ISO 3166 names in each
+    language, the sport's name where the list uses it."""
+    codes = ["RUS", "JPN", "LAT", "GER", "TPE", "XXX"]
+    names = ["Russia", "Japan", "Latvia", "Germany", "Chinese Taipei", "Nowhere"]
+    assert i18n.countries("zh", codes, names) == {
+        "RUS": "俄罗斯", "JPN": "日本", "LAT": "拉脱维亚", "GER": "德国", "TPE": "中华台北"
+    }  # fmt: skip
+    assert i18n.countries("ru", ["BLR", "RUS"], ["Belarus", "Russia"]) == {
+        "BLR": "Беларусь",
+        "RUS": "Россия",
+    }
+    assert i18n.countries("ja", ["EST"], ["Estonia"]) == {"EST": "エストニア"}
+
+
+def test_native_names_get_the_lang_of_their_script_and_country():
+    assert i18n.native_lang("中村茂", "JPN") == "ja"
+    assert i18n.native_lang("なかむら", "CHN") == "ja"  # kana: Japanese wherever the player is
+    assert i18n.native_lang("曹冬", "CHN") == "zh-Hans"
+    assert i18n.native_lang("Мельников", "RUS") == "ru"
+    assert i18n.native_lang("Õunapuu", "EST") == "et"
+    assert i18n.native_lang("Smith", "USA") == ""  # not known: no lang rather than a wrong one
+
+
+def switch_to(page, language: str) -> None:
+    with page.expect_navigation():  # the page again, in the language
+        page.select_option("header select.lang", language)
+    settle(page)
+
+
+@pytest.mark.browser
+def test_the_language_switch_keeps_the_page_and_is_remembered(published, browser, artifacts):
+    from support import site_of
+
+    site = site_of(published)
+    for viewport in (PHONE, DESKTOP):
+        p = new_page(browser, viewport)
+        p.goto((site / "index.html").as_uri() + "#t=inactive")
+        settle(p)
+        assert p.locator("html").get_attribute("lang") == "en"
+        english_rows = p.evaluate("() => WHR.view.rowsText().length")
+        for language in LANGUAGES:
+            switch_to(p, language)
+            assert p.url.endswith("index.html#t=inactive"), "the switch keeps the page"
+            assert p.locator("html").get_attribute("lang") == i18n.HTML_LANG[language]
+            nav = p.locator("header nav").inner_text()
+            catalog = i18n.catalog(language)
+            assert catalog["Players"] in nav and "Players" not in nav
+            assert catalog["Inactive"] in p.locator("#tabs").inner_text()
+            heads = p.locator("#list thead").inner_text()
+            assert catalog["Player"] in heads and catalog["Rating"] in heads
+            assert p.evaluate("() => WHR.view.rowsText().length") == english_rows
+            h1 = p.locator("h1").inner_text()
+            assert catalog["Renju"] in h1 and "November" not in h1
+            assert "2026" in h1
+            assert p.title().endswith(catalog["%(game)s rating"] % {"game": catalog["Renju"]})
+            assert p.locator("select.lang option[selected], select.lang").first.input_value() == (
+                language
+            )
+            assert axe_violations(p) == [], language
+            size = "phone" if viewport is PHONE else "desktop"
+            p.screenshot(path=str(artifacts / f"i18n-list-{language}-{size}.png"))
+            # remembered on the next page: a player's page
+            href = p.locator("#list tbody a").first.get_attribute("href")
+            p.goto((site / href).as_uri())
+            settle(p)
+            assert p.locator("html").get_attribute("lang") == i18n.HTML_LANG[language]
+            assert catalog["Rating history"] in p.locator("#record h2").first.inner_text()
+            assert catalog["Tournament"] in p.locator("#events thead").inner_text()
+            assert axe_violations(p) == [], language
+            p.screenshot(path=str(artifacts / f"i18n-player-{language}-{size}.png"))
+            if viewport is DESKTOP:
+                other_pages(p, site, language)
+            p.goto((site / "index.html").as_uri() + "#t=inactive")
+            settle(p)
+        switch_to(p, "en")
+        assert p.locator("html").get_attribute("lang") == "en"
+        assert "Players" in p.locator("header nav").inner_text()
+        check_and_close(p)
+
+
+def other_pages(p, site: Path, language: str) -> None:
+    """The countries, a tournament and the about page in ``language`` (remembered)."""
+    catalog = i18n.catalog(language)
+    p.goto((site / "countries.html").as_uri())
+    settle(p)
+    assert p.locator("html").get_attribute("lang") == i18n.HTML_LANG[language]
+    local = i18n.countries(language, ["RUS", "EST"], ["Russia", "Estonia"])
+    assert local["EST"] in p.locator("main").inner_text()
+    href = p.locator("header nav a", has_text=catalog["Tournaments"]).get_attribute("href")
+    p.goto((site / href).as_uri())
+    settle(p)
+    first = p.locator("#list tbody a").first.get_attribute("href")
+    p.goto((site / first).as_uri())
+    settle(p)
+    assert catalog["Standings"] in p.locator("main h2").first.inner_text()
+    legend = catalog["Opponent's #, + won, = drawn, − lost, /b Black, /w White"]
+    assert legend in p.locator("main p.meta").first.inner_text()
+    assert catalog[i18n.key("Place", "standings")] in p.locator("#cross thead").inner_text()
+    p.goto((site / "excluded.html").as_uri())
+    settle(p)
+    meanings = p.locator("main table.plain tbody").inner_text()
+    reasons = list(REASONS.values())
+    assert any(catalog[m] in meanings for m in reasons)
+    assert not any(m in meanings for m in reasons), "a reason's meaning left in English"
+    p.goto((site / "top.html").as_uri())
+    settle(p)
+    assert p.locator("main h1").inner_text() == catalog["History of the top players"]
+    assert f"({catalog['current']})" in p.locator("table.top").inner_text()
+    p.goto((site / "about.html").as_uri())
+    settle(p)
+    assert p.locator("#in-english").is_visible()  # the prose stays English, and says so
+    assert p.locator("main h1").inner_text() == "About this rating list"
