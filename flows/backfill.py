@@ -44,8 +44,8 @@ from prefect.states import Completed, Failed
 from prefect.task_runners import ThreadPoolTaskRunner
 
 import whr
-from flows.pipeline import PULL_GRACE_S, hide_tracebacks, parse, pull, saying, validate
-from flows.runners import DaskTarget, cluster_threads, dask_runner, prefect_api, results, share
+from flows.pipeline import PULL_GRACE_S, parse, pull, run_flow, said, saying, validate
+from flows.runners import DaskTarget, cluster_threads, results, share
 from whr.lists import at_the_time
 from whr.params import FitParams
 from whr.publish.layout import Channel
@@ -112,10 +112,6 @@ class Outcome:
         return Failed(message=message, data={"lists": self.lists})
 
 
-def _said(exc: BaseException) -> str:
-    return str(exc) or f"{type(exc).__name__} (without a message)"
-
-
 @flow(
     name="rif-rating-backfill",
     persist_result=False,
@@ -149,7 +145,7 @@ def backfill(job: Backfill) -> State:
         try:
             line = order(category, selection.result())
         except Exception as exc:  # the list fails; the others go on
-            done.lists[category] = {"outcome": "failed", "message": _said(exc)}
+            done.lists[category] = {"outcome": "failed", "message": said(exc)}
             continue
         ranges = line.ranges(pieces, last=job.last_day)
         days = len(line.span(last=job.last_day))
@@ -169,8 +165,8 @@ def backfill(job: Backfill) -> State:
             }
             path = write(job, category, table, parameters)
         except Exception as exc:
-            done.lists[category] = {"outcome": "failed", "message": _said(exc)}
-            logger.error("%s failed: %s", category, _said(exc))
+            done.lists[category] = {"outcome": "failed", "message": said(exc)}
+            logger.error("%s failed: %s", category, said(exc))
             continue
         fits = days + max(0, n - 1)
         done.lists[category] = {
@@ -190,14 +186,7 @@ def execute(job: Backfill, *, verbose: bool = False, dask: DaskTarget | None = N
     ``dask``: replay ranges of days on this Dask cluster (:func:`flows.runners.parse_dask`)
     instead of each list in one go in this process.
     """
-    if not verbose:
-        hide_tracebacks()
-    with prefect_api(dask):
-        chosen = backfill if dask is None else backfill.with_options(task_runner=dask_runner(dask))
-        state = chosen(job, return_state=True)
-    value = state.result(raise_on_failure=False)
-    if isinstance(value, dict) and "lists" in value:
-        return Outcome(lists=value["lists"])
-    cause = value if isinstance(value, BaseException) else state.message
-    said = str(cause) or f"{type(cause).__name__} (without a message)"
-    return Outcome(lists={"backfill": {"outcome": "failed", "message": said}})
+    value = run_flow(backfill, job, verbose=verbose, dask=dask)
+    if isinstance(value, str):
+        return Outcome(lists={"backfill": {"outcome": "failed", "message": value}})
+    return Outcome(lists=value["lists"])

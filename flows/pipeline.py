@@ -44,7 +44,7 @@ os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "120")
 # Dask's workers and scheduler (--dask) log every connection at INFO; warnings still show.
 os.environ.setdefault("DASK_LOGGING__DISTRIBUTED", "warning")
 
-from prefect import State, flow, get_run_logger, task
+from prefect import Flow, State, flow, get_run_logger, task
 from prefect.artifacts import create_markdown_artifact
 from prefect.cache_policies import NO_CACHE
 from prefect.states import Completed, Failed
@@ -382,8 +382,30 @@ def _cause(future: Any) -> str:
     try:
         value = future.result(raise_on_failure=True)
     except BaseException as exc:  # the task's own exception, or an upstream failure
-        return str(exc) or f"{type(exc).__name__} (without a message)"
+        return said(exc)
     return f"did not complete: {value!r}"
+
+
+def said(cause: object) -> str:
+    """What a failure says: its message, or its kind when it has none."""
+    return str(cause) or f"{type(cause).__name__} (without a message)"
+
+
+def run_flow(
+    chosen: Flow[..., State], argument: object, *, verbose: bool, dask: DaskTarget | None
+) -> dict[str, Any] | str:
+    """Run ``chosen(argument)`` (its tasks on ``dask`` when given) under the Prefect API the
+    command line uses; its data when it returned some, else what its failure said."""
+    if not verbose:
+        hide_tracebacks()
+    with prefect_api(dask):
+        if dask is not None:
+            chosen = chosen.with_options(task_runner=dask_runner(dask))
+        state = chosen(argument, return_state=True)
+    value = state.result(raise_on_failure=False)
+    if isinstance(value, dict) and "lists" in value:
+        return value
+    return said(value if isinstance(value, BaseException) else state.message)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -418,14 +440,7 @@ def execute(run: Run, *, verbose: bool = False, dask: DaskTarget | None = None) 
     ``dask``: validate and rate each list on this Dask cluster (:func:`flows.runners.parse_dask`)
     instead of in threads of this process; the lists are the same.
     """
-    if not verbose:
-        hide_tracebacks()
-    with prefect_api(dask):
-        chosen = daily if dask is None else daily.with_options(task_runner=dask_runner(dask))
-        state = chosen(run, return_state=True)
-    value = state.result(raise_on_failure=False)
-    if isinstance(value, dict) and "lists" in value:
-        return Outcome(lists=value["lists"], repaired=value["repaired"])
-    cause = value if isinstance(value, BaseException) else state.message
-    said = str(cause) or f"{type(cause).__name__} (without a message)"
-    return Outcome(lists={"run": {"outcome": "failed", "message": said}})
+    value = run_flow(daily, run, verbose=verbose, dask=dask)
+    if isinstance(value, str):
+        return Outcome(lists={"run": {"outcome": "failed", "message": value}})
+    return Outcome(lists=value["lists"], repaired=value["repaired"])
