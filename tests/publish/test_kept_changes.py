@@ -175,3 +175,42 @@ def test_the_player_pages_show_each_tournament_at_the_time(kept, site: Path) -> 
             assert then == (before, after, None if before is None else after - before)
             shown += 1
     assert shown >= len(table) // 2, (shown, len(table))
+
+
+
+def test_a_damaged_table_is_reported_and_the_list_measured_from_the_last_good_one(
+    history: support.Inputs, kept, out: Path, tmp_path: Path
+) -> None:
+    """The newest entry's table fails its checksum: the next run reports that day as damaged,
+    with what to do, and leaves it in place (its trim as a past day removes nothing damaged); the new list is measured from the last good list,
+    says that the changes at the time since it are not recorded, and carries on what the
+    backfill holds."""
+    import shutil
+
+    copy = tmp_path / "out"
+    shutil.copytree(out, copy, symlinks=True)
+    last, good = DAYS[-1], DAYS[-2]
+    damaged = support.entry_of(copy, last) / "tournament_changes.parquet"
+    data = bytearray(damaged.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    damaged.write_bytes(bytes(data))
+    day = last + dt.timedelta(days=1)
+    selection = whr.select(history.data, day, config=CONFIG)
+    given = dataclasses.replace(history, selection=selection, fit=whr.fit(selection.rated))
+    published = support.publish_inputs(copy, given, day)
+    reported = [r for r in published.repaired if str(damaged) in r]
+    assert len(reported) == 1 and "does not match the checksum" in reported[0]
+    assert f"--as-of {last}" in reported[0], "it says how to rebuild the day"
+    # the trim of the day, no longer the newest, checks what it drops: nothing damaged is
+    # removed, and it says so
+    assert damaged.read_bytes() == bytes(data), "the damaged day is left for its repair"
+    assert any(w.startswith(f"left {damaged.parent} untrimmed") for w in published.warnings)
+    assert published.previous_day == good
+    assert any(f"list of {good}" in w and "backfill" in w for w in published.warnings)
+    entry = support.entry_of(copy, day)
+    ratings = read_parquet(entry / "ratings.parquet", RATINGS)
+    assert ratings["rating_change"].notna().any(), "changes measured from the good list"
+    table = read_parquet(entry / "tournament_changes.parquet", TOURNAMENT_CHANGES)
+    before = kept[last][1]
+    seeded = before[before["source"] == "replay"].reset_index(drop=True)
+    pd.testing.assert_frame_equal(table, seeded)  # what the backfill holds, nothing else

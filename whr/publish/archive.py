@@ -510,6 +510,18 @@ def _trim(entry: Entry, keep: set[str]) -> Entry:
     return moved
 
 
+def _trimmed(entry: Entry, channel: Channel, hashes: dict[Path, Any]) -> tuple[Entry, list[str]]:
+    """``entry`` trimmed to what a past day keeps, after every file it drops is checked
+    (the scan checked only the list of a day that is no longer the newest): a damaged file is
+    never removed by the trim, and the day is left as it is, said with what to do."""
+    if _without(entry.manifest, KEPT) is entry.manifest:
+        return entry, []
+    checked = check_day(entry.path, entry.day, channel, "all", hashes)
+    if isinstance(checked, Damaged):
+        return entry, [f"left {entry.path} untrimmed: {checked.what}"]
+    return _trim(entry, KEPT), []
+
+
 def _copies(path: Path) -> dict[str, Any]:
     """The manifests a month file keeps a copy of (empty when it keeps none or is damaged)."""
     try:
@@ -703,7 +715,8 @@ def compact(
     for entry in found.good:
         _finish(entry)
         if entry is not newest and not _year_end(entry.day):
-            entry = _trim(entry, KEPT)
+            entry, damaged = _trimmed(entry, channel, hashes)
+            said += damaged
         good.append(entry)
     months = sorted({_month(e.day) for e in good} | {_month(d.day) for d in found.damaged})
     for month in months:
