@@ -177,7 +177,6 @@ def test_the_player_pages_show_each_tournament_at_the_time(kept, site: Path) -> 
     assert shown >= len(table) // 2, (shown, len(table))
 
 
-
 def test_a_damaged_table_is_reported_and_the_list_measured_from_the_last_good_one(
     history: support.Inputs, kept, out: Path, tmp_path: Path
 ) -> None:
