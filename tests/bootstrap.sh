@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Set up everything the tests need on a fresh machine: Debian's Chromium for the browser tests,
-# shellcheck (used by actionlint on the workflows' scripts),
+# Set up everything the tests need on a fresh machine: Debian's Chromium and CJK fonts for the
+# browser tests, the shellcheck tool (used by actionlint on the workflows' scripts),
 # and a virtual environment .venv with the project and its test dependencies. Safe to rerun.
 #
 #   bash tests/bootstrap.sh            the exact versions of requirements-dev-lock.txt (the runtime
