@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Set up everything the tests need on a fresh machine: Debian's Chromium for the browser tests,
-# shellcheck (used by actionlint on the workflows' scripts),
+# Set up everything the tests need on a fresh machine: Debian's Chromium and CJK fonts for the
+# browser tests, the shellcheck tool (used by actionlint on the workflows' scripts),
 # and a virtual environment .venv with the project and its test dependencies. Safe to rerun.
 #
 #   bash tests/bootstrap.sh            the exact versions of requirements-dev-lock.txt (the runtime
@@ -18,13 +18,16 @@ case "${1:-}" in
         ;;
 esac
 
-if ! command -v chromium >/dev/null 2>&1 || ! command -v shellcheck >/dev/null 2>&1; then
+# fonts-noto-cjk: Chinese and Japanese glyphs, so that the browser tests lay those pages out with
+# the widths a reader's browser has (no boxes, no fallback of other widths)
+if ! command -v chromium >/dev/null 2>&1 || ! command -v shellcheck >/dev/null 2>&1 ||
+    ! dpkg -s fonts-noto-cjk >/dev/null 2>&1; then
     if [ "$(id -u)" = 0 ]; then
         apt-get update -qq
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver shellcheck >/dev/null
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver shellcheck fonts-noto-cjk >/dev/null
     else
         sudo apt-get update -qq
-        sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver shellcheck >/dev/null
+        sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver shellcheck fonts-noto-cjk >/dev/null
     fi
 fi
 

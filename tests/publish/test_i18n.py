@@ -11,7 +11,7 @@ import pytest
 from babel.messages.pofile import read_po
 from test_browser import DESKTOP, PHONE, axe_violations, check_and_close, new_page, settle
 
-from whr.publish.site import i18n
+from whr.publish.site import i18n, page_names
 from whr.rules.reasons import REASONS
 
 LANGUAGES = [code for code in i18n.LANGUAGES if code != "en"]
@@ -127,6 +127,7 @@ def test_the_language_switch_keeps_the_page_and_is_remembered(published, browser
             )
             assert axe_violations(p) == [], language
             size = "phone" if viewport is PHONE else "desktop"
+            assert fits(p, viewport), f"the list in {language} at {size}"
             p.screenshot(path=str(artifacts / f"i18n-list-{language}-{size}.png"))
             # remembered on the next page: a player's page
             href = p.locator("#list tbody a").first.get_attribute("href")
@@ -136,6 +137,7 @@ def test_the_language_switch_keeps_the_page_and_is_remembered(published, browser
             assert catalog["Rating history"] in p.locator("#record h2").first.inner_text()
             assert catalog["Tournament"] in p.locator("#events thead").inner_text()
             assert axe_violations(p) == [], language
+            assert fits(p, viewport), f"a player page in {language} at {size}"
             p.screenshot(path=str(artifacts / f"i18n-player-{language}-{size}.png"))
             if viewport is DESKTOP:
                 other_pages(p, site, language)
@@ -145,6 +147,11 @@ def test_the_language_switch_keeps_the_page_and_is_remembered(published, browser
         assert p.locator("html").get_attribute("lang") == "en"
         assert "Players" in p.locator("header nav").inner_text()
         check_and_close(p)
+
+
+def fits(p, viewport: dict) -> bool:
+    """Whether the page is no wider than the screen (it does not scroll sideways)."""
+    return p.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
 
 
 def other_pages(p, site: Path, language: str) -> None:
@@ -179,3 +186,90 @@ def other_pages(p, site: Path, language: str) -> None:
     settle(p)
     assert p.locator("#in-english").is_visible()  # the prose stays English, and says so
     assert p.locator("main h1").inner_text() == "About this rating list"
+
+
+def in_language(browser, language: str, viewport: dict):
+    """A page whose reader chose ``language`` (remembered as the switch remembers it)."""
+    p = new_page(browser, viewport)
+    p.add_init_script(f"try {{ localStorage.setItem('whr.lang', '{language}'); }} catch (e) {{}}")
+    return p
+
+
+# a count as each language groups digits (written out here, not asked of Intl)
+GROUPED = {"en": "12,345", "zh": "12,345", "ja": "12,345", "ru": "12\u00a0345"}
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("language", ["en", *LANGUAGES])
+def test_the_drawn_tables_group_counts_as_the_language_does(published, browser, language):
+    """A count of 12,345 in the drawn list (Gy5), players index (Games) and tournaments index
+    (Rated games) is written as the language groups digits; ratings and ranks are never
+    grouped, as the page without script writes them; and the page's English counts."""
+    from support import site_of
+
+    site = site_of(published)
+    words = {"en": {}, **{c: i18n.catalog(c) for c in LANGUAGES}}[language]
+    p = in_language(browser, language, DESKTOP)
+    for path, data, column in (
+        ("index.html", "WHR.lists.current[WHR_FIELDS.list.gy5]", "Gy5"),
+        ("players.html", "WHR.lists.current[WHR_FIELDS.list.games]", "Games"),
+        ("tournaments.html", "WHR.tournaments[WHR_FIELDS.tournaments.games]", "Rated games"),
+    ):
+        p.goto((site / path).as_uri())
+        settle(p)
+        assert p.locator("html").get_attribute("lang") == i18n.HTML_LANG[language]
+        labels = p.evaluate("WHR.view.cols.map(c => c.label)")
+        before = p.evaluate("WHR.view.rowsText()")[0]
+        # the first row's count set to 12345 (the players index's row i: the list's row of
+        # player i)
+        row = p.evaluate(
+            f"""() => {{
+              const i = WHR.view.ids[0], players = {path == "players.html" and "true" or "false"};
+              const at = players ? WHR.lists.current[WHR_FIELDS.list.player].indexOf(i) : i;
+              {data}[at] = 12345;
+              return WHR.view.rowsText()[0];
+            }}"""
+        )
+        assert row[labels.index(words.get(column, column))] == GROUPED[language], (path, row)
+        if path == "players.html":  # the status in the language
+            status = row[labels.index(words.get("Status", "Status"))]
+            assert status in [
+                words.get(s, s)
+                for s in ("established, active", "established, inactive", "provisional")
+            ]
+        for number in ("Rating", "Rank"):
+            if words.get(number, number) in labels:
+                k = labels.index(words.get(number, number))
+                assert re.fullmatch(r"\d*", row[k]) and row[k] == before[k], (path, row)
+    # an English count of the page's text (the list's games, the country's players) swapped
+    assert p.evaluate("WHR_I18N.number('12,345')") == GROUPED[language]
+    check_and_close(p)
+
+
+@pytest.mark.browser
+def test_a_phone_shows_what_matters_in_every_language(changed, browser):
+    """With Chinese, Japanese and Russian headings (and CJK glyphs' widths): a list's rank,
+    player, rating and change, and a player's tournament, score, the change at the time and
+    the change, inside the table's box on a phone; no page wider than the phone."""
+    from test_browser_views import in_box
+
+    site, snapshot = changed
+    ratings = snapshot.tables.ratings
+    busiest = ratings.sort_values("games").iloc[-1]["player"]
+    player = f"p/{page_names(ratings['player'])[busiest]}.html"
+    for language in LANGUAGES:
+        words = i18n.catalog(language)
+        p = in_language(browser, language, PHONE)
+        for path, table, want in (
+            ("index.html", "#list", ["Rank", "Player", "Rating", "Change"]),
+            (player, "#events table", ["Tournament", "Score", "At the time", "Change"]),
+        ):
+            p.goto((site / path).as_uri())
+            settle(p)
+            shown = [words[w] for w in want]
+            assert in_box(p, table, shown) == dict.fromkeys(shown, True), (language, path)
+            assert fits(p, PHONE), (language, path)
+            if path == "index.html":  # the drawn mark in the language, as the legend's
+                mark = p.locator("#list td.nm .entered").first.inner_text()
+                assert mark == words["newly ranked"] == p.locator("p.legend .entered").inner_text()
+        check_and_close(p)

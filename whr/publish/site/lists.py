@@ -123,54 +123,99 @@ def list_data(lv: ListView) -> ListData:
     return ListData(lv, columns_json(values), status, counts, "change" in values)
 
 
+def player_link(site: Site, p: int, root: str) -> str:
+    """Player number ``p``'s name linked to their page, as the page script's ``Players.link``
+    writes it (a woman's link marked, the native name as its title)."""
+    players = site.players
+    female = " class=f" if players["female"].iat[p] else ""
+    native = players["native"].iat[p]
+    title = f' title="{escape(native)}"' if native else ""
+    page = escape(players["page"].iat[p])
+    return f'<a href="{root}p/{page}.html"{female}{title}>{escape(players["name"].iat[p])}</a>'
+
+
+def country_code(site: Site, p: int) -> str:
+    """Player number ``p``'s country code as the page script shows it (one of the current
+    list's countries, else none)."""
+    code = site.players["country"].iat[p]
+    return str(escape(code)) if code in site.country_page else ""
+
+
+def grouped(n: int) -> str:
+    """A count as English writes it, ``3,901`` (the page script writes it in the reader's
+    language; ratings, ranks, years and ids are never grouped: docs/site.md)."""
+    return f"{n:,}"
+
+
 def static_rows(site: Site, data: ListData, tab: str, country: str | None, root: str) -> Markup:
-    """The first rows of a list's tab as HTML (:data:`frame.STATIC_ROWS`), in the order the
-    page script shows them first: by rank on the ranked tabs (the country's rank on a
-    country's page), by rating on the others; the numbers as the script shows them."""
+    """The first rows of a list's tab as HTML (:data:`frame.STATIC_ROWS`), as the page script
+    draws them first: the same columns (its ``columns(t)``), marks (new, newly ranked, a
+    woman) and numbers, in the same order (by rank on the ranked tabs, the country's rank on a
+    country's page; by rating on the others)."""
     lv = data.list
     f = lv.frame
+    values = columns(lv)
     mine = np.ones(len(f), bool)
     if country:
         mine = (f["country"] == country).fillna(False).to_numpy(bool)
-    gy1 = lv.gy1_rank
-    rank = np.nan_to_num(floats(f["rank"]))
-    if country:
-        assert lv.gy1_country_rank is not None  # country pages show the current list
-        gy1 = lv.gy1_country_rank
-        rank = np.nan_to_num(floats(f["country_rank"]))
-    rating = floats(f["rating"])
-    if tab in ("active", "gy1"):
-        ranks = rank if tab == "active" else gy1
-        chosen = np.flatnonzero(mine & (data.status == 0) if tab == "active" else mine & (gy1 > 0))
-        chosen = chosen[np.argsort(ranks[chosen], kind="stable")]
+    ranked = tab in ("active", "gy1")
+    if tab == "active":
+        rank = values["country_rank"] if country else values["rank"]
+        chosen = np.flatnonzero(mine & (data.status == 0))
+    elif tab == "gy1":
+        rank = values["gy1_country_rank"] if country else values["gy1_rank"]
+        chosen = np.flatnonzero(mine & (rank > 0))
     else:
-        ranks = None
+        rank = values["rank"]
         chosen = np.flatnonzero(mine & (data.status == TABS.index(tab) - 1))
-        chosen = chosen[np.argsort(-rating[chosen], kind="stable")]
+    if ranked:  # as the script sorts: the rank ascending, none last, ties in the data's order
+        key = np.where(rank[chosen] > 0, rank[chosen], np.inf)
+        chosen = chosen[np.argsort(key, kind="stable")]
+    else:  # the rating shown, descending
+        chosen = chosen[np.argsort(-np.rint(values["rating"][chosen]), kind="stable")]
     chosen = chosen[:STATIC_ROWS]
-    players = site.players
-    head = ([("Rank", "n")] if ranks is not None else []) + [("Player", "nm"), ("Rating", "n")]
-    change = floats(f["rating_change"]) if data.change else None
-    if change is not None:
-        head.append(("Change", "n"))
-    head += [("±", "n u"), ("Country", "")]
-    numbers = lv.number[chosen].tolist()
-    shown_rating = whole(rating[chosen])
-    shown_unc = whole(floats(f["uncertainty"])[chosen])
-    shown_rank = whole(ranks[chosen]) if ranks is not None else None
+    # the columns: what matters most first (rank, player, rating, change), then the others
+    more: list[tuple[str, np.ndarray]] = []
+    if tab == "active" and country:
+        more.append((_("World"), values["rank"]))
+    elif tab == "active" and data.change:
+        more.append((_("Prev."), values["previous_rank"]))
+    elif tab == "gy1":
+        more.append((_("World"), values["rank"]))
+    head = ([(_("Rank"), "n")] if ranked else []) + [(_("Player"), "nm"), (_("Rating"), "n")]
+    if data.change:
+        head.append((_("Change"), "n"))
+    head += [(label, "n") for label, _values in more]
+    windows = site.view.rules.windows_years
+    head += [("\u00b1", "n u"), *((f"Gy{y}", "n") for y in windows)]
+    head += [(_("Country"), ""), (_("BY"), "n")]
+    shown_rating = whole(values["rating"][chosen])
+    shown_unc = whole(values["uncertainty"][chosen])
+    change = values.get("change")
+    entered = lv.entered
+    new = f"<span class=new>{escape(_('new'))}</span>"
+    mark = f"<span class=entered>{escape(_('newly ranked'))}</span> "
+    years = site.players["birth_year"].to_numpy(np.int64)  # 0: not known
     rows = []
-    for k, (i, p) in enumerate(zip(chosen.tolist(), numbers, strict=True)):
-        cells = [] if shown_rank is None else [shown_rank[k]]
-        name = escape(players["name"].iat[p])
-        female = " class=f" if players["female"].iat[p] else ""
-        cells.append(f'<a href="{root}p/{escape(players["page"].iat[p])}.html"{female}>{name}</a>')
+    for k, i in enumerate(chosen.tolist()):
+        p = int(lv.number[i])
+        cells = [rank_text(rank[i])] if ranked else []
+        cells.append((mark if entered[i] else "") + player_link(site, p, root))
         cells.append(shown_rating[k])
         if change is not None:
             d = change[i]
-            cells.append("<span class=new>new</span>" if d != d else signed(d))
-        cells += [shown_unc[k], str(escape(players["country"].iat[p]))]
+            cells.append(new if d != d else signed(d))
+        cells += [rank_text(v[i]) for _label, v in more]
+        cells.append(shown_unc[k])
+        cells += [grouped(int(values[g][i])) for g in ("gy1", "gy2", "gy5")]
+        cells += [country_code(site, p), str(years[p]) if years[p] else ""]
         rows.append(cells)
     return table_html(head, rows)
+
+
+def rank_text(rank: float) -> str:
+    """A rank as the lists show it: whole, never grouped; none (0) as nothing."""
+    return str(int(rank)) if rank > 0 else ""
 
 
 def heading(site: Site, day: dt.date, country: str | None = None) -> str:

@@ -10,10 +10,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
 from markupsafe import Markup, escape
 
-from whr.publish.site.frame import STATIC_ROWS, Renderer, Site, floats, table_html, whole
+from whr.publish.site.frame import STATIC_ROWS, Renderer, Site, floats, table_html, text, whole
 from whr.publish.site.i18n import _
+from whr.publish.site.lists import country_code, grouped, player_link, rank_text
+from whr.tables import STATUSES
+
+STATUS_TEXTS = (_("established, active"), _("established, inactive"), _("provisional"))
+"""What the players index says of each status (:data:`whr.tables.STATUSES`' order)."""
 
 PART = 1000
 """Entries per plain index page."""
@@ -49,38 +55,67 @@ def parts_nav(family: str, n: int, root: str) -> Markup:
 
 
 def _players_rows(site: Site, lo: int, hi: int, root: str) -> Markup:
-    """The players numbered lo..hi-1 (the players index's order: by id) as table rows."""
+    """The players numbered lo..hi-1 (the players index's order: by id) as table rows: on an
+    index page (``root`` "../") id and name, on ``players.html`` every column the page script
+    draws, as it draws them."""
     p = site.players.iloc[lo:hi]
-    f = site.view.current.frame.set_index("player").reindex(p["player"].to_numpy(object))
-    rating = whole(floats(f["rating"]))
-    rows = []
-    for k, (pid, name, page, country) in enumerate(
-        zip(p["player"], p["name"], p["page"], p["country"], strict=True)
-    ):
-        link = f"<a href={root}p/{escape(page)}.html>{escape(name)}</a>"
-        rows.append([str(escape(pid)), link, str(escape(country)), rating[k]])
-    head = [("ID", ""), ("Player", ""), ("Country", ""), ("Rating", "")]
     if root:  # an index page: lean (66 pages of 1,000 at 1M games): id and name
-        return table_html(head[:2], [row[:2] for row in rows], lean=True)
+        rows = [
+            [str(escape(pid)), f"<a href={root}p/{escape(page)}.html>{escape(name)}</a>"]
+            for pid, name, page in zip(p["player"], p["name"], p["page"], strict=True)
+        ]
+        return table_html([("ID", ""), ("Player", "")], rows, lean=True)
+    f = site.view.current.frame.set_index("player").reindex(p["player"].to_numpy(object))
+    rating, unc = whole(floats(f["rating"])), whole(floats(f["uncertainty"]))
+    games, rank = np.nan_to_num(floats(f["games"])), np.nan_to_num(floats(f["rank"]))
+    status = dict(zip(STATUSES, STATUS_TEXTS, strict=True))
+    rows = []
+    for k, (pid, year, place) in enumerate(
+        zip(p["player"], p["birth_year"], p["city"], strict=True)
+    ):
+        rows.append(
+            [
+                str(escape(pid)),
+                player_link(site, lo + k, root),
+                rating[k],
+                unc[k],
+                grouped(int(games[k])),
+                rank_text(rank[k]),
+                status.get(text(f["status"].iat[k]), ""),
+                str(year) if year else "",
+                str(escape(place)),
+                country_code(site, lo + k),
+            ]
+        )
+    head = [
+        (_("ID"), ""), (_("Player"), "nm"), (_("Rating"), "n"), ("\u00b1", "n u"),
+        (_("Games"), "n"), (_("Rank"), "n"), (_("Status"), ""), (_("BY"), "n"),
+        (_("City"), ""), (_("Country"), ""),
+    ]  # fmt: skip
     return table_html(head, rows)
 
 
 def _tournaments_rows(site: Site, lo: int, hi: int, root: str) -> Markup:
-    """The tournaments numbered lo..hi-1 (newest first) as table rows."""
+    """The tournaments numbered lo..hi-1 (newest first) as table rows, with the columns of the
+    page script's drawing (on ``tournaments.html``)."""
     t = site.tournaments.iloc[lo:hi]
     rows = [
         [
             f"<a href={root}tournaments/{escape(page)}.html>{escape(name)}</a>",
             str(escape(place)),
-            str(n),
+            grouped(int(n)),
             str(escape(start)),
             str(escape(end)),
+            str(escape(rule)),
         ]
-        for page, name, place, n, start, end in zip(
-            t["page"], t["name"], t["place"], t["n"], t["start"], t["end"], strict=True
+        for page, name, place, n, start, end, rule in zip(
+            t["page"], t["name"], t["place"], t["n"], t["start"], t["end"], t["rule"], strict=True
         )
     ]
-    head = [("Tournament", "nm"), ("Place", ""), ("Rated games", "n"), ("Start", ""), ("End", "")]
+    head = [
+        (_("Tournament"), "nm"), (_("Place"), ""), (_("Rated games"), "n"), (_("Start"), ""),
+        (_("End"), ""), (_("Rule"), ""),
+    ]  # fmt: skip
     return table_html(head, rows)
 
 

@@ -24,6 +24,11 @@ var WHR_I18N = (function () {
   var lang = "en", cat = null, queue = [], patterns = null;
   try { lang = localStorage.getItem(KEY) || "en"; } catch (e) { /* no storage: English */ }
   if (!NAMES[lang]) lang = "en";
+  // counts with the language's digit groups (Intl.NumberFormat: 3,901 in English, Chinese and
+  // Japanese, 3 901 with a no-break space in Russian); ratings, ranks, years and ids are written
+  // without groups in every language, as rating lists write them (docs/site.md)
+  var GROUPS = new Intl.NumberFormat(HTML_LANG[lang], { maximumFractionDigits: 0 });
+  function group(n) { return n === null || n === undefined || n === "" ? "" : GROUPS.format(n); }
   var me = document.currentScript, src = me && me.src ? me.src : "";
 
   function tr(s, a) {
@@ -56,8 +61,8 @@ var WHR_I18N = (function () {
       return { re: new RegExp("^" + re + "$"), names: names, to: cat.m[k], fixed: k.replace(/%\(\w+\)s/g, "").length };
     }).sort(function (a, b) { return b.fixed - a.fixed; });  // the most specific first
   }
-  // "3,901" as the language groups digits (Russian: with a space)
-  function number(s) { return lang === "ru" && /^\d{1,3}(,\d{3})+$/.test(s) ? s.replace(/,/g, "\u00a0") : s; }
+  // a count of the English page ("3,901") as the language groups digits
+  function number(s) { return lang !== "en" && /^\d{1,3}(,\d{3})+$/.test(s) ? group(+s.replace(/,/g, "")) : s; }
   function value(v) {  // a message's value: a message itself (a country, "Renju"), a date, a number
     var t = cat.m[v] || cat.n[v] || longDate(v) || (number(v) !== v && number(v));
     return t || (/[A-Za-z]{2}/.test(v) && translate(v, false)) || v;
@@ -156,7 +161,7 @@ var WHR_I18N = (function () {
   if (!domReady) document.addEventListener("DOMContentLoaded", function () { domReady = true; maybe(); });
   // the page's drawing waits for the catalog; run at once when it is there (English)
   function ready(fn) { if (queue) { queue.push(fn); if (queue.length === 1) setTimeout(maybe, 0); } else fn(); }
-  return { tr: tr, ptr: ptr, country: country, number: number, ready: ready, lang: function () { return lang; } };
+  return { tr: tr, ptr: ptr, country: country, number: number, group: group, ready: ready, lang: function () { return lang; } };
 })();
 (function () {
   "use strict";
@@ -176,7 +181,7 @@ var WHR_I18N = (function () {
     s = String(s).toLowerCase();
     return NON_ASCII.test(s) ? s.normalize("NFD").replace(/[\u0300-\u036f]/g, "") : s;
   }
-  function thousands(n) { return WHR_I18N.number(String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",")); }
+  var thousands = WHR_I18N.group;  // a count, grouped as the reader's language groups digits
   function signed(n) { return n > 0 ? "+" + n : (n < 0 ? "\u2212" + (-n) : "0"); }
   function words(q) { return fold(q.trim()).split(/\s+/).filter(Boolean); }
 
@@ -402,10 +407,16 @@ var WHR_I18N = (function () {
   }
 
   // --- rating lists ----------------------------------------------------------------------------
-  var TAB_LABELS = { active: tr("Active"), gy1: "Gy1 \u2265 " + GY1_GAMES, inactive: tr("Inactive"), provisional: tr("Provisional") };
-  var STATUS = [tr("established, active"), tr("established, inactive"), tr("provisional")];
+  // texts from the reader's catalog are made by texts() (init): the script runs before the
+  // catalog is loaded, so a tr() here would be English
+  var TAB_LABELS, STATUS, ENTERED, RESULT;
+  function texts() {
+    TAB_LABELS = { active: tr("Active"), gy1: "Gy1 \u2265 " + GY1_GAMES, inactive: tr("Inactive"), provisional: tr("Provisional") };
+    STATUS = [tr("established, active"), tr("established, inactive"), tr("provisional")];
+    ENTERED = "<span class=entered>" + esc(tr("newly ranked")) + "</span>";  // the list pages' legend says what it means
+    RESULT = [{ cls: "l", text: tr("Loss") }, { cls: "d", text: tr("Draw") }, { cls: "w", text: tr("Win") }];  // a player's games
+  }
 
-  var ENTERED = "<span class=entered>" + esc(tr("newly ranked")) + "</span>";  // the list pages' legend says what it means
   function num(v) { return v === null || v === undefined ? "" : String(v); }
   function rankText(v) { return v ? String(v) : ""; }
   function rankKey(v) { return v ? v : null; }
@@ -444,7 +455,7 @@ var WHR_I18N = (function () {
     var unc = { label: "\u00b1", title: tr("uncertainty: one standard deviation, Elo"), cls: "n u", first: 1, key: function (i) { return L.uncertainty[i]; }, html: function (i) { return num(L.uncertainty[i]); } };
     function count(k) {
       var values = L.gy[k];
-      return { label: "Gy" + WINDOWS[k], title: tr("rated games in %(years)s", { years: lastYears(WINDOWS[k]) }), cls: "n", first: -1, key: function (i) { return values[i]; }, html: function (i) { return values[i]; } };
+      return { label: "Gy" + WINDOWS[k], title: tr("rated games in %(years)s", { years: lastYears(WINDOWS[k]) }), cls: "n", first: -1, key: function (i) { return values[i]; }, html: function (i) { return thousands(values[i]); } };
     }
     var tail = [count(0), count(1), count(2),
       { label: tr("Country"), first: 1, key: function (i) { return code[i]; }, html: function (i) { return esc(code[i]); } },
@@ -491,7 +502,7 @@ var WHR_I18N = (function () {
       var html = "<option value=\"\">" + esc(tr("All countries")) + "</option>", found = false;
       list.forEach(function (c) {
         found = found || C.code[c] === country;
-        html += "<option value=\"" + esc(C.code[c]) + "\">" + esc(P.countryName(c)) + " (" + seen[C.code[c]] + ")</option>";
+        html += "<option value=\"" + esc(C.code[c]) + "\">" + esc(P.countryName(c)) + " (" + thousands(seen[C.code[c]]) + ")</option>";
       });
       if (country && !found) html += "<option value=\"" + esc(country) + "\">" + esc(country) + " (0)</option>";
       sel.innerHTML = html;
@@ -566,7 +577,7 @@ var WHR_I18N = (function () {
       { label: tr("Player"), cls: "nm", first: 1, key: function (i) { return P.nameKey(i); }, html: function (i) { return P.link(i, "", false); } },
       { label: tr("Rating"), cls: "n", first: -1, key: val(L.rating), html: val(L.rating) },
       { label: "\u00b1", cls: "n u", first: 1, key: val(L.uncertainty), html: function (i) { return num(L.uncertainty[pos[i]]); } },
-      { label: tr("Games"), cls: "n", first: -1, key: val(L.games), html: val(L.games) },
+      { label: tr("Games"), cls: "n", first: -1, key: val(L.games), html: function (i) { return thousands(L.games[pos[i]]); } },
       { label: tr("Rank"), cls: "n", first: 1, key: function (i) { return rankKey(L.rank[pos[i]]); }, html: function (i) { return rankText(L.rank[pos[i]]); } },
       { label: tr("Status"), first: 1, key: val(L.status), html: function (i) { return STATUS[L.status[pos[i]]]; } },
       { label: tr("BY"), cls: "n", first: 1, key: function (i) { return P.birthYear[i] || null; }, html: function (i) { return P.birthYear[i] || ""; } },
@@ -624,7 +635,7 @@ var WHR_I18N = (function () {
     var cols = [
       { label: tr("Tournament"), cls: "nm", first: 1, key: text(T.name), html: function (i) { return "<a href=\"tournaments/" + esc(T.page[i]) + ".html\">" + esc(T.name[i]) + "</a>"; } },
       { label: tr("Place"), first: 1, key: text(T.place), html: function (i) { return esc(T.place[i]); } },
-      { label: tr("Rated games"), cls: "n", first: -1, key: value(T.games), html: value(T.games) },
+      { label: tr("Rated games"), cls: "n", first: -1, key: value(T.games), html: function (i) { return thousands(T.games[i]); } },
       { label: tr("Start"), first: -1, key: value(T.start), html: value(T.start) },
       { label: tr("End"), first: -1, key: value(T.end), html: value(T.end) },
       { label: tr("Rule"), first: 1, key: text(T.rule), html: function (i) { return esc(T.rule[i]); } }
@@ -652,7 +663,6 @@ var WHR_I18N = (function () {
   // player-data (contract.PLAYER): the rating chart's data and the player's tournaments (event
   // rows), newest first, each with its games (game rows, flat). The sections are drawn here (the
   // page holds only the facts: tens of thousands of pages, the fewer bytes the better).
-  var RESULT = [{ cls: "l", text: tr("Loss") }, { cls: "d", text: tr("Draw") }, { cls: "w", text: tr("Win") }];
   var GAME_SIZE = Object.keys(F.game).length;  // the numbers of one game in the flat rows
   function isoDay(d) { return new Date(d * 86400000).toISOString().slice(0, 10); }
   function score(twice) { return (twice >= 2 || twice === 0 ? String(Math.floor(twice / 2)) : "") + (twice % 2 ? "\u00bd" : ""); }
@@ -824,6 +834,7 @@ var WHR_I18N = (function () {
 
   function init() {
     var page = CFG[F.cfg.page];
+    texts();
     if (CFG[F.cfg.list] && W.lists && W.players) listApp();
     else if (page === "players" && W.players) playersApp();
     else if (page === "tournaments" && W.tournaments) tournamentsApp();
