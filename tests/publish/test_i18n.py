@@ -15,6 +15,7 @@ from whr.publish.site import i18n, page_names
 from whr.rules.reasons import REASONS
 
 LANGUAGES = [code for code in i18n.LANGUAGES if code != "en"]
+TAG = re.compile(r"<[^>]+>")
 SITE_JS = Path(i18n.__file__).parent / "static" / "site.js"
 
 
@@ -51,6 +52,11 @@ def test_every_catalog_translates_every_message_with_its_values(language):
         assert m.string != msgid or msgid in {"ID"} or not re.search("[a-z]{3}", msgid), (
             f"{language}: {msgid!r} is left in English"
         )
+        # a paragraph's links and emphasis are in its message: the translation keeps each tag
+        # as it is (the page script matches the HTML, and the links must keep working)
+        assert sorted(TAG.findall(m.string)) == sorted(TAG.findall(msgid)), msgid
+        # a % is %% in every message (Jinja2 formats each template's message)
+        assert not re.search(r"%(?!\(\w+\)s|%)", m.string.replace("%%", "")), msgid
     catalog = i18n.catalog(language)
     assert catalog["Renju"] == {"zh": "连珠", "ru": "рэндзю", "ja": "連珠"}[language]
 
@@ -182,10 +188,6 @@ def other_pages(p, site: Path, language: str) -> None:
     settle(p)
     assert p.locator("main h1").inner_text() == catalog["History of the top players"]
     assert f"({catalog['current']})" in p.locator("table.top").inner_text()
-    p.goto((site / "about.html").as_uri())
-    settle(p)
-    assert p.locator("#in-english").is_visible()  # the prose stays English, and says so
-    assert p.locator("main h1").inner_text() == "About this rating list"
 
 
 def in_language(browser, language: str, viewport: dict):
@@ -273,3 +275,62 @@ def test_a_phone_shows_what_matters_in_every_language(changed, browser):
                 mark = p.locator("#list td.nm .entered").first.inner_text()
                 assert mark == words["newly ranked"] == p.locator("p.legend .entered").inner_text()
         check_and_close(p)
+
+
+ENGLISH_LEFT = """() => {
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT), left = [];
+  for (let n; (n = walk.nextNode()); ) {
+    if (n.parentElement.closest('[lang="en"]:not(html), script, style, code, [translate=no]')) continue;
+    if (/[A-Za-z]{2,}(?: [A-Za-z]{2,}){2,}/.test(n.nodeValue)) left.push(n.nodeValue.trim());
+  }
+  return left;
+}"""
+"""The texts of the page with three English words in a row, outside what is marked English."""
+PROSE = """() => Array.from(document.querySelectorAll("main p, main li, main h1, main h2"),
+  e => e.textContent)"""
+LINKS = """() => Array.from(document.querySelectorAll("main a"), a => a.getAttribute("href"))"""
+
+
+@pytest.mark.browser
+def test_about_and_archive_pages_are_translated_with_their_values_and_links(published, browser):
+    """Each paragraph of the about page and of an archive day's page is one message with its
+    values and links (the rules' numbers, the dates): in each language no English sentence is
+    left outside what is marked English, every number of the English paragraph is in the
+    translated one, the links are the same and lead to files, and axe finds nothing."""
+    from support import entry_of, site_of
+
+    site = site_of(published)
+    pages = [site / "about.html", entry_of(published) / "index.html"]
+    english = {}
+    p = new_page(browser, DESKTOP)
+    for path in pages:
+        p.goto(path.as_uri())
+        settle(p)
+        english[path] = (p.evaluate(PROSE), p.evaluate(LINKS), p.evaluate(ENGLISH_LEFT))
+        assert len(english[path][2]) > 5  # the test finds English where there is some
+        for href in english[path][1]:  # every link leads to a file of the site
+            target = href.split("#")[0]
+            assert not target or (path.parent / target).resolve().exists(), (path, href)
+    assert any("12.9" in x for x in english[pages[0]][0])  # w², one of the values
+    for language in LANGUAGES:
+        p.evaluate(f"localStorage.setItem('whr.lang', '{language}')")
+        for path in pages:
+            p.goto(path.as_uri())
+            settle(p)
+            assert p.locator("html").get_attribute("lang") == i18n.HTML_LANG[language]
+            assert p.evaluate(ENGLISH_LEFT) == [], (language, path.name)
+            prose, links, _english = english[path]
+            shown = p.evaluate(PROSE)
+            assert len(shown) == len(prose)
+            for before, after in zip(prose, shown, strict=True):
+                numbers = re.findall(r"\d+(?:\.\d+)?", before)
+                assert all(n in re.findall(r"\d+(?:\.\d+)?", after) for n in numbers), (
+                    language,
+                    before,
+                    after,
+                )
+            assert sorted(p.evaluate(LINKS)) == sorted(links), (language, path.name)
+            # the colours are the English page's (test_browser): all but the contrast
+            assert axe_violations(p, contrast=False) == [], (language, path.name)
+    p.evaluate("localStorage.removeItem('whr.lang')")
+    check_and_close(p)

@@ -803,7 +803,8 @@ def write_index(layout: Layout, scans: dict[Channel, Scan] | None = None) -> dic
     official = [x for x in value["lists"] if x["variant"] is None and x["latest"]]
     renju = [x for x in official if x["category"] == "renju"] or official
     target = renju[0]["site"] + "index.html" if renju else "archive.html"
-    write_if_changed(layout.root_index, redirect_page(target).encode("utf-8"))
+    category = renju[0]["category"] if renju else "renju"
+    write_if_changed(layout.root_index, redirect_page(target, category).encode("utf-8"))
     return value
 
 

@@ -14,6 +14,7 @@ from typing import Any
 import pandas as pd
 
 from whr.publish.site.frame import environment, long_date, shown
+from whr.publish.site.i18n import _
 from whr.publish.site.names import slug
 
 TOP = 100
@@ -22,9 +23,21 @@ TOP = 100
 _env = environment()
 
 
-def _title(category: str, variant: str | None) -> str:
-    base = f"{category.capitalize()} world rating list"
-    return base if variant is None else f"{base}, variant {variant}"
+def _title(category: str, variant: str | None, day: dt.date | None = None) -> str:
+    """A list's title (a message: the page script translates it), with its day if given."""
+    game = category.capitalize()  # "Renju", "Gomoku": messages too (i18n.GAMES)
+    if day is None and variant is None:
+        return _("%(game)s world rating list", game=game)
+    if day is None:
+        return _("%(game)s world rating list, variant %(variant)s", game=game, variant=variant)
+    if variant is None:
+        return _("%(game)s world rating list — %(date)s", game=game, date=long_date(day))
+    return _(
+        "%(game)s world rating list, variant %(variant)s — %(date)s",
+        game=game,
+        variant=variant,
+        date=long_date(day),
+    )
 
 
 def day_page(
@@ -64,7 +77,7 @@ def day_page(
     ]
     counts = manifest.get("counts", {})
     return _env.get_template("archive_day.html").render(
-        heading=f"{_title(listed['category'], listed.get('variant'))} — {long_date(day)}",
+        heading=_title(listed["category"], listed.get("variant"), day),
         root=site_href,
         game=str(listed["category"]).capitalize(),
         day=day.isoformat(),
@@ -93,6 +106,12 @@ def archive_page(index: Mapping[str, Any]) -> str:
     )
 
 
-def redirect_page(target: str) -> str:
-    """The root ``index.html``: a relative redirect to ``target``."""
-    return _env.get_template("archive_redirect.html").render(target=target)
+def redirect_page(target: str, category: str = "renju") -> str:
+    """The root ``index.html``: a relative redirect to ``target`` (the ``category`` list's
+    ``index.html``, with its site's page script; or ``archive.html``, none)."""
+    site, _sep, page = target.rpartition("/")
+    return _env.get_template("archive_redirect.html").render(
+        target=target,
+        game=category.capitalize(),
+        root=site + "/" if site and page == "index.html" else None,
+    )

@@ -13,8 +13,11 @@ How a page's English text finds its translation (the page script's ``translate``
 or an attribute (``placeholder``, ``aria-label``, ``title``) whose text is a message is
 replaced; a message with values (``%(day)s``) matches as a pattern, and each value is itself
 translated when it is a message (a country, "Renju") and written as a date of the language when
-it is a date; an element marked ``data-i18n`` is matched on its HTML (a message with links or
-emphasis inside). Native names carry their own ``lang`` and are never translated.
+it is a date; an element marked ``data-i18n`` is matched on its HTML: a message whose values are links or
+emphasis, or a paragraph's message with its links and emphasis inside (a ``{% trans %}`` block,
+written as the browser writes HTML back: ``<a href="x">``), so that a translator sees the whole
+sentence. Native names carry their own ``lang`` and are never translated; what stays English
+(the manifest's keys and values on the about page) is marked ``lang=en``.
 
 Messages change with ``python -m whr.publish.site.i18n``: it extracts the ``.pot`` again and
 merges it into each ``.po`` (new messages empty, to be translated); ``tests/publish/
@@ -39,10 +42,11 @@ HTML_LANG = {"en": "en", "zh": "zh-Hans", "ru": "ru", "ja": "ja"}
 """Each language's ``lang`` attribute (BCP 47): Chinese is simplified Chinese."""
 COUNTRY_LOCALE = {"zh": "zh_CN", "ru": "ru", "ja": "ja"}
 """pycountry's locale of each language's country names."""
-KEYWORDS = {"_": None, "N_": None, "tr": None, "ptr": ((1, "c"), 2)}
-"""The message functions: ``_`` in the templates and Python, ``N_`` (a message, not yet
-translated), ``tr`` in the page script and ``ptr(context, message)`` where one English word
-has two meanings ("Place": a venue, or a place in the standings)."""
+KEYWORDS = {"_": None, "gettext": None, "N_": None, "tr": None, "ptr": ((1, "c"), 2)}
+"""The message functions: ``_`` in the templates and Python, ``gettext`` (what a template's
+``{% trans %}`` block calls), ``N_`` (a message, not yet translated), ``tr`` in the page script
+and ``ptr(context, message)`` where one English word has two meanings ("Place": a venue, or a
+place in the standings)."""
 CONTEXT = "\x04"
 """Between a message's context and its text in the catalogs' keys (gettext's convention)."""
 
@@ -61,8 +65,9 @@ def N_(message: str) -> str:
 
 
 def _(message: str, **values: object) -> str:
-    """``message`` in English with ``values`` put in (``%(name)s``): the pages' text."""
-    return message % values if values else message
+    """``message`` in English with ``values`` put in (``%(name)s``; ``%%`` is a ``%``, as in
+    the templates, where Jinja2 formats every message): the pages' text."""
+    return message % values
 
 
 GAMES = (N_("Renju"), N_("Gomoku"))
@@ -232,7 +237,9 @@ def write_catalogs(static: Path, codes: list[str], names: list[str]) -> list[str
             continue
         local = countries(language, codes, names)
         by_name = {n: local[c] for c, n in zip(codes, names, strict=True) if c in local}
-        payload = {"m": catalog(language), "c": local, "n": by_name}
+        # the messages as the pages show them: a % is %% in a message (Jinja2's formatting)
+        shown = {k.replace("%%", "%"): v.replace("%%", "%") for k, v in catalog(language).items()}
+        payload = {"m": shown, "c": local, "n": by_name}
         text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
         text = text.replace("<", "\\u003c")  # never ends a script element
         name = f"lang-{language}.js"

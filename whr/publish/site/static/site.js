@@ -50,13 +50,14 @@ var WHR_I18N = (function () {
   function escapeHtml(s) {
     return s.replace(/[&<>\u00a0]/g, function (c) { return { "&": "&amp;", "<": "&lt;", ">": "&gt;", "\u00a0": "&nbsp;" }[c]; });
   }
-  // the messages with values, as patterns of their English text (html: of their HTML)
+  // the messages with values, as patterns of their English text (html: of their HTML; a
+  // message with tags in it is HTML already)
   function compile(html) {
     return Object.keys(cat.m).filter(function (k) { return k.indexOf("%(") >= 0; }).map(function (k) {
-      var names = [];
+      var names = [], markup = k.indexOf("<") >= 0;
       var re = k.split(/%\((\w+)\)s/).map(function (part, i) {
         if (i % 2) { names.push(part); return "([\\s\\S]+?)"; }
-        return (html ? escapeHtml(part) : part).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+        return (html && !markup ? escapeHtml(part) : part).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
       }).join("");
       return { re: new RegExp("^" + re + "$"), names: names, to: cat.m[k], fixed: k.replace(/%\(\w+\)s/g, "").length };
     }).sort(function (a, b) { return b.fixed - a.fixed; });  // the most specific first
@@ -101,8 +102,6 @@ var WHR_I18N = (function () {
   function translatePage() {
     if (!cat) return;
     document.documentElement.lang = HTML_LANG[lang];
-    var english = document.getElementById("in-english");  // a page in English only says so
-    if (english) english.hidden = false;
     var marked = document.querySelectorAll("[data-i18n]");
     for (var i = 0; i < marked.length; i++) {
       var h = translate(marked[i].innerHTML, true);
