@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -23,7 +24,7 @@ from whr.lists import at_the_time
 from whr.publish.files import read_parquet
 from whr.publish.layout import Channel
 from whr.publish.replay import write_replay
-from whr.publish.site import contract
+from whr.publish.site import contract, page_names
 from whr.rules import default_directory, load_config
 from whr.tables import RATINGS, TOURNAMENT_CHANGES
 
@@ -175,3 +176,57 @@ def test_the_player_pages_show_each_tournament_at_the_time(kept, site: Path) -> 
             assert then == (before, after, None if before is None else after - before)
             shown += 1
     assert shown >= len(table) // 2, (shown, len(table))
+
+
+def with_(names: str) -> set[str]:
+    """The tournaments a note "with A, B" names."""
+    return set(names.split(", "))
+
+
+@pytest.mark.browser
+def test_tournaments_first_rated_by_one_list_say_so(kept, site: Path, browser) -> None:
+    """Two tournaments of a player that one list first rated share one change at the time:
+    each row names the other, in the static list and in the table the script draws."""
+    table = kept[DAYS[-1]][1]
+    table = table.assign(day=[d.isoformat() for d in table["first_list_date"]])
+    by_list = table.groupby(["player", "day"])["tournament_id"].agg(list)
+    partners = {  # (player, tournament): the others the same list first rated
+        (player, t): [x for x in ts if x != t] for (player, _), ts in by_list.items() for t in ts
+    }
+    sharing = sorted({p for (p, _), others in partners.items() if others})
+    assert sharing, "the fixture's 11-05 list rates two tournaments of some players"
+    tournaments = support.read_data(site, "tournaments")
+    name = dict(zip(tournaments["pg"], tournaments["name"], strict=True))
+    field = contract.EVENT.script()
+    pages = page_names(sharing)
+    for player in sharing:
+        path = site / "p" / f"{pages[player]}.html"
+        text = path.read_text(encoding="utf-8")
+        data = json.loads(text.split("id=player-data>", 1)[1].split("</script>", 1)[0])
+        body = text.split("<ul class=events>", 1)[1].split("</ul>", 1)[0]
+        static = [re.sub(r"<[^>]+>", "", li) for li in body.split("<li>")[1:]]
+        group: dict[int, set[str]] = {}
+        for e, line in zip(data["events"], static, strict=True):
+            tid = tournaments["pg"][e[field["tournament"]]]
+            others = partners.get((player, tid), [])
+            if others:
+                assert with_(line.rsplit(", with ", 1)[-1]) == {name[t] for t in others}, line
+                group.setdefault(e[field["then_with"]], set()).add(tid)
+            else:
+                assert e[field["then_with"]] == 0 and ", with " not in line, line
+        assert 0 not in group and all(len(ts) > 1 for ts in group.values()), group
+    # the drawn table: the At the time cell of each names the other
+    page = browser.new_page()
+    page.goto((site / "p" / f"{pages[sharing[0]]}.html").as_uri())
+    page.wait_for_selector("#events tbody tr")
+    heads = page.eval_on_selector_all("#events thead th", "t => t.map(x => x.textContent)")
+    cells = page.eval_on_selector_all(
+        "#events tbody tr", "rows => rows.map(r => Array.from(r.cells, c => c.textContent))"
+    )
+    at, first = heads.index("At the time"), heads.index("Tournament")
+    noted = [row for row in cells if "with " in row[at]]
+    assert len(noted) >= 2
+    for row in noted:
+        others = partners[(sharing[0], next(t for t, n in name.items() if n == row[first]))]
+        assert with_(row[at].rsplit("with ", 1)[-1]) == {name[t] for t in others}, row
+    page.close()
