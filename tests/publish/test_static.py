@@ -154,7 +154,7 @@ def test_player_and_tournament_pages_carry_their_tables(site, published):
             if b is not None and a is not None:
                 then += "(" + (f"+{d}" if d > 0 else str(d).replace("-", "\u2212")) + ")"
             name = tournaments["name"][e[EVENT["tournament"]]]
-            pattern = rf"{re.escape(name)} \S+/{e[EVENT['games']]} {re.escape(then)}(, with .+)?"
+            pattern = rf"{re.escape(name)} \S+/{e[EVENT['games']]} {re.escape(then)}( with .+)?"
             assert re.fullmatch(pattern, unescape(text)), (text, pattern)
     for path in sorted((site / "tournaments").glob("*.html"))[:5]:
         standings = items(path, "standings")

@@ -248,17 +248,15 @@ EVENT = _rows(
     ("score2", "2 x the score"),
     ("performance", "performance rating"),
     ("bound", "1 at least (all won), -1 at most (all lost), 0 exact"),
-    ("before", "rating before the tournament; null: new to the list"),
-    # (the rating after it: the chart's on the last day, the series' last at or before it;
-    # the change: after - before, each rounded once: no need to hold them twice)
+    (
+        "span",
+        "the player's rating days (the chart's) from its first game to its last: the rating "
+        "before it is the chart's just before them (none: new to the list), after it the "
+        "chart's last at or before its last day; the change after - before, each rounded once",
+    ),
     ("then_before", "rating on the list just before it was first rated; null: new or not kept"),
     ("then_after", "rating on the first list that rated it; null: not kept"),
     ("then_change", "then_after - then_before as displayed; null: either is null"),
-    (
-        "then_with",
-        "a number the player's tournaments first rated by one list share (one change at the "
-        "time for all of them), 1, 2, ...; 0: no other",
-    ),
     ("played", "the games, flat: a game row after another"),
     ("ids", "renju.net game ids of the games (null: none); only if one links", "optional"),
 )

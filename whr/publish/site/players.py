@@ -221,6 +221,9 @@ class Columns:
         # the chart draws whole Elo (its hover read-out shows them): no decimals to publish
         self.h_rating = np.rint(h["rating"].to_numpy(np.float64)).astype(np.int64)
         self.h_unc = np.rint(h["uncertainty"].to_numpy(np.float64)).astype(np.int64)
+        self.ev_span = rating_days(
+            self.h_number, self.h_day, self.ev_number, self.ev_first, self.ev_last
+        )
         self.list_day = int((np.datetime64(view.as_of, "D") - EPOCH_DAY).astype(np.int64))
         self.as_of = view.as_of.isoformat()
         self.country_page = site.country_page
@@ -247,8 +250,7 @@ class Columns:
         self.ev_score = ev["score"].to_numpy(np.float64)
         self.ev_perf = ev["performance"].to_numpy(np.float64)
         self.ev_bound = ev["performance_bound"].to_numpy(np.int64)
-        self.ev_before = ev["rating_before"].to_numpy(np.float64)
-        self.ev_after = ev["rating_after"].to_numpy(np.float64)
+        self.ev_first = days(ev["first_day"])
         *self.ev_then, first_list = at_the_time(view, self.ev_number, self.ev_tournament)
         self.ev_with = same_list(self.ev_number, first_list)
 
@@ -381,6 +383,22 @@ def at_the_time(
     return out[0], out[1], first.astype(np.int64)
 
 
+def rating_days(
+    h_number: np.ndarray, h_day: np.ndarray, number: np.ndarray, first: np.ndarray, last: np.ndarray
+) -> np.ndarray:
+    """How many of its player's rating days (the history's, by player ``h_number`` and day
+    ``h_day``, ascending) each event spans, from its first game day ``first`` to its last
+    ``last``: the chart's points of the tournament, so that the rating before it (the standings'
+    rating on the last rating day before the first game day) is the point just before them."""
+    offset = np.int64(1 << 24)  # day numbers are far inside +-2**24
+    key = h_number.astype(np.int64) * (2 * offset) + (h_day.astype(np.int64) + offset)
+    base = number.astype(np.int64) * (2 * offset) + offset
+    spans: np.ndarray = np.searchsorted(key, base + last, "right") - np.searchsorted(
+        key, base + first, "left"
+    )
+    return spans
+
+
 def same_list(number: np.ndarray, first_list: np.ndarray) -> np.ndarray:
     """For each event (player ``number``, ascending; the day of the list that first rated it,
     -1 none): a number shared by the player's events that one list first rated (so their
@@ -430,25 +448,24 @@ def _events_json(cols: Columns, lo: int, hi: int, e_lo: int, e_hi: int) -> list[
             f"[{','.join(ids[a:b])}]" if any(x != "null" for x in ids[a:b]) else None
             for a, b in zip(starts.tolist(), ends.tolist(), strict=True)
         ]
-    return EVENT.rows_text(  # (the rating after: the chart's on the last day; the change: after - before)
+    return EVENT.rows_text(  # (before and after: the chart's; the change: after - before)
         tournament=[str(k) for k in cols.ev_tournament[ev].tolist()],
         last_day=[str(d) for d in cols.ev_last[ev].tolist()],
         games=[str(n) for n in cols.ev_games[ev].tolist()],
         score2=[str(s) for s in np.rint(2 * cols.ev_score[ev]).astype(np.int64).tolist()],
         performance=json_numbers(cols.ev_perf[ev]),
         bound=[str(b) for b in cols.ev_bound[ev].tolist()],
-        before=json_numbers(cols.ev_before[ev]),
+        span=[str(n) for n in cols.ev_span[ev].tolist()],
         then_before=json_numbers(cols.ev_then[0][ev]),
         then_after=json_numbers(cols.ev_then[1][ev]),
         then_change=json_numbers(cols.ev_then[1][ev] - cols.ev_then[0][ev]),
-        then_with=[str(k) for k in cols.ev_with[ev].tolist()],
         played=played,
         ids=linked,
     )
 
 
 TOURNAMENTS, NO_GAMES, NEW = _("Tournaments"), _("No rated games."), _("new")
-EVENTS_HEAD = f"<h2>{TOURNAMENTS}</h2><p>" + _("Score/games, at the time: before → after (change):")
+EVENTS_HEAD = f"<h2>{TOURNAMENTS}</h2><p>" + _("Score/games, at the time:")
 """What the static list of a player's tournaments says first (the script draws a table)."""
 
 
@@ -464,10 +481,10 @@ def _plain_events(
 ) -> list[Markup]:
     """Each player's tournaments as an HTML list, newest first: "<name> 4½/9 2091 → 2103
     (+12)" (score of games; before → after (change) at the time, as the lists showed them
-    then: "new → 2103" for a player new to the list, "–" where none was kept; ", with <name>"
+    then: "new → 2103" for a player new to the list, "–" where none was kept; "with <name>"
     where one list first rated another of the player's tournaments too), the values as the
     page script draws them from the same rounded numbers (:func:`_events_json`). The script
-    replaces it, and reads the tournaments' names and links from it. Lean on purpose (a list,
+    replaces it, and takes the tournaments' names and links and those notes from it. Lean on purpose (a list,
     no classes, no quotes: page names are plain): tens of thousands of pages."""
     ev = slice(e_lo, e_hi)
     then_before, then_after = (whole(x[ev]) for x in cols.ev_then)
@@ -502,7 +519,8 @@ def _plain_events(
         for k in range(s, e):  # one list first rated several: say so, by their names
             if group[k]:
                 others = [str(names[j]) for j in range(s, e) if group[j] == group[k] and j != k]
-                items[k - s] += ", " + _("with %(tournaments)s", tournaments=", ".join(others))
+                note = _("with %(tournaments)s", tournaments=", ".join(others))
+                items[k - s] += f" <small>{note}</small>"
         out.append(Markup(f"{EVENTS_HEAD}<ul class=events>{''.join(items)}</ul>"))
     return out
 

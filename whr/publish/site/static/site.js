@@ -659,24 +659,30 @@ var WHR_I18N = (function () {
   function score(twice) { return (twice >= 2 || twice === 0 ? String(Math.floor(twice / 2)) : "") + (twice % 2 ? "\u00bd" : ""); }
   function performance(value, bound) { return value === null ? "" : (bound > 0 ? "\u2265" : (bound < 0 ? "\u2264" : "")) + value; }
   function gameLink(id, text, cls) { return "<a" + (cls ? " class=" + cls : "") + " href=\"https://www.renju.net/game/" + esc(id) + "/\" rel=nofollow>" + text + "</a>"; }
-  function atTheTime(e, k, data, names) {  // before -> after as the lists showed them then, and the change as displayed
-    var b = e[F.event.then_before], a = e[F.event.then_after], group = e[F.event.then_with];
+  function atTheTime(e, note) {  // before -> after as the lists showed them then, and the change as displayed
+    var b = e[F.event.then_before], a = e[F.event.then_after];
     if (a === null) return "<td>\u2013";
-    var others = group ? data.map(function (x, j) { return j !== k && x[F.event.then_with] === group ? names[j] : null; }).filter(Boolean) : [];
     return "<td>" + (b === null ? tr("new") + " \u2192 " + a : b + " \u2192 " + a + " (" + signed(e[F.event.then_change]) + ")") +
-      (others.length ? "<small class=with>" + tr("with %(tournaments)s", { tournaments: others.join(", ") }) + "</small>" : "");
+      (note ? "<small class=with>" + esc(note) + "</small>" : "");  // (translated with the page)
   }
-  function ratedAfter(series, day) {  // the chart's rating on the day (the last rating day at or before it)
-    var t = series ? series[F.series.day] : [], lo = 0, hi = t.length;
+  // today's estimates before and after a tournament: the chart's points just before its rating
+  // days (null: none, new) and at the last (the last rating day at or before its last day)
+  function beforeAfter(series, e) {
+    var t = series ? series[F.series.day] : [], r = series ? series[F.series.rating] : [], day = e[F.event.last_day], lo = 0, hi = t.length;
     while (lo < hi) { var mid = (lo + hi) >> 1; if (t[mid] <= day) lo = mid + 1; else hi = mid; }
-    return lo ? series[F.series.rating][lo - 1] : null;
+    var b = lo - 1 - e[F.event.span];
+    return { before: b >= 0 ? r[b] : null, after: lo ? r[lo - 1] : null };
   }
   function playerApp() {
     var all = JSON.parse($("player-data").textContent), data = all[F.player.events];
     // the tournaments' names and links, from the page's static list (in the events' order)
-    var anchors = Array.prototype.slice.call($("record").querySelectorAll("ul.events > li > a:first-child"));
-    var names = anchors.map(function (a) { return esc(a.textContent); });
-    var links = anchors.map(function (a, k) { return "<a href=\"" + esc(a.getAttribute("href")) + "\">" + names[k] + "</a>"; });
+    // and the notes of the tournaments one list first rated together ("with ...")
+    var items = Array.prototype.slice.call($("record").querySelectorAll("ul.events > li"));
+    var links = items.map(function (li) {
+      var a = li.querySelector("a");
+      return a ? "<a href=\"" + esc(a.getAttribute("href")) + "\">" + esc(a.textContent) + "</a>" : "";
+    });
+    var notes = items.map(function (li) { var n = li.querySelector("small"); return n ? n.textContent : ""; });
     var series = all[F.player.chart][F.chart.series][0];
     $("record").innerHTML = "<h2>" + tr("Rating history") + "</h2><figure class=chart data-band=1 data-days=1><svg role=img aria-label=\"" + esc(tr("Rating history")) + "\"></svg>" +
       "<figcaption>" + tr("Dots: the days the player played; band: \u00b1 one standard deviation; dashed: after the last game.") + "</figcaption></figure>" +
@@ -692,9 +698,9 @@ var WHR_I18N = (function () {
       "<th title=\"" + esc(tr("as the lists showed it then")) + "\">" + tr("At the time") +
       "<th title=\"" + esc(tr("After \u2212 Before")) + "\">" + tr("Change") + "<th title=\"" + esc(tr("today's estimate")) + "\">" + tr("Before") + "<th title=\"" + esc(tr("today's estimate")) + "\">" + tr("After") + "<th>" + tr("Games") + "</thead><tbody>";
     data.forEach(function (e, k) {
-      var before = e[F.event.before], after = ratedAfter(series, e[F.event.last_day]);
+      var today = beforeAfter(series, e), before = today.before, after = today.after;
       html += "<tr><td class=nm>" + tournament(k) + "<td>" + isoDay(e[F.event.last_day]) + "<td>" + score(e[F.event.score2]) +
-        "<td>" + performance(e[F.event.performance], e[F.event.bound]) + atTheTime(e, k, data, names) +
+        "<td>" + performance(e[F.event.performance], e[F.event.bound]) + atTheTime(e, notes[k]) +
         (before === null ? "<td class=new>" + tr("new") + "<td>\u2013" : "<td>" + (after === null ? "" : signed(after - before)) + "<td>" + before) +
         "<td>" + (after === null ? "" : after) + "<td>" + e[F.event.games] + "</tr>";
     });
