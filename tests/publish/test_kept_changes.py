@@ -24,7 +24,7 @@ from whr.lists import at_the_time
 from whr.publish.files import read_parquet
 from whr.publish.layout import Channel
 from whr.publish.replay import write_replay
-from whr.publish.site import contract, page_names
+from whr.publish.site import contract, i18n, page_names
 from whr.rules import default_directory, load_config
 from whr.tables import RATINGS, TOURNAMENT_CHANGES
 
@@ -224,3 +224,15 @@ def test_tournaments_first_rated_by_one_list_say_so(kept, site: Path, browser) -
         others = partners[(sharing[0], next(t for t, n in name.items() if n == row[first]))]
         assert with_(row[at].rsplit("with ", 1)[-1]) == {name[t] for t in others}, row
     page.close()
+    # and in the reader's language (the page translates the note)
+    context = browser.new_context()
+    context.add_init_script("localStorage.setItem('whr.lang', 'zh')")
+    page = context.new_page()
+    page.goto((site / "p" / f"{pages[sharing[0]]}.html").as_uri())
+    page.wait_for_function("document.documentElement.lang === 'zh-Hans'")
+    notes = page.eval_on_selector_all("#events small.with", "s => s.map(x => x.textContent)")
+    zh = i18n.catalog("zh")["with %(tournaments)s"]
+    assert len(notes) == len(noted) and all(
+        re.fullmatch(re.escape(zh).replace(re.escape("%(tournaments)s"), ".+"), n) for n in notes
+    ), notes
+    context.close()
