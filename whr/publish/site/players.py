@@ -251,8 +251,7 @@ class Columns:
         self.ev_perf = ev["performance"].to_numpy(np.float64)
         self.ev_bound = ev["performance_bound"].to_numpy(np.int64)
         self.ev_first = days(ev["first_day"])
-        *self.ev_then, first_list = at_the_time(view, self.ev_number, self.ev_tournament)
-        self.ev_with = same_list(self.ev_number, first_list)
+        *self.ev_then, self.ev_list = at_the_time(view, self.ev_number, self.ev_tournament)
 
     def _games(self, site: Site) -> None:
         """Each player's games, by event, in playing order within each tournament."""
@@ -399,22 +398,6 @@ def rating_days(
     return spans
 
 
-def same_list(number: np.ndarray, first_list: np.ndarray) -> np.ndarray:
-    """For each event (player ``number``, ascending; the day of the list that first rated it,
-    -1 none): a number shared by the player's events that one list first rated (so their
-    change at the time is one change), 1, 2, ... in the order of the player's events; 0 for
-    an event no other shares its list with."""
-    frame = pd.DataFrame({"player": number, "list": first_list})
-    shared = (first_list >= 0) & frame.duplicated(["player", "list"], keep=False).to_numpy()
-    out = np.zeros(len(number), np.int64)
-    if shared.any():
-        mine = frame[shared]
-        group = mine.groupby(["player", "list"], sort=False).ngroup().to_numpy(np.int64)
-        first = pd.Series(group).groupby(mine["player"].to_numpy()).transform("min").to_numpy()
-        out[shared] = group - first + 1  # (groups are numbered player by player)
-    return out
-
-
 def _events_json(cols: Columns, lo: int, hi: int, e_lo: int, e_hi: int) -> list[str]:
     """The event rows (:data:`contract.EVENT`) of the players numbered lo..hi-1 (their events
     are e_lo..e_hi-1), each with its games (:data:`contract.GAME`) flat."""
@@ -484,11 +467,11 @@ def _plain_events(
     then: "new → 2103" for a player new to the list, "–" where none was kept; "with <name>"
     where one list first rated another of the player's tournaments too), the values as the
     page script draws them from the same rounded numbers (:func:`_events_json`). The script
-    replaces it, and takes the tournaments' names and links and those notes from it. Lean on purpose (a list,
-    no classes, no quotes: page names are plain): tens of thousands of pages."""
+    replaces it, and takes the tournaments' names and links and those notes from it. Lean on
+    purpose (a list, no classes, no quotes: page names are plain): tens of thousands of pages."""
     ev = slice(e_lo, e_hi)
     then_before, then_after = (whole(x[ev]) for x in cols.ev_then)
-    group = cols.ev_with[ev].tolist()
+    first_list = cols.ev_list[ev].tolist()  # the day of the list that first rated it; -1 none
     names = [escape(cols.t_name[t]) for t in cols.ev_tournament[ev].tolist()]
     rows = []
     for k, (t, score, games) in enumerate(
@@ -516,10 +499,14 @@ def _plain_events(
             out.append(Markup(f"<h2>{TOURNAMENTS}</h2><p>{NO_GAMES}</p>"))
             continue
         items = rows[s:e]
-        for k in range(s, e):  # one list first rated several: say so, by their names
-            if group[k]:
-                others = [str(names[j]) for j in range(s, e) if group[j] == group[k] and j != k]
-                note = _("with %(tournaments)s", tournaments=", ".join(others))
+        together: dict[int, list[int]] = {}  # one list first rated several: say so, by name
+        for k in range(s, e):
+            if first_list[k] >= 0:
+                together.setdefault(first_list[k], []).append(k)
+        for shared in together.values():
+            for k in shared if len(shared) > 1 else ():
+                others = ", ".join(str(names[j]) for j in shared if j != k)
+                note = _("with %(tournaments)s", tournaments=others)
                 items[k - s] += f" <small>{note}</small>"
         out.append(Markup(f"{EVENTS_HEAD}<ul class=events>{''.join(items)}</ul>"))
     return out
