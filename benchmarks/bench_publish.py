@@ -7,7 +7,10 @@ the publishing stages one by one and prints the figures:
   ``whr.lists.view``, the standings and crosstables of every tournament, in bulk);
 - render: ``whr.publish.site.write`` (every page and data file of the site);
 
-then the site's size, files, page sizes (``index.html``, the biggest list and player pages) and
+with each tournament's change at the time kept as a backfilled site keeps it (a stand-in: the
+list the day after the tournament's last day first rated it, the ratings its standings give;
+without it the player pages would hold none, and be smaller than a real site's), then the
+site's size, files, page sizes (``index.html``, the biggest list and player pages) and
 the process's peak memory so far. Targets (issue 13, a quiet 2-core machine): at RIF size
 build + render <= 3 s; at 1M games <= 60 s, site <= 250 MB, index.html <= 1 MB, peak memory
 <= 2 GB (measure the peak with ``/usr/bin/time -v``; the figure printed here is the same
@@ -24,6 +27,8 @@ Usage: python3 benchmarks/bench_publish.py [--games 120000] [--seed 0] [--out DI
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import datetime as dt
 import resource
 import sys
 import tempfile
@@ -32,6 +37,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "publish"))
 
+import numpy as np
+import pandas as pd
 import support  # test helper: a synthetic history as SourceData
 
 import whr
@@ -44,6 +51,36 @@ CHROMIUM = "/usr/bin/chromium"
 
 def peak_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def kept_as_backfilled(view: whr.lists.View) -> whr.lists.View:
+    """``view`` with a change at the time for every tournament of every player, as a backfill
+    keeps them (a stand-in, for the sizes: first rated by the list of the day after the
+    tournament's last day; before and after as its standings give them)."""
+    st = view.standings
+    players = view.players["player"].astype("str").to_numpy(object)
+    tournaments = view.tournaments["tournament_id"].astype("str").to_numpy(object)
+    number = st["tournament_id"].to_numpy(np.int64)
+    end = st.groupby("tournament_id")["last_day"].transform("max").to_numpy("datetime64[D]")
+    first = end + np.timedelta64(1, "D")
+    kept = pd.DataFrame(
+        {
+            "player": players[st["player"].to_numpy(np.int64)],
+            "tournament_id": tournaments[number],
+            "first_list_date": [dt.date.fromisoformat(str(d)) for d in first],
+            "previous_list_date": [dt.date.fromisoformat(str(d)) for d in end],
+            "rating_before": st["rating_before"].to_numpy(np.float64),
+            "uncertainty_before": np.nan,
+            "rating_after": st["rating_after"].to_numpy(np.float64),
+            "uncertainty_after": np.nan,
+            "games": st["games"].to_numpy(np.int32),
+            "score": st["score"].to_numpy(np.float64),
+            "other_new_games": np.zeros(len(st), np.int32),
+            "source": "replay",
+        }
+    )
+    tables = dataclasses.replace(view.tables, tournament_changes=kept)
+    return dataclasses.replace(view, tables=tables)
 
 
 def browser_figures(site: Path) -> None:
@@ -132,7 +169,8 @@ def main() -> None:
 
         site = out / "site"
         t = time.perf_counter()
-        files = write(site, snapshot.view, info, processes=args.processes)
+        view = kept_as_backfilled(snapshot.view)
+        files = write(site, view, info, processes=args.processes)
         t_render = time.perf_counter() - t
         print(f"render: {t_render:.2f} s; peak memory so far {peak_mb():.0f} MB")
         print(

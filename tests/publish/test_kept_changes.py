@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -23,7 +24,7 @@ from whr.lists import at_the_time
 from whr.publish.files import read_parquet
 from whr.publish.layout import Channel
 from whr.publish.replay import write_replay
-from whr.publish.site import contract
+from whr.publish.site import contract, i18n, page_names
 from whr.rules import default_directory, load_config
 from whr.tables import RATINGS, TOURNAMENT_CHANGES
 
@@ -213,3 +214,63 @@ def test_a_damaged_table_is_reported_and_the_list_measured_from_the_last_good_on
     before = kept[last][1]
     seeded = before[before["source"] == "replay"].reset_index(drop=True)
     pd.testing.assert_frame_equal(table, seeded)  # what the backfill holds, nothing else
+
+
+def with_(names: str) -> set[str]:
+    """The tournaments a note "with A, B" names."""
+    return set(names.split(", "))
+
+
+@pytest.mark.browser
+def test_tournaments_first_rated_by_one_list_say_so(kept, site: Path, browser) -> None:
+    """Two tournaments of a player that one list first rated share one change at the time:
+    each row names the other, in the static list and in the table the script draws."""
+    table = kept[DAYS[-1]][1]
+    table = table.assign(day=[d.isoformat() for d in table["first_list_date"]])
+    by_list = table.groupby(["player", "day"])["tournament_id"].agg(list)
+    partners = {  # (player, tournament): the others the same list first rated
+        (player, t): [x for x in ts if x != t] for (player, _), ts in by_list.items() for t in ts
+    }
+    sharing = sorted({p for (p, _), others in partners.items() if others})
+    assert sharing, "the fixture's 11-05 list rates two tournaments of some players"
+    tournaments = support.read_data(site, "tournaments")
+    name = dict(zip(tournaments["pg"], tournaments["name"], strict=True))
+    pages = page_names(sharing)
+    for player in sharing:
+        text = (site / "p" / f"{pages[player]}.html").read_text(encoding="utf-8")
+        body = text.split("<ul class=events>", 1)[1].split("</ul>", 1)[0]
+        for li in body.split("<li>")[1:]:
+            tid = re.search(r"href=../tournaments/([^.]+)\.html", li).group(1)
+            others = partners.get((player, tid), [])
+            note = re.search(r"<small>with (.*)</small>$", li)
+            if others:
+                assert note and with_(note.group(1)) == {name[t] for t in others}, li
+            else:
+                assert note is None, li
+    # the drawn table: the At the time cell of each names the other
+    page = browser.new_page()
+    page.goto((site / "p" / f"{pages[sharing[0]]}.html").as_uri())
+    page.wait_for_selector("#events tbody tr")
+    heads = page.eval_on_selector_all("#events thead th", "t => t.map(x => x.textContent)")
+    cells = page.eval_on_selector_all(
+        "#events tbody tr", "rows => rows.map(r => Array.from(r.cells, c => c.textContent))"
+    )
+    at, first = heads.index("At the time"), heads.index("Tournament")
+    noted = [row for row in cells if "with " in row[at]]
+    assert len(noted) >= 2
+    for row in noted:
+        others = partners[(sharing[0], next(t for t, n in name.items() if n == row[first]))]
+        assert with_(row[at].rsplit("with ", 1)[-1]) == {name[t] for t in others}, row
+    page.close()
+    # and in the reader's language (the page translates the note)
+    context = browser.new_context()
+    context.add_init_script("localStorage.setItem('whr.lang', 'zh')")
+    page = context.new_page()
+    page.goto((site / "p" / f"{pages[sharing[0]]}.html").as_uri())
+    page.wait_for_function("document.documentElement.lang === 'zh-Hans'")
+    notes = page.eval_on_selector_all("#events small.with", "s => s.map(x => x.textContent)")
+    zh = i18n.catalog("zh")["with %(tournaments)s"]
+    assert len(notes) == len(noted) and all(
+        re.fullmatch(re.escape(zh).replace(re.escape("%(tournaments)s"), ".+"), n) for n in notes
+    ), notes
+    context.close()

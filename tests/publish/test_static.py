@@ -4,7 +4,9 @@ Chromium with JavaScript off)."""
 
 from __future__ import annotations
 
+import json
 import re
+from html import unescape
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -14,7 +16,10 @@ import pytest
 import support
 
 from whr.publish.site import page_names
+from whr.publish.site.contract import EVENT as EVENT_ROW
 from whr.publish.site.frame import STATIC_ROWS
+
+EVENT = EVENT_ROW.script()
 
 
 class Page(HTMLParser):
@@ -132,17 +137,25 @@ def items(path: Path, list_class: str) -> list[str]:
 
 def test_player_and_tournament_pages_carry_their_tables(site, published):
     ratings = pd.read_parquet(site / "ratings.parquet").set_index("player")
-    history = pd.read_parquet(support.entry_of(published) / "history.parquet")
-    for page in sorted((site / "p").glob("*.html"))[:5]:
-        events = items(page, "events")
-        assert events and all(
-            re.search(r" \S+/\d+ (new|[+\u22120-9]+) \u2192 \d+$", e) for e in events
-        )
-    # the newest tournament's "rating after" of the busiest player is the chart's last rating
+    tournaments = support.read_data(site, "tournaments")
     busiest = ratings["games"].idxmax()
-    page = site / "p" / f"{page_names([busiest])[busiest]}.html"
-    last = history[history["player"] == busiest]["rating"].iloc[-1]
-    assert items(page, "events")[0].endswith(f"\u2192 {round(last)}")
+    pages = sorted((site / "p").glob("*.html"))[:5] + [
+        site / "p" / f"{page_names([busiest])[busiest]}.html"
+    ]
+    for page in pages:
+        events = items(page, "events")
+        # each tournament: its name, score/games and the change at the time as the script
+        # draws it (before -> after (change), "new -> after", a dash where none was kept)
+        data = json.loads(page.read_text("utf-8").split("id=player-data>", 1)[1].split("<")[0])
+        assert len(events) == len(data["events"]) > 0, page
+        for text, e in zip(events, data["events"], strict=True):
+            b, a, d = (e[EVENT[f]] for f in ("then_before", "then_after", "then_change"))
+            then = "\u2013" if a is None else f"new \u2192 {a}" if b is None else f"{b} \u2192 {a} "
+            if b is not None and a is not None:
+                then += "(" + (f"+{d}" if d > 0 else str(d).replace("-", "\u2212")) + ")"
+            name = tournaments["name"][e[EVENT["tournament"]]]
+            pattern = rf"{re.escape(name)} \S+/{e[EVENT['games']]} {re.escape(then)}( with .+)?"
+            assert re.fullmatch(pattern, unescape(text)), (text, pattern)
     for path in sorted((site / "tournaments").glob("*.html"))[:5]:
         standings = items(path, "standings")
         assert standings[0].startswith(("1 ", "1\u2013")), path

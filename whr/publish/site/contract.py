@@ -237,15 +237,23 @@ PLAYER = _keyed(
 EVENT = _rows(
     "event",
     "one tournament of a player; ratings whole Elo, null none",
-    ("tournament", "the tournament's number in the tournaments data"),
+    (
+        "tournament",
+        "the tournament's number in the tournaments data (the page script takes its name and "
+        "link from the page's static list of the player's tournaments, in the same order)",
+        "unread",
+    ),
     ("last_day", "the player's last game day in it, days since 1970-01-01"),
     ("games", "rated games"),
     ("score2", "2 x the score"),
     ("performance", "performance rating"),
     ("bound", "1 at least (all won), -1 at most (all lost), 0 exact"),
-    ("before", "rating before the tournament; null: new to the list"),
-    ("after", "rating after it"),
-    ("change", "after - before as shown (each rounded once)"),
+    (
+        "span",
+        "the player's rating days (the chart's) from its first game to its last: the rating "
+        "before it is the chart's just before them (none: new to the list), after it the "
+        "chart's last at or before its last day; the change after - before, each rounded once",
+    ),
     ("then_before", "rating on the list just before it was first rated; null: new or not kept"),
     ("then_after", "rating on the first list that rated it; null: not kept"),
     ("then_change", "then_after - then_before as displayed; null: either is null"),

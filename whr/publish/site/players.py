@@ -221,6 +221,9 @@ class Columns:
         # the chart draws whole Elo (its hover read-out shows them): no decimals to publish
         self.h_rating = np.rint(h["rating"].to_numpy(np.float64)).astype(np.int64)
         self.h_unc = np.rint(h["uncertainty"].to_numpy(np.float64)).astype(np.int64)
+        self.ev_span = rating_days(
+            self.h_number, self.h_day, self.ev_number, self.ev_first, self.ev_last
+        )
         self.list_day = int((np.datetime64(view.as_of, "D") - EPOCH_DAY).astype(np.int64))
         self.as_of = view.as_of.isoformat()
         self.country_page = site.country_page
@@ -247,9 +250,8 @@ class Columns:
         self.ev_score = ev["score"].to_numpy(np.float64)
         self.ev_perf = ev["performance"].to_numpy(np.float64)
         self.ev_bound = ev["performance_bound"].to_numpy(np.int64)
-        self.ev_before = ev["rating_before"].to_numpy(np.float64)
-        self.ev_after = ev["rating_after"].to_numpy(np.float64)
-        self.ev_then = at_the_time(view, self.ev_number, self.ev_tournament)
+        self.ev_first = days(ev["first_day"])
+        *self.ev_then, self.ev_list = at_the_time(view, self.ev_number, self.ev_tournament)
 
     def _games(self, site: Site) -> None:
         """Each player's games, by event, in playing order within each tournament."""
@@ -292,8 +294,8 @@ class Columns:
 def pages(r: Renderer, current: ListData) -> Family:
     """The player pages, to be written in chunks (:class:`frame.Pages`)."""
     cols = Columns(r.site, current)
-    scripts = Markup(f"<script src=../{r.data_files['players']}></script>\n")
-    scripts += Markup(f"<script src=../{r.data_files['tournaments']}></script>\n")
+    # (the tournaments' names and links: the script reads them from the page's static list)
+    scripts = Markup(f"<script src=../{r.data_files['players']}></script>")
     stencil = r.stencil(
         "p",
         "player.html",
@@ -359,10 +361,11 @@ def player_pages(r: Renderer, cols: Columns, page: Stencil, lo: int, hi: int) ->
 
 def at_the_time(
     view: View, number: np.ndarray, tournament: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The rating before and after each event (player ``number``, ``tournament`` number) at
     the time (``tournament_changes``), each rounded once to whole Elo, so that their
-    difference is the change as displayed; NaN where the list kept none (before: also new)."""
+    difference is the change as displayed; NaN where the list kept none (before: also new).
+    Third, the day of the list that first rated it (days since 1970-01-01; -1 none kept)."""
     kept = view.tables.tournament_changes
     p = positions(view.players["player"].astype("str"), kept["player"].astype("str"))
     t = positions(view.tournaments["tournament_id"], kept["tournament_id"].astype("str"))
@@ -374,7 +377,25 @@ def at_the_time(
     for column in ("rating_before", "rating_after"):
         values = np.rint(kept[column].to_numpy(np.float64))
         out.append(np.where(found, values[np.maximum(at, 0)] if len(values) else np.nan, np.nan))
-    return out[0], out[1]
+    listed = days(kept["first_list_date"]) if len(kept) else np.zeros(0, np.int64)
+    first = np.where(found, listed[np.maximum(at, 0)] if len(listed) else -1, -1)
+    return out[0], out[1], first.astype(np.int64)
+
+
+def rating_days(
+    h_number: np.ndarray, h_day: np.ndarray, number: np.ndarray, first: np.ndarray, last: np.ndarray
+) -> np.ndarray:
+    """How many of its player's rating days (the history's, by player ``h_number`` and day
+    ``h_day``, ascending) each event spans, from its first game day ``first`` to its last
+    ``last``: the chart's points of the tournament, so that the rating before it (the standings'
+    rating on the last rating day before the first game day) is the point just before them."""
+    offset = np.int64(1 << 24)  # day numbers are far inside +-2**24
+    key = h_number.astype(np.int64) * (2 * offset) + (h_day.astype(np.int64) + offset)
+    base = number.astype(np.int64) * (2 * offset) + offset
+    spans: np.ndarray = np.searchsorted(key, base + last, "right") - np.searchsorted(
+        key, base + first, "left"
+    )
+    return spans
 
 
 def _events_json(cols: Columns, lo: int, hi: int, e_lo: int, e_hi: int) -> list[str]:
@@ -410,17 +431,14 @@ def _events_json(cols: Columns, lo: int, hi: int, e_lo: int, e_hi: int) -> list[
             f"[{','.join(ids[a:b])}]" if any(x != "null" for x in ids[a:b]) else None
             for a, b in zip(starts.tolist(), ends.tolist(), strict=True)
         ]
-    before, after = cols.ev_before[ev], cols.ev_after[ev]
-    return EVENT.rows_text(
+    return EVENT.rows_text(  # (before and after: the chart's; the change: after - before)
         tournament=[str(k) for k in cols.ev_tournament[ev].tolist()],
         last_day=[str(d) for d in cols.ev_last[ev].tolist()],
         games=[str(n) for n in cols.ev_games[ev].tolist()],
         score2=[str(s) for s in np.rint(2 * cols.ev_score[ev]).astype(np.int64).tolist()],
         performance=json_numbers(cols.ev_perf[ev]),
         bound=[str(b) for b in cols.ev_bound[ev].tolist()],
-        before=json_numbers(before),
-        after=json_numbers(after),
-        change=json_numbers(np.rint(after) - np.rint(before)),  # as shown: After - Before
+        span=[str(n) for n in cols.ev_span[ev].tolist()],
         then_before=json_numbers(cols.ev_then[0][ev]),
         then_after=json_numbers(cols.ev_then[1][ev]),
         then_change=json_numbers(cols.ev_then[1][ev] - cols.ev_then[0][ev]),
@@ -429,12 +447,9 @@ def _events_json(cols: Columns, lo: int, hi: int, e_lo: int, e_hi: int) -> list[
     )
 
 
-TOURNAMENTS, NO_GAMES = _("Tournaments"), _("No rated games.")
-EVENTS_HEAD = f"<h2>{TOURNAMENTS}</h2><p>" + _("Score/games, change → rating after:")
+TOURNAMENTS, NO_GAMES, NEW = _("Tournaments"), _("No rated games."), _("new")
+EVENTS_HEAD = f"<h2>{TOURNAMENTS}</h2><p>" + _("Score/games, at the time:")
 """What the static list of a player's tournaments says first (the script draws a table)."""
-
-
-NEW = _("new")
 
 
 def native_html(native: str, country: str) -> str:
@@ -447,13 +462,17 @@ def native_html(native: str, country: str) -> str:
 def _plain_events(
     cols: Columns, starts: np.ndarray, ends: np.ndarray, e_lo: int, e_hi: int
 ) -> list[Markup]:
-    """Each player's tournaments as an HTML list, newest first: "<name> 4½/9 +12 → 2103" (score
-    of games, change, rating after), the values as the page script draws them from the same
-    rounded numbers (:func:`_events_json`); the script replaces it. Lean on purpose (a list,
-    no classes, no quotes: page names are plain): tens of thousands of pages."""
+    """Each player's tournaments as an HTML list, newest first: "<name> 4½/9 2091 → 2103
+    (+12)" (score of games; before → after (change) at the time, as the lists showed them
+    then: "new → 2103" for a player new to the list, "–" where none was kept; "with <name>"
+    where one list first rated another of the player's tournaments too), the values as the
+    page script draws them from the same rounded numbers (:func:`_events_json`). The script
+    replaces it, and takes the tournaments' names and links and those notes from it. Lean on
+    purpose (a list, no classes, no quotes: page names are plain): tens of thousands of pages."""
     ev = slice(e_lo, e_hi)
-    before, after = cols.ev_before[ev], cols.ev_after[ev]
-    b, a, d = (whole(x) for x in (before, after, after - before))
+    then_before, then_after = (whole(x[ev]) for x in cols.ev_then)
+    first_list = cols.ev_list[ev].tolist()  # the day of the list that first rated it; -1 none
+    names = [escape(cols.t_name[t]) for t in cols.ev_tournament[ev].tolist()]
     rows = []
     for k, (t, score, games) in enumerate(
         zip(
@@ -463,16 +482,33 @@ def _plain_events(
             strict=True,
         )
     ):
-        name = f"<a href=../tournaments/{escape(cols.t_page[t])}.html>{escape(cols.t_name[t])}</a>"
-        change = NEW if not b[k] else signed(int(d[k]))
-        rows.append(f"<li>{name} {score_text(score)}/{games} {change} \u2192 {a[k]}\n")
+        b, a = then_before[k], then_after[k]
+        if not a:
+            then = "–"
+        elif not b:
+            then = f"{NEW} → {a}"
+        else:
+            then = f"{b} → {a} ({signed(int(a) - int(b))})"
+        rows.append(
+            f"<li><a href=../tournaments/{escape(cols.t_page[t])}.html>{names[k]}</a> "
+            f"{score_text(score)}/{games} {then}"
+        )
     out = []
     for s, e in zip(starts.tolist(), ends.tolist(), strict=True):
         if s == e:
             out.append(Markup(f"<h2>{TOURNAMENTS}</h2><p>{NO_GAMES}</p>"))
             continue
-        items = "".join(rows[s:e])
-        out.append(Markup(f"{EVENTS_HEAD}<ul class=events>\n{items}</ul>"))
+        items = rows[s:e]
+        together: dict[int, list[int]] = {}  # one list first rated several: say so, by name
+        for k in range(s, e):
+            if first_list[k] >= 0:
+                together.setdefault(first_list[k], []).append(k)
+        for shared in together.values():
+            for k in shared if len(shared) > 1 else ():
+                others = ", ".join(str(names[j]) for j in shared if j != k)
+                note = _("with %(tournaments)s", tournaments=others)
+                items[k - s] += f" <small>{note}</small>"
+        out.append(Markup(f"{EVENTS_HEAD}<ul class=events>{''.join(items)}</ul>"))
     return out
 
 

@@ -661,25 +661,44 @@ var WHR_I18N = (function () {
   // --- a player's tournaments and games -------------------------------------------------------
   // player-data (contract.PLAYER): the rating chart's data and the player's tournaments (event
   // rows), newest first, each with its games (game rows, flat). The sections are drawn here (the
-  // page holds only the facts: tens of thousands of pages, the fewer bytes the better).
+  // page holds the facts and a short static list of the tournaments, whose names and links are
+  // read from it: tens of thousands of pages, the fewer bytes the better).
   var GAME_SIZE = Object.keys(F.game).length;  // the numbers of one game in the flat rows
   function isoDay(d) { return new Date(d * 86400000).toISOString().slice(0, 10); }
   function score(twice) { return (twice >= 2 || twice === 0 ? String(Math.floor(twice / 2)) : "") + (twice % 2 ? "\u00bd" : ""); }
   function performance(value, bound) { return value === null ? "" : (bound > 0 ? "\u2265" : (bound < 0 ? "\u2264" : "")) + value; }
   function gameLink(id, text, cls) { return "<a" + (cls ? " class=" + cls : "") + " href=\"https://www.renju.net/game/" + esc(id) + "/\" rel=nofollow>" + text + "</a>"; }
-  function atTheTime(e) {  // before -> after as the lists showed them then, and the change as displayed
+  function atTheTime(e, note) {  // before -> after as the lists showed them then, and the change as displayed
     var b = e[F.event.then_before], a = e[F.event.then_after];
     if (a === null) return "<td>\u2013";
-    return "<td>" + (b === null ? tr("new") + " \u2192 " + a : b + " \u2192 " + a + " (" + signed(e[F.event.then_change]) + ")");
+    return "<td>" + (b === null ? tr("new") + " \u2192 " + a : b + " \u2192 " + a + " (" + signed(e[F.event.then_change]) + ")") +
+      (note ? "<small class=with>" + esc(note) + "</small>" : "");  // (translated with the page)
+  }
+  // today's estimates before and after a tournament: the chart's points just before its rating
+  // days (null: none, new) and at the last (the last rating day at or before its last day)
+  function beforeAfter(series, e) {
+    var t = series ? series[F.series.day] : [], r = series ? series[F.series.rating] : [], day = e[F.event.last_day], lo = 0, hi = t.length;
+    while (lo < hi) { var mid = (lo + hi) >> 1; if (t[mid] <= day) lo = mid + 1; else hi = mid; }
+    var b = lo - 1 - e[F.event.span];
+    return { before: b >= 0 ? r[b] : null, after: lo ? r[lo - 1] : null };
   }
   function playerApp() {
     var all = JSON.parse($("player-data").textContent), data = all[F.player.events];
+    // the tournaments' names and links, from the page's static list (in the events' order)
+    // and the notes of the tournaments one list first rated together ("with ...")
+    var items = Array.prototype.slice.call($("record").querySelectorAll("ul.events > li"));
+    var links = items.map(function (li) {
+      var a = li.querySelector("a");
+      return a ? "<a href=\"" + esc(a.getAttribute("href")) + "\">" + esc(a.textContent) + "</a>" : "";
+    });
+    var notes = items.map(function (li) { var n = li.querySelector("small"); return n ? n.textContent : ""; });
+    var series = all[F.player.chart][F.chart.series][0];
     $("record").innerHTML = "<h2>" + tr("Rating history") + "</h2><figure class=chart data-band=1 data-days=1><svg role=img aria-label=\"" + esc(tr("Rating history")) + "\"></svg>" +
       "<figcaption>" + tr("Dots: the days the player played; band: \u00b1 one standard deviation; dashed: after the last game.") + "</figcaption></figure>" +
       "<h2>" + tr("Tournaments") + "</h2><div id=events></div><h2>" + tr("Games") + "</h2><div id=games></div>";
     $("record").querySelector("figure").chartData = all[F.player.chart];  // drawn by the chart script
-    var T = new Tournaments(W.tournaments), P = new Players(W.players);
-    function tournament(k) { return "<a href=\"../tournaments/" + esc(T.page[k]) + ".html\">" + esc(T.name[k]) + "</a>"; }
+    var P = new Players(W.players);
+    function tournament(k) { return links[k] || ""; }
     var columns = "<a href=../about.html#tournaments>" + tr("the columns") + "</a>";
     var html = "<p class=meta>" + tr("Newest first (%(link)s).", { link: columns }) + "</p>" +
       "<p class=meta id=at-the-time>" + tr("At the time: the player\u2019s rating on the list just before the tournament was first rated \u2192 on the first list that rated it, and the change then.") + "</p>" +
@@ -687,17 +706,18 @@ var WHR_I18N = (function () {
       "<div class=scroll><table class=games><thead><tr><th class=nm>" + tr("Tournament") + "<th>" + tr("Date") + "<th>" + tr("Score") + "<th title=\"" + esc(tr("performance")) + "\">" + tr("Perf.") +
       "<th title=\"" + esc(tr("as the lists showed it then")) + "\">" + tr("At the time") +
       "<th title=\"" + esc(tr("After \u2212 Before")) + "\">" + tr("Change") + "<th title=\"" + esc(tr("today's estimate")) + "\">" + tr("Before") + "<th title=\"" + esc(tr("today's estimate")) + "\">" + tr("After") + "<th>" + tr("Games") + "</thead><tbody>";
-    data.forEach(function (e) {
-      html += "<tr><td class=nm>" + tournament(e[F.event.tournament]) + "<td>" + isoDay(e[F.event.last_day]) + "<td>" + score(e[F.event.score2]) +
-        "<td>" + performance(e[F.event.performance], e[F.event.bound]) + atTheTime(e) +
-        (e[F.event.before] === null ? "<td class=new>" + tr("new") + "<td>\u2013" : "<td>" + signed(e[F.event.change]) + "<td>" + e[F.event.before]) +
-        "<td>" + e[F.event.after] + "<td>" + e[F.event.games] + "</tr>";
+    data.forEach(function (e, k) {
+      var today = beforeAfter(series, e), before = today.before, after = today.after;
+      html += "<tr><td class=nm>" + tournament(k) + "<td>" + isoDay(e[F.event.last_day]) + "<td>" + score(e[F.event.score2]) +
+        "<td>" + performance(e[F.event.performance], e[F.event.bound]) + atTheTime(e, notes[k]) +
+        (before === null ? "<td class=new>" + tr("new") + "<td>\u2013" : "<td>" + (after === null ? "" : signed(after - before)) + "<td>" + before) +
+        "<td>" + (after === null ? "" : after) + "<td>" + e[F.event.games] + "</tr>";
     });
     $("events").innerHTML = data.length ? html + "</tbody></table></div>" : "<p>" + tr("No rated games.") + "</p>";
     html = "<p class=meta>" + tr("\u25cf with Black, \u25cb with White; the opponent's rating on the day of the game.") + "</p>" +
       "<div class=scroll><table class=\"games played\"><thead><tr><th>" + tr("Round") + "<th class=op>" + tr("Opponent") + "<th>" + tr("Result") + "<th title=\"" + esc(tr("colour")) + "\">\u25cf\u25cb<th>" + tr("Rating") + "</thead><tbody>";
-    data.forEach(function (e) {
-      html += "<tr class=t><td colspan=5>" + tournament(e[F.event.tournament]) + " \u00b7 " + isoDay(e[F.event.last_day]) + "</td></tr>";
+    data.forEach(function (e, k) {
+      html += "<tr class=t><td colspan=5>" + tournament(k) + " \u00b7 " + isoDay(e[F.event.last_day]) + "</td></tr>";
       var ids = e[F.event.ids];
       for (var g = e[F.event.played], j = 0; j < g.length; j += GAME_SIZE) {
         var code = g[j + F.game.code], res = RESULT[code % 3], text = res.text, id = ids && ids[j / GAME_SIZE];
@@ -838,7 +858,7 @@ var WHR_I18N = (function () {
     else if (page === "players" && W.players) playersApp();
     else if (page === "tournaments" && W.tournaments) tournamentsApp();
     else if (page === "excluded") excludedApp();
-    if ($("player-data") && W.players && W.tournaments) playerApp();
+    if ($("player-data") && W.players) playerApp();
     if ($("cross-data") && W.players) crossApp();
   }
   WHR_I18N.ready(init);
