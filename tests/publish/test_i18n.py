@@ -161,7 +161,8 @@ def fits(p, viewport: dict) -> bool:
 
 
 def other_pages(p, site: Path, language: str) -> None:
-    """The countries, a tournament and the about page in ``language`` (remembered)."""
+    """The countries, a plain index, a tournament, the not-rated and top pages in ``language``
+    (remembered)."""
     catalog = i18n.catalog(language)
     p.goto((site / "countries.html").as_uri())
     settle(p)
@@ -188,6 +189,10 @@ def other_pages(p, site: Path, language: str) -> None:
     settle(p)
     assert p.locator("main h1").inner_text() == catalog["History of the top players"]
     assert f"({catalog['current']})" in p.locator("table.top").inner_text()
+    p.goto((site / "index" / "players-1.html").as_uri())  # a plain index page's heading
+    settle(p)
+    heading = p.locator("main h1").inner_text()
+    assert heading.startswith(catalog["Players by ID"]) and " of " not in heading, heading
 
 
 def in_language(browser, language: str, viewport: dict):

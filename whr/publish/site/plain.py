@@ -140,7 +140,9 @@ def write(r: Renderer) -> None:
             r.render(
                 part.path,
                 "plain_index.html",
-                heading=f"{what}: {part.label} of {n:,}",
+                heading=_(
+                    "%(what)s: %(part)s of %(total)s", what=what, part=part.label, total=f"{n:,}"
+                ),
                 table=rows(site, part.lo, part.hi, "../"),
                 parts=parts_nav(family, n, "../"),
                 index=f"{family}.html",
