@@ -38,6 +38,7 @@ PYPROJECT = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
 # What the daily job must never install (test and development tools).
 DEVELOPMENT_ONLY = {
     "pytest",
+    "pytest-xdist",
     "playwright",
     "ruff",
     "uv",

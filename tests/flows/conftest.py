@@ -6,6 +6,7 @@ imported (``flows.daily`` imports it); nothing outside ``flows/`` imports Prefec
 
 from __future__ import annotations
 
+import asyncio
 import atexit
 import os
 import shutil
@@ -36,3 +37,17 @@ def prefect_server() -> Iterator[None]:
 
     with prefect_test_harness(server_startup_timeout=120):
         yield
+
+
+@pytest.fixture(scope="module", autouse=True)
+def no_running_event_loop() -> None:
+    """Prefect's sync-or-async calls (``State.result()``) return coroutines where an asyncio loop
+    is running in the main thread: say so, rather than fail in the test with a coroutine."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return
+    pytest.fail(
+        "an asyncio loop is running in this worker's main thread (a Playwright sync API left "
+        "open by an earlier module?): Prefect's calls would return coroutines"
+    )

@@ -77,9 +77,15 @@ CHROMIUM_ARGS = [
 ]
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
-    """One headless Chromium (Debian's, driven by Playwright) for every browser test."""
+    """One headless Chromium (Debian's, driven by Playwright) for the browser tests of a module.
+
+    Not one per session: while Playwright's sync API is open, its asyncio loop is the running
+    loop of the main thread, and Prefect's sync-or-async calls (``State.result()``,
+    ``asyncio.run``) then return coroutines or refuse to run. The test files are spread over
+    pytest-xdist's workers, so a worker that ran a browser module may run a flow module next:
+    the browser is closed (and the loop gone) when its module ends."""
     if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
         pytest.fail("Debian's chromium is not installed: run tests/bootstrap.sh")
     sync_api = pytest.importorskip("playwright.sync_api")
