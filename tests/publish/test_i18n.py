@@ -176,6 +176,10 @@ def other_pages(p, site: Path, language: str) -> None:
     p.goto((site / first).as_uri())
     settle(p)
     assert catalog["Standings"] in p.locator("main h2").first.inner_text()
+    country = p.locator("dl.facts dd span")  # the place's country, in the language
+    assert country.count() == 1 and re.search(r"[^\x00-\x7f]", country.inner_text()), (
+        country.all_inner_texts()
+    )
     legend = catalog["Opponent's #, + won, = drawn, − lost, /b Black, /w White"]
     assert legend in p.locator("main p.meta").first.inner_text()
     assert catalog[i18n.key("Place", "standings")] in p.locator("#cross thead").inner_text()

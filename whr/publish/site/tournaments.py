@@ -48,8 +48,14 @@ def table(view: View) -> tuple[pd.DataFrame, dict[str, str]]:
     ids = index["tournament_id"].to_numpy(object)
     pages = page_names([*tours["tournament_id"].astype("str").tolist(), *sorted(ids.tolist())])
     facts = tours.set_index(tours["tournament_id"].astype("str")).reindex(ids)
+    # a country the tournament names only by its code is named as the list names it
+    named = dict(
+        zip(
+            view.countries["country"].tolist(), view.countries["country_name"].tolist(), strict=True
+        )
+    )
     place = [
-        ", ".join(x for x in (city(c), text(cn) or text(k)) if x)
+        ", ".join(x for x in (city(c), text(cn) or text(named.get(k)) or text(k)) if x)
         for c, cn, k in zip(
             facts["city"].tolist(),
             facts["country_name"].tolist(),
@@ -66,6 +72,7 @@ def table(view: View) -> tuple[pd.DataFrame, dict[str, str]]:
                 for t, name in zip(ids.tolist(), facts["name"].tolist(), strict=True)
             ],
             "place": place,
+            "country": [text(k) for k in facts["country"].tolist()],
             "rule": [text(x) for x in facts["rule"].tolist()],
             "n": index["games"].to_numpy(np.int64),
             "start": index["start"].tolist(),
@@ -116,6 +123,7 @@ class Columns:
         self.page = t["page"].tolist()
         self.name = t["name"].tolist()
         self.place = t["place"].tolist()
+        self.country = t["country"].tolist()
         self.rule = t["rule"].tolist()
         self.games = t["n"].tolist()
         self.start = t["start"].tolist()
@@ -186,6 +194,18 @@ def pages(r: Renderer) -> Family:
     return Family(tournament_pages, cols, stencil, cols.n, paths)
 
 
+def _place(place: str, code: str) -> str:
+    """A tournament's place as its page shows it: "City, Country", the country (last, when
+    the tournament has a country ``code``) marked with its code, which the page script writes
+    in the reader's language; "–" when not known."""
+    if not place:
+        return "–"
+    if not code:
+        return str(escape(place))
+    city, sep, country = place.rpartition(", ")
+    return f"{escape(city)}{sep}<span data-c={escape(code)}>{escape(country)}</span>"
+
+
 def tournament_pages(r: Renderer, cols: Columns, page: Stencil, lo: int, hi: int) -> None:
     """Write ``tournaments/<page>.html`` for the tournaments numbered lo..hi-1: the facts, and
     the rounds and a :data:`contract.STANDING` row per player in standings order."""
@@ -244,7 +264,7 @@ def tournament_pages(r: Renderer, cols: Columns, page: Stencil, lo: int, hi: int
         mine_rows = by_t.get(k, [])
         start, end = cols.start[k], cols.end[k]
         facts = (
-            f"<dl class=facts><dt>{PLACE}<dd>{escape(cols.place[k] or '–')}"
+            f"<dl class=facts><dt>{PLACE}<dd>{_place(cols.place[k], cols.country[k])}"
             f"<dt>{DATES}<dd>{start if start == end else f'{start} – {end}'}"
             f"<dt>{RULE}<dd>{escape(cols.rule[k] or '–')}"
             f"<dt>{RATED}<dd>{BETWEEN % (cols.games[k], len(mine_rows))}"

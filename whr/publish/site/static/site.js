@@ -107,6 +107,9 @@ var WHR_I18N = (function () {
       var h = translate(marked[i].innerHTML, true);
       if (h !== null) marked[i].innerHTML = h;
     }
+    Array.prototype.forEach.call(document.querySelectorAll("[data-c]"), function (e) {  // a country, by its code
+      e.textContent = country(e.getAttribute("data-c"), e.textContent);
+    });
     var walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT), nodes = [], n;
     while ((n = walk.nextNode())) if (!n.parentNode.closest(SKIP)) nodes.push(n);
     nodes.forEach(function (node) { var t = translate(node.nodeValue, false); if (t !== null) node.nodeValue = t; });
