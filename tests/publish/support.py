@@ -219,3 +219,8 @@ def view_of(snapshot: whr.lists.Snapshot, **tables: pd.DataFrame) -> whr.lists.V
     """The view of ``snapshot``'s tables, with the tables given replaced."""
     changed = dataclasses.replace(snapshot.tables, **tables)
     return whr.lists.view(snapshot.as_of, snapshot.category, changed, snapshot.rules)
+
+
+MARK = "\u2191newly ranked "
+"""The newly ranked mark before a name, as a row's text reads it: its arrow (shown on a phone),
+then its words."""

@@ -21,6 +21,7 @@ from pypdf import PdfReader
 from whr.publish.site import page_names
 
 pytestmark = pytest.mark.browser
+MARK = support.MARK
 
 D = support.AS_OF
 PHONE = {"width": 390, "height": 844}
@@ -272,7 +273,7 @@ def test_change_column_and_new_players(changed, page, artifacts):
         page.screenshot(path=str(artifacts / f"list-changes-{name}.png"), full_page=name == "phone")
     heads = page.eval_on_selector_all("#list thead th", "t => t.map(x => x.textContent)")
     assert heads[:5] == ["Rank", "Player", "Rating", "Change", "Prev."]
-    rows = {r[1].removeprefix("newly ranked "): r for r in all_rows(page)}
+    rows = {r[1].removeprefix(MARK): r for r in all_rows(page)}
     active = ratings.loc[ratings["status"] == "active"]
     new = active.loc[active["rating_change"].isna(), "name"].tolist()
     assert new, "the previous list must miss some active players"

@@ -13,6 +13,8 @@ from test_browser import DESKTOP, PHONE, all_rows, open_, published_table
 
 from whr.publish.site import page_names
 
+MARK = support.MARK
+
 pytestmark = pytest.mark.browser
 page = test_browser.page  # the same fixture (the browser is the session's, in conftest)
 
@@ -48,7 +50,7 @@ def test_the_player_page_tells_the_change_once_and_it_adds_up(changed, page, art
     ratings = snapshot.tables.ratings
     pages = page_names(ratings["player"])
     open_(page, site, "index.html")
-    listed = {r[1].removeprefix("newly ranked "): r for r in all_rows(page)}  # name: cells
+    listed = {r[1].removeprefix(MARK): r for r in all_rows(page)}  # name: cells
     delta_of = {  # the change as shown, rounded once: for choosing players of each kind
         p: round(r) - round(r - c)
         for p, r, c in zip(
@@ -107,20 +109,23 @@ def test_lists_mark_the_newly_ranked_in_words(changed, page, artifacts):
     assert len(entered)
     open_(page, site, "index.html")
     rows = all_rows(page)
-    marked = [r[1].removeprefix("newly ranked ") for r in rows if r[1].startswith("newly ranked ")]
+    marked = [r[1].removeprefix(MARK) for r in rows if r[1].startswith(MARK)]
     assert sorted(marked) == sorted(entered)
-    assert all(r[4] == "" for r in rows if r[1].startswith("newly ranked "))  # Prev. blank
+    assert all(r[4] == "" for r in rows if r[1].startswith(MARK))  # Prev. blank
     assert "newly ranked: ranked, and not ranked on the previous list" in page.inner_text(
         "p.legend"
     )
-    # the mark is in view, inside its cell, at both sizes (a long name does not hide it)
+    # the mark is in view, inside its cell, at both sizes (a long name does not hide it), and
     for viewport, size in ((PHONE, "phone"), (DESKTOP, "desktop")):
         page.set_viewport_size(viewport)
         page.wait_for_timeout(200)
         mark = page.locator("#list td.nm .entered").first
         mark.scroll_into_view_if_needed()
         box, cell = mark.bounding_box(), mark.locator("xpath=..").bounding_box()
-        assert box["width"] > 10 and box["x"] + box["width"] <= cell["x"] + cell["width"] + 1
+        assert box["width"] > 5 and box["x"] + box["width"] <= cell["x"] + cell["width"] + 1
+        # and so is the name after it: on a phone the mark is an arrow, not its words
+        name = mark.locator("xpath=following-sibling::a").bounding_box()
+        assert name["x"] < cell["x"] + cell["width"] / 2, (size, name, cell)
         heights = page.eval_on_selector_all(
             "#list tbody tr[aria-rowindex]", "rows => rows.map(r => r.offsetHeight)"
         )

@@ -169,6 +169,12 @@ def other_pages(p, site: Path, language: str) -> None:
     assert p.locator("html").get_attribute("lang") == i18n.HTML_LANG[language]
     local = i18n.countries(language, ["RUS", "EST"], ["Russia", "Estonia"])
     assert local["EST"] in p.locator("main").inner_text()
+    names = p.eval_on_selector_all(
+        "table[data-by-name] tbody tr", "rows => rows.map(r => r.cells[0].textContent)"
+    )  # in the order of the language (the browser's collation)
+    assert len(names) > 1 and names == p.evaluate(
+        "ns => ns.slice().sort(new Intl.Collator(document.documentElement.lang).compare)", names
+    )
     href = p.locator("header nav a", has_text=catalog["Tournaments"]).get_attribute("href")
     p.goto((site / href).as_uri())
     settle(p)

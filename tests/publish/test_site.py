@@ -396,7 +396,7 @@ def test_changes_since_the_previous_list(changed):
     index = (site / "index.html").read_text(encoding="utf-8")
     assert '"change":true' in index and "not on it" in index  # the legend explains the marks
     assert (
-        "<span class=entered>newly ranked</span>: <span>ranked, and not ranked on the previous"
+        "<span class=t>newly ranked</span></span>: <span>ranked, and not ranked on the previous"
         in index
     )
     # a player page shows the previous list's rating and the change, as the list does
@@ -476,7 +476,7 @@ def test_games_not_rated_page_and_csv(published, small):
     assert len(exclusions) > 0
     html = (site / "excluded.html").read_text(encoding="utf-8")
     for reason, n in exclusions["reason"].value_counts().items():
-        assert f"<code>{reason}</code><td>{n}<td>" in html
+        assert f"<code>{reason.replace('_', '_<wbr>')}</code><td>{n}<td>" in html
     # every game in the page's data, with its players named as read
     data = read_data(site, "excluded")
     assert sorted(data["g"]) == sorted(exclusions["game_id"])

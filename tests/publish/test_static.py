@@ -19,6 +19,8 @@ from whr.publish.site import page_names
 from whr.publish.site.contract import EVENT as EVENT_ROW
 from whr.publish.site.frame import STATIC_ROWS
 
+MARK = support.MARK
+
 EVENT = EVENT_ROW.script()
 
 
@@ -298,7 +300,7 @@ def test_the_rows_without_script_say_what_the_drawn_rows_say(changed, browser):
         for k, (mine, theirs) in enumerate(zip(rows, drawn, strict=True)):
             assert mine == theirs, f"{path}, row {k + 1}"
         if path == "index.html":  # the marks this comparison is about are among the rows
-            assert any(r[1].startswith("newly ranked ") for r in rows)
+            assert any(r[1].startswith(MARK) for r in rows)
             assert any(r[3] == "new" for r in rows)
     plain.close()
     on.close()

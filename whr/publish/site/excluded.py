@@ -13,12 +13,18 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from markupsafe import escape
+from markupsafe import Markup, escape
 
 from whr.publish.site.contract import CFG, EXCLUDED
 from whr.publish.site.frame import NAT, STATIC_ROWS, Renderer, days, iso, js_json, table_html, text
 from whr.publish.site.names import slug
 from whr.rules.reasons import REASONS
+
+
+def breakable(code: str) -> Markup:
+    """A reason's code with a break allowed after each underscore (``out_of_<wbr>category``),
+    so that a narrow column breaks it there, not inside a word."""
+    return Markup("_<wbr>").join(escape(code).split("_"))
 
 
 def table(
@@ -101,7 +107,7 @@ def write(r: Renderer, ex: pd.DataFrame) -> None:
     """``excluded.html`` and its data file, of the games not rated (:func:`table`)."""
     site = r.site
     reasons = [
-        {"code": code, "games": int(n), "text": REASONS.get(str(code), "")}
+        {"code": breakable(str(code)), "games": int(n), "text": REASONS.get(str(code), "")}
         for code, n in ex["reason"].value_counts().items()
     ]
     rated = set(site.tournaments["tournament_id"].tolist())
@@ -159,9 +165,9 @@ def write(r: Renderer, ex: pd.DataFrame) -> None:
         name = str(escape(shown["tournament"].iat[k]))
         if t in rated:
             name = f'<a href="tournaments/{escape(shown["page"].iat[k])}.html">{name}</a>'
-        why = f"<code>{escape(shown['reason'].iat[k])}</code>"
+        why = f"<code>{breakable(str(shown['reason'].iat[k]))}</code>"
         if shown["message"].iat[k]:
-            why += f" {escape(shown['message'].iat[k])}"
+            why += f" <span lang=en>{escape(shown['message'].iat[k])}</span>"
         rows.append(
             [
                 name,

@@ -123,6 +123,15 @@ def list_data(lv: ListView) -> ListData:
     return ListData(lv, columns_json(values), status, counts, "change" in values)
 
 
+def entered_mark(words: str) -> str:
+    """The "newly ranked" mark before a name, as the page script draws it: its words, shown
+    as an arrow on a phone (the words then stay for screen readers, and the legend says them)."""
+    return (
+        f"<span class=entered><span class=s aria-hidden=true>\u2191</span>"
+        f"<span class=t>{escape(words)}</span></span>"
+    )
+
+
 def player_link(site: Site, p: int, root: str) -> str:
     """Player number ``p``'s name linked to their page, as the page script's ``Players.link``
     writes it (a woman's link marked, the native name as its title)."""
@@ -194,7 +203,7 @@ def static_rows(site: Site, data: ListData, tab: str, country: str | None, root:
     change = values.get("change")
     entered = lv.entered
     new = f"<span class=new>{escape(_('new'))}</span>"
-    mark = f"<span class=entered>{escape(_('newly ranked'))}</span> "
+    mark = f"{entered_mark(_('newly ranked'))} "
     years = site.players["birth_year"].to_numpy(np.int64)  # 0: not known
     rows = []
     for k, i in enumerate(chosen.tolist()):

@@ -122,6 +122,12 @@ var WHR_I18N = (function () {
     });
     var title = translate(document.title, false);
     if (title !== null) document.title = title;
+    // a table in the order of its first column's names (the countries) in the language's order
+    Array.prototype.forEach.call(document.querySelectorAll("table[data-by-name] tbody"), function (body) {
+      var rows = Array.prototype.slice.call(body.rows);
+      rows.sort(function (a, b) { return a.firstElementChild.textContent.localeCompare(b.firstElementChild.textContent, HTML_LANG[lang]); });
+      rows.forEach(function (r) { body.appendChild(r); });
+    });
   }
   // the switch, in the header: the page stays, in the other language
   function languageSwitch() {
@@ -415,7 +421,7 @@ var WHR_I18N = (function () {
   function texts() {
     TAB_LABELS = { active: tr("Active"), gy1: "Gy1 \u2265 " + GY1_GAMES, inactive: tr("Inactive"), provisional: tr("Provisional") };
     STATUS = [tr("established, active"), tr("established, inactive"), tr("provisional")];
-    ENTERED = "<span class=entered>" + esc(tr("newly ranked")) + "</span>";  // the list pages' legend says what it means
+    ENTERED = "<span class=entered><span class=s aria-hidden=true>\u2191</span><span class=t>" + esc(tr("newly ranked")) + "</span></span>";  // the list pages' legend says what it means
     RESULT = [{ cls: "l", text: tr("Loss") }, { cls: "d", text: tr("Draw") }, { cls: "w", text: tr("Win") }];  // a player's games
   }
 
@@ -822,9 +828,11 @@ var WHR_I18N = (function () {
       { label: tr("Game"), first: 1, key: function (i) { return game[i]; }, html: function (i) { return esc(game[i]); } },
       { label: tr("Black"), first: 1, key: function (i) { return black[i] < 0 ? null : fold(pNames[black[i]]); }, html: function (i) { return player(black[i]); } },
       { label: tr("White"), first: 1, key: function (i) { return white[i] < 0 ? null : fold(pNames[white[i]]); }, html: function (i) { return player(white[i]); } },
-      { label: tr("Reason"), first: 1, key: function (i) { return reasons[reason[i]]; }, html: function (i) {
+      { label: tr("Reason"), cls: "why", first: 1, key: function (i) { return reasons[reason[i]]; }, html: function (i) {
         var m = messages[message[i]];
-        return "<code>" + esc(reasons[reason[i]]) + "</code>" + (m ? " " + esc(m) : "");
+        // the message is the rules' own English sentence (the legend above says the reason in
+        // the reader's language); cut to the column, whole in its title
+        return "<code>" + esc(reasons[reason[i]]) + "</code>" + (m ? " <span lang=en title=\"" + esc(m) + "\">" + esc(m) + "</span>" : "");
       } }
     ];
     table.setColumns(cols, -1, 1);  // data order: newest tournament first
