@@ -178,6 +178,13 @@ def other_pages(p, site: Path, language: str) -> None:
     href = p.locator("header nav a", has_text=catalog["Tournaments"]).get_attribute("href")
     p.goto((site / href).as_uri())
     settle(p)
+    places = p.evaluate(  # the tournaments' places: no country left in English
+        "label => { const k = WHR.view.cols.map(c => c.label).indexOf(label);"
+        " return WHR.view.rowsText().map(r => r[k]); }",
+        catalog["Place"],
+    )
+    english = set(p.evaluate("() => Object.keys(WHR.i18n.n).concat(Object.keys(WHR.i18n.c))"))
+    assert places and not [x for x in places if x.split(", ")[-1] in english], places[:5]
     first = p.locator("#list tbody a").first.get_attribute("href")
     p.goto((site / first).as_uri())
     settle(p)

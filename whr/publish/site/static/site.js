@@ -169,7 +169,13 @@ var WHR_I18N = (function () {
   if (!domReady) document.addEventListener("DOMContentLoaded", function () { domReady = true; maybe(); });
   // the page's drawing waits for the catalog; run at once when it is there (English)
   function ready(fn) { if (queue) { queue.push(fn); if (queue.length === 1) setTimeout(maybe, 0); } else fn(); }
-  return { tr: tr, ptr: ptr, country: country, number: number, group: group, ready: ready, lang: function () { return lang; } };
+  // "Busan, Korea" (or "Busan, KOR"): the country, last, in the language; the city as it is
+  function place(s) {
+    var at = s.lastIndexOf(", "), last = at < 0 ? s : s.slice(at + 2);
+    var local = cat && (cat.n[last] || cat.c[last]);
+    return local ? s.slice(0, s.length - last.length) + local : s;
+  }
+  return { tr: tr, ptr: ptr, country: country, place: place, number: number, group: group, ready: ready, lang: function () { return lang; } };
 })();
 (function () {
   "use strict";
@@ -642,7 +648,7 @@ var WHR_I18N = (function () {
     function value(values) { return function (i) { return values[i]; }; }
     var cols = [
       { label: tr("Tournament"), cls: "nm", first: 1, key: text(T.name), html: function (i) { return "<a href=\"tournaments/" + esc(T.page[i]) + ".html\">" + esc(T.name[i]) + "</a>"; } },
-      { label: tr("Place"), first: 1, key: text(T.place), html: function (i) { return esc(T.place[i]); } },
+      { label: tr("Place"), first: 1, key: text(T.place), html: function (i) { return esc(WHR_I18N.place(T.place[i])); } },
       { label: tr("Rated games"), cls: "n", first: -1, key: value(T.games), html: function (i) { return thousands(T.games[i]); } },
       { label: tr("Start"), first: -1, key: value(T.start), html: value(T.start) },
       { label: tr("End"), first: -1, key: value(T.end), html: value(T.end) },
