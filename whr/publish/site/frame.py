@@ -27,6 +27,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any, cast
 from urllib.parse import quote
@@ -275,9 +276,17 @@ class Site:
     def as_of(self) -> dt.date:
         return self.view.as_of
 
-    @property
+    @cached_property
     def country_page(self) -> dict[str, str]:
+        """Each country code's page name (computed once: a list's rows look it up per row)."""
         return dict(zip(self.countries["code"], self.countries["page"], strict=True))
+
+    @cached_property
+    def player_columns(self) -> dict[str, list[Any]]:
+        """The players' columns as lists, by player number, for the rows written one by one."""
+        return {
+            c: self.players[c].tolist() for c in ("name", "page", "native", "female", "country")
+        }
 
 
 class Renderer:

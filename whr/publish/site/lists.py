@@ -135,18 +135,18 @@ def entered_mark(words: str) -> str:
 def player_link(site: Site, p: int, root: str) -> str:
     """Player number ``p``'s name linked to their page, as the page script's ``Players.link``
     writes it (a woman's link marked, the native name as its title)."""
-    players = site.players
-    female = " class=f" if players["female"].iat[p] else ""
-    native = players["native"].iat[p]
+    players = site.player_columns
+    female = " class=f" if players["female"][p] else ""
+    native = players["native"][p]
     title = f' title="{escape(native)}"' if native else ""
-    page = escape(players["page"].iat[p])
-    return f'<a href="{root}p/{page}.html"{female}{title}>{escape(players["name"].iat[p])}</a>'
+    page = escape(players["page"][p])
+    return f'<a href="{root}p/{page}.html"{female}{title}>{escape(players["name"][p])}</a>'
 
 
 def country_code(site: Site, p: int) -> str:
     """Player number ``p``'s country code as the page script shows it (one of the current
     list's countries, else none)."""
-    code = site.players["country"].iat[p]
+    code = site.player_columns["country"][p]
     return str(escape(code)) if code in site.country_page else ""
 
 
