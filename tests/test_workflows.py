@@ -447,10 +447,39 @@ def test_published_and_partial_runs_are_recorded_and_deployed() -> None:
 def test_a_partial_run_is_reported_and_fails_the_run(tmp_path: Path) -> None:
     job = load("daily.yml")["jobs"]["report-failure"]
     assert "needs.rate.outputs.outcome == 'partial'" in job["if"]
-    last = job["steps"][-1]
-    assert last["if"] == "needs.rate.outputs.outcome == 'partial'"
-    done = run_step(last, {}, tmp_path)
+    partial = next(s for s in job["steps"] if s.get("id") == "partial")
+    assert partial["if"] == "needs.rate.outputs.outcome == 'partial'"
+    done = run_step(partial, {}, tmp_path)
     assert done.returncode == 1 and "::error::Partial run" in done.stdout
+
+
+@pytest.mark.parametrize(("status", "damaged"), [(0, False), (1, True)])
+def test_a_damaged_archive_is_reported_after_the_list_is_deployed(
+    tmp_path: Path, status: int, damaged: bool
+) -> None:
+    """After a publish, the archive is verified (``rif-rating --verify --out out``): a damaged
+    day neither fails the job rate (the new list is recorded and deployed) nor goes unsaid: the
+    status is an output of the job, which the failure report reads, and fails the run."""
+    body = f"sys.exit({status})\n"
+    log = stand_in(tmp_path / "bin", "rif-rating", body)
+    github_output = tmp_path / "github_output"
+    verify = step("rate", "verify")
+    assert verify["if"] == step("rate", "record")["if"]  # after each publish
+    rate = [s.get("id") for s in load("daily.yml")["jobs"]["rate"]["steps"]]
+    assert rate.index("run") < rate.index("verify") < rate.index("record")  # repairs recorded
+    done = run_step(verify, {"GITHUB_OUTPUT": str(github_output)}, tmp_path, tmp_path / "bin")
+    assert done.returncode == 0, done.stderr
+    assert logged(log) == [["--verify", "--out", "out"]]
+    assert outputs(github_output)["status"] == str(status)
+    assert ("::warning::" in done.stdout) is damaged
+    workflow = load("daily.yml")
+    assert workflow["jobs"]["rate"]["outputs"]["verified"] == "${{ steps.verify.outputs.status }}"
+    report = workflow["jobs"]["report-failure"]
+    last = next(s for s in report["steps"] if s.get("id") == "damaged")
+    condition = "needs.rate.outputs.verified != '' && needs.rate.outputs.verified != '0'"
+    assert last["if"] == condition and condition in report["if"]
+    failed = run_step(last, {}, tmp_path)
+    assert failed.returncode == 1 and "::error::The archive has a damaged day" in failed.stdout
 
 
 def test_restore_then_record_keeps_out_as_the_branch_only_commit(tmp_path: Path) -> None:
@@ -521,6 +550,7 @@ REPORT_ENV = {
     "AS_OF": "2026-11-30",
     "RATE": "failure",
     "DEPLOY": "skipped",
+    "VERIFIED": "",
 }
 
 
@@ -550,9 +580,12 @@ def test_a_failed_run_comments_on_the_open_issue(tmp_path: Path) -> None:
     assert REPORT_ENV["RUN_URL"] in body and "partial" in body
 
 
-def test_the_failure_report_runs_when_any_job_failed_or_the_run_was_partial() -> None:
+def test_the_failure_report_runs_when_a_job_failed_the_run_was_partial_or_a_day_damaged() -> None:
     job = load("daily.yml")["jobs"]["report-failure"]
-    assert job["if"] == "${{ failure() || needs.rate.outputs.outcome == 'partial' }}"
+    assert job["if"] == (
+        "${{ failure() || needs.rate.outputs.outcome == 'partial' || "
+        "(needs.rate.outputs.verified != '' && needs.rate.outputs.verified != '0') }}"
+    )
     assert set(job["needs"]) == {"rate", "deploy"}
 
 
