@@ -123,9 +123,15 @@ def test_lists_mark_the_newly_ranked_in_words(changed, page, artifacts):
         mark.scroll_into_view_if_needed()
         box, cell = mark.bounding_box(), mark.locator("xpath=..").bounding_box()
         assert box["width"] > 5 and box["x"] + box["width"] <= cell["x"] + cell["width"] + 1
-        # and so is the name after it: on a phone the mark is an arrow, not its words
+        # and so is the name after it: on a phone the mark is an arrow (its words hidden but
+        # read), on a desktop its words
         name = mark.locator("xpath=following-sibling::a").bounding_box()
         assert name["x"] < cell["x"] + cell["width"] / 2, (size, name, cell)
+        arrow, words = mark.locator(".s").bounding_box(), mark.locator(".t").bounding_box()
+        if size == "phone":
+            assert arrow is not None and arrow["width"] > 4 and words["width"] <= 1, (arrow, words)
+        else:
+            assert arrow is None and words["width"] > 20, (arrow, words)
         heights = page.eval_on_selector_all(
             "#list tbody tr[aria-rowindex]", "rows => rows.map(r => r.offsetHeight)"
         )
