@@ -123,13 +123,12 @@ def list_data(lv: ListView) -> ListData:
     return ListData(lv, columns_json(values), status, counts, "change" in values)
 
 
-def entered_mark(words: str) -> str:
-    """The "newly ranked" mark before a name, as the page script draws it: its words, shown
-    as an arrow on a phone (the words then stay for screen readers, and the legend says them)."""
-    return (
-        f"<span class=entered><span class=s aria-hidden=true>\u2191</span>"
-        f"<span class=t>{escape(words)}</span></span>"
-    )
+ENTERED = Markup(
+    "<span class=entered><span class=s aria-hidden=true>\u2191</span>"
+    f"<span class=t>{escape(_('newly ranked'))}</span></span>"
+)
+"""The "newly ranked" mark before a name, as the page script draws it (and the legend shows
+it): its words, shown as an arrow on a phone (the words then stay for screen readers)."""
 
 
 def player_link(site: Site, p: int, root: str) -> str:
@@ -203,7 +202,7 @@ def static_rows(site: Site, data: ListData, tab: str, country: str | None, root:
     change = values.get("change")
     entered = lv.entered
     new = f"<span class=new>{escape(_('new'))}</span>"
-    mark = f"{entered_mark(_('newly ranked'))} "
+    mark = f"{ENTERED} "
     years = site.players["birth_year"].to_numpy(np.int64)  # 0: not known
     rows = []
     for k, i in enumerate(chosen.tolist()):
@@ -259,18 +258,19 @@ def list_page(
         counts["gy1"] = int(((gy1_country_rank > 0) & mine).sum())
         counts["players"] = int(mine.sum())
         counts["games"] = None
+    root = "../" * path.count("/")
     cfg = CFG.object(
         list=data.key,
         tab=tab,
         country=country["code"] if country else "",
         change=data.change,
-        root="../" * path.count("/"),
+        root=root,
     )
-    root = "../" * path.count("/")
     r.render(
         path,
         "list.html",
         static=static_rows(r.site, data, tab, country["code"] if country else None, root),
+        entered=ENTERED,
         shown=min(STATIC_ROWS, counts[tab] or 0),
         tab=tab,
         tab_pages=TAB_PAGES if data.key == "current" and not country else None,
