@@ -44,6 +44,20 @@ def published(small, tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="session")
+def two_days(small, tmp_path_factory) -> Path:
+    """``out`` tree with the renju lists of PREVIOUS and then support.AS_OF published, each
+    fitted from the games known that day: the second list has changes since the first, some
+    of them tiny and negative (do not modify)."""
+    out = tmp_path_factory.mktemp("two_days")
+    selection = whr.select(small.data, PREVIOUS, config=load_config(default_directory()))
+    fit = whr.fit(selection.rated, whr.FitParams())
+    params = {**small.params, "as_of": PREVIOUS.isoformat()}
+    support.publish_inputs(out, support.Inputs(small.data, selection, fit, params), PREVIOUS)
+    support.publish_inputs(out, small)
+    return out
+
+
+@pytest.fixture(scope="session")
 def changed(small, tmp_path_factory) -> tuple[Path, whr.lists.Snapshot]:
     """A site of support.AS_OF whose previous list is the list of PREVIOUS (same history, with
     its rating history: each change split into own games and others'): the site directory and

@@ -124,3 +124,11 @@ def test_markdown_escaping() -> None:
         summary.markdown_text("*x* _y_ [z](u) `c` #h") == "\\*x\\* \\_y\\_ \\[z\\](u) \\`c\\` \\#h"
     )
     assert summary.markdown_text("two\nlines") == "two lines"
+
+
+def test_a_mover_by_half_an_elo_down_is_shown_plus_zero_not_minus_zero() -> None:
+    # |change| >= 0.5 makes a mover; -0.5 rounds half to even, to zero: "+0", never "-0"
+    before = ratings([{"player": "1", "name": "Ann A", "country": "EST", "rating": 2400.5}])
+    after = ratings([{"player": "1", "name": "Ann A", "country": "EST", "rating": 2400.0}])
+    movers = summary._changes(before, after, "2026-11-29").split("Biggest movers", 1)[1]
+    assert "| Ann A | EST | 2400 | 2400 | +0 |" in movers, movers

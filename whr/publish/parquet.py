@@ -65,12 +65,21 @@ def jsonable(value: Any) -> Any:
     return str(value)
 
 
+def rounded(column: pa.ChunkedArray[Any], decimals: int = CSV_DECIMALS) -> pa.ChunkedArray[Any]:
+    """Fractional numbers as every text file publishes them (CSV, JSON, XLSX): rounded to
+    ``decimals`` places, half to even, and a negative number that rounds to zero (a change of
+    -0.001 Elo) as ``0``, never ``-0``; nulls and NaN stay as they are."""
+    out = pc.round(column, decimals)
+    return pc.if_else(pc.equal(out, 0), pa.scalar(0.0, out.type), out)
+
+
 def csv_text(frame: pd.DataFrame, schema: pa.Schema) -> str:
     """A table as CSV text, written by pyarrow from its declared schema: every CSV we publish.
 
     One header row of the schema's names, ``\n`` line ends, UTF-8. Integers are written as
     integers (``1``, not ``1.0``), booleans as ``true``/``false``, dates as ``YYYY-MM-DD``,
-    fractional numbers rounded to ``CSV_DECIMALS`` places, a missing value as an empty field.
+    fractional numbers rounded to ``CSV_DECIMALS`` places (:func:`rounded`: never ``-0``), a
+    missing value as an empty field.
     Every text cell is quoted (so ids stay text, and a CR or LF inside a cell never starts a
     row); a text cell that a spreadsheet would run as a formula (:data:`CSV_FORMULA`) gets a
     leading ``'``. Numbers are never changed that way: ``-1.5`` in a number column stays a
@@ -88,7 +97,7 @@ def csv_text(frame: pd.DataFrame, schema: pa.Schema) -> str:
     for column in table.columns:
         kind = column.type
         if pa.types.is_floating(kind):
-            column = pc.round(column, CSV_DECIMALS)
+            column = rounded(column)
         elif pa.types.is_string(kind) or pa.types.is_large_string(kind):
             risky = pc.match_substring_regex(column, CSV_FORMULA)
             column = pc.if_else(risky, pc.utf8_replace_slice(column, 0, 0, "'"), column)

@@ -205,7 +205,7 @@ def _changes(before: pd.DataFrame, after: pd.DataFrame, label: str) -> str:
                         new.at[p, "country"],
                         f"{old['rating'].at[p]:.0f}",
                         f"{new['rating'].at[p]:.0f}",
-                        f"{delta[p]:+.0f}",
+                        f"{delta[p]:+z.0f}",  # z: -0.5 shows as +0, not -0
                     )
                     for p in order
                 ],

@@ -22,7 +22,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from whr import tables
-from whr.publish.parquet import CSV_DECIMALS, csv_text
+from whr.publish.parquet import csv_text, rounded
 from whr.publish.site.frame import Renderer
 from whr.tables import EXCLUSIONS_CSV, RATINGS, to_table
 
@@ -46,10 +46,9 @@ def json_records(frame: pd.DataFrame, schema: pa.Schema) -> str:
     table = to_table(frame, schema)
     columns: list[list[Any]] = []
     for field, column in zip(schema, table.columns, strict=True):
-        values = column.to_pylist()
-        if pa.types.is_floating(field.type):
-            values = [None if v is None else round(float(v), CSV_DECIMALS) for v in values]
-        columns.append(values)
+        columns.append(
+            (rounded(column) if pa.types.is_floating(field.type) else column).to_pylist()
+        )
     rows = [dict(zip(schema.names, row, strict=True)) for row in zip(*columns, strict=True)]
     return json.dumps(rows, separators=(",", ":"), ensure_ascii=False) + "\n"
 
@@ -86,7 +85,7 @@ def xlsx_bytes(frame: pd.DataFrame, schema: pa.Schema, sheet: str, day: dt.date)
     for col, (field, column) in enumerate(zip(schema, table.columns, strict=True)):
         kind = field.type
         if pa.types.is_floating(kind):  # NaN: an empty cell, as in the CSV
-            column = pc.round(column, CSV_DECIMALS)
+            column = rounded(column)
             column = pc.if_else(pc.is_nan(column), pa.scalar(None, kind), column)
         columns.append(column.to_pylist())
         if pa.types.is_string(kind) or pa.types.is_large_string(kind):
