@@ -13,7 +13,8 @@ For every published list (official lists first, then the variants), the resource
   ``renju/ratings.csv``, ``renju/exclusions.csv``, ``renju/facts_needed.csv``): the day the site
   shows (its ``latest.json``);
 - every table of the newest archived day (``archive/renju/<D>/history.parquet``, ...), which only
-  the newest day and each December 31 keep, with the sha256 and size its manifest records.
+  the newest day and each December 31 keep, with the sha256 its manifest records (frictionless
+  does not check the digest of a Parquet file: ``rif-rating --verify`` does).
 
 Past days are not listed one by one: ``published.json`` indexes them all, and their lists have
 the schema of ``ratings`` (``RATINGS``; a closed month's file ``MONTH_LISTS``, the same columns
@@ -120,8 +121,23 @@ def field_type(arrow: pa.DataType) -> str:
     raise ValueError(f"no Table Schema type for the Arrow type {arrow}")
 
 
-def table_schema(schema: pa.Schema) -> dict[str, Any]:
-    """The Table Schema of a declared Arrow schema (:func:`whr.tables.column`)."""
+PANDAS_NULL = "nan"
+"""How a null of an integer column reaches a Parquet reader that goes through pandas, as
+``frictionless validate`` does (pyarrow -> pandas: an integer column with nulls becomes float64,
+a null NaN, which frictionless compares as the text ``nan``). The Parquet file holds a true null."""
+
+
+def table_schema(schema: pa.Schema, format: str = "csv") -> dict[str, Any]:
+    """The Table Schema of a declared Arrow schema (:func:`whr.tables.column`), for a file of
+    ``format`` (``"csv"`` or ``"parquet"``).
+
+    A missing value is an empty cell. In a Parquet file's schema, a nullable integer column also
+    names :data:`PANDAS_NULL` as its missing value (the field's own ``missingValues``): the
+    Table Schema cannot say "null" for a typed file, and frictionless reads Parquet through
+    pandas, where that column's nulls are NaN; no integer column can hold the text ``nan``.
+    """
+    if format not in MEDIA_TYPES:
+        raise ValueError(f"format must be one of {list(MEDIA_TYPES)}, got {format!r}")
     columns, key = described(schema)
     fields: list[dict[str, Any]] = []
     for column in columns:
@@ -132,6 +148,8 @@ def table_schema(schema: pa.Schema) -> dict[str, Any]:
         }
         if column.unit is not None:
             field["unit"] = column.unit
+        if format == "parquet" and field["type"] == "integer" and not column.required:
+            field["missingValues"] = ["", PANDAS_NULL]
         constraints: dict[str, Any] = {}
         if column.required:
             constraints["required"] = True
@@ -161,12 +179,15 @@ def resource(
     }
     if info is not None and isinstance(info.get("sha256"), str):
         out["hash"] = f"sha256:{info['sha256']}"
-    if info is not None and isinstance(info.get("bytes"), int):
+    # frictionless counts the bytes of the files it reads as a stream (CSV); it reads a Parquet
+    # file through pyarrow, counts none, and reports any declared size as wrong: the size of a
+    # Parquet file is in its manifest, not here
+    if info is not None and isinstance(info.get("bytes"), int) and file.format != "parquet":
         out["bytes"] = info["bytes"]
     if file.format == "csv":
         out["encoding"] = "utf-8"
         out["dialect"] = {"delimiter": ",", "quoteChar": '"', "header": True}
-    out["schema"] = table_schema(file.schema)
+    out["schema"] = table_schema(file.schema, file.format)
     return out
 
 
