@@ -217,6 +217,12 @@ GAMES = table(
         column("bye", pa.bool_(), "a round without a game: black is the player, white null"),
         column("colours_known", pa.bool_(), "false when black and white are only the two sides"),
         column(
+            "handicap",
+            pa.int32(),
+            "handicap stones the game was played with (an EGF table's 3+/b7: 7); 0 an even "
+            "game; null when the source does not record one (RenjuNet: renju has no handicap)",
+        ),
+        column(
             "note", pa.string(), "the record's free-text note (RenjuNet <info>); never published"
         ),
         SOURCE,
@@ -570,7 +576,8 @@ CHANGE_COLUMNS = ("rating_change", "previous_rank", "change_own_games", "change_
 """The columns of ``RATINGS`` that a list gets after it is built (null until then)."""
 
 RATED_GAMES = table(
-    [f for f in GAMES if f.name != "note"]  # notes are the database's text: never published
+    # notes are the database's text: never published; a rated game never has a handicap
+    [f for f in GAMES if f.name not in ("note", "handicap")]
     + [
         column("black_rating", pa.float64(), "Black's rating that day, published scale", unit=ELO),
         column("black_uncertainty", pa.float64(), "its standard deviation", unit=ELO),

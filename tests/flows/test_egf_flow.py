@@ -6,7 +6,9 @@ off those files by hand with the rules of ``docs/egf.md``:
 
 - ``byes.h9`` (2020-02-01/02, before the 2021-08-08 cut-over): 2 games and 5 byes;
 - ``forfeit_unknown.h9`` (2021-09-01/02): 2 games, 1 result by default (``!``), 1 unknown (``?``);
-- ``header.h9`` (TC[R240510EE], PC[EE, Tallinn], 2024-05-10/12): 4 games.
+- ``header.h9`` (TC[R240510EE], PC[EE, Tallinn], 2024-05-10/12): 4 games;
+- ``ioct_20_02.h9`` (a real online table of 2020-08-30, OpenGotha's example export): 6 games, 5
+  of them with handicaps of 2 to 9 stones, never rated; one even game.
 
 Tables carry no rated flag, and no maintainer confirmed these (``rated_tournaments`` or a
 facts line), so in every era their games are rated under the ``unverified`` warning (default,
@@ -18,6 +20,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -31,7 +34,7 @@ from whr.run import Run
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "data" / "sample"
 FIXTURES = ROOT / "tests" / "sources" / "egf"
-TABLES = ("byes.h9", "forfeit_unknown.h9", "header.h9")
+TABLES = ("byes.h9", "forfeit_unknown.h9", "header.h9", "ioct_20_02.h9")
 AS_OF = dt.date(2026, 11, 30)  # after every table, and the sample database's date
 
 pytestmark = pytest.mark.flow
@@ -45,6 +48,7 @@ RATED = {  # played games with a result, on both lines in agreement
     "egf:R240510EE:r1:3-4",
     "egf:R240510EE:r2:1-3",
     "egf:R240510EE:r2:2-4",
+    "egf:ioct_20_02:r1:2-4",  # 4+/w0 | 2-/b0: the even game
 }
 EXCLUDED = {  # byes (0+ 0- 0= 0=0) are byes; "!" was not played; "?" has no result
     "egf:byes:r1:bye:3": "bye",
@@ -54,8 +58,13 @@ EXCLUDED = {  # byes (0+ 0- 0= 0=0) are byes; "!" was not played; "?" has no res
     "egf:byes:r3:bye:3": "bye",
     "egf:forfeit_unknown:r1:1-2": "forfeit",
     "egf:forfeit_unknown:r2:1-3": "no_result",
+    "egf:ioct_20_02:r1:1-3": "handicap",  # 3+/b7 | 1-/w7
+    "egf:ioct_20_02:r2:1-4": "handicap",  # 2 stones
+    "egf:ioct_20_02:r2:2-3": "handicap",  # 9
+    "egf:ioct_20_02:r3:1-2": "handicap",  # 2
+    "egf:ioct_20_02:r3:3-4": "handicap",  # 9
 }
-TOURNAMENTS = {"egf:byes", "egf:forfeit_unknown", "egf:R240510EE"}
+TOURNAMENTS = {"egf:byes", "egf:forfeit_unknown", "egf:R240510EE", "egf:ioct_20_02"}
 
 
 def new_id(name: str, country: str) -> str:
@@ -87,7 +96,12 @@ def table_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def tables_only(
     prefect_server: None, table_dir: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> dict:
-    return run([str(table_dir)], tmp_path_factory.mktemp("out_tables"))
+    summary = tmp_path_factory.mktemp("gh") / "step_summary.md"
+    os.environ["GITHUB_STEP_SUMMARY"] = str(summary)  # the run summary, as on GitHub Actions
+    try:
+        return {**run([str(table_dir)], tmp_path_factory.mktemp("out_tables")), "summary": summary}
+    finally:
+        del os.environ["GITHUB_STEP_SUMMARY"]
 
 
 @pytest.fixture(scope="module")
@@ -116,8 +130,9 @@ def check_egf_games(snapshot: Path) -> tuple[pd.DataFrame, pd.DataFrame]:
     egf_excluded = exclusions[exclusions["game_id"].str.startswith("egf:")]
     assert set(egf_rated["game_id"]) == RATED
     assert dict(zip(egf_excluded["game_id"], egf_excluded["reason"], strict=True)) == EXCLUDED
-    # rated + excluded = read: 7 rows of byes.h9, 4 of forfeit_unknown.h9, 4 of header.h9
-    assert len(egf_rated) + len(egf_excluded) == 7 + 4 + 4
+    # rated + excluded = read: 7 rows of byes.h9, 4 of forfeit_unknown.h9, 4 of header.h9, 6 of
+    # ioct_20_02.h9
+    assert len(egf_rated) + len(egf_excluded) == 7 + 4 + 4 + 6
     return games, exclusions
 
 
@@ -150,14 +165,21 @@ def test_a_directory_of_tables_alone_is_a_source(tables_only: dict, table_dir: P
     games, exclusions = check_egf_games(tables_only["snapshot"])
     assert len(games) == len(RATED) and len(exclusions) == len(EXCLUDED)  # nothing else read
     # rated without a flag (and, from 2021-08-08, without moves): the 4 games of header.h9,
-    # the 2 rated games of forfeit_unknown.h9 and the 2 games of byes.h9 (2020) count under the
-    # "unverified" warning: no table is confirmed
-    assert manifest["counts"]["selection"]["unverified"] == 4 + 2 + 2
+    # the 2 rated games of forfeit_unknown.h9, the 2 games of byes.h9 (2020) and the even game
+    # of ioct_20_02.h9 (2020) count under the "unverified" warning: no table is confirmed
+    assert manifest["counts"]["selection"]["unverified"] == 4 + 2 + 2 + 1
     check_egf_tournaments_and_players(tables_only["snapshot"])
     ratings = pd.read_parquet(tables_only["snapshot"] / "ratings.parquet")
     # the two byes.h9/forfeit_unknown.h9 people with the same names and countries are one
-    # player each: 4 (EE Alpha, EE Beta, FI Gamma, LV Delta) + 4 of header.h9
-    assert len(ratings) == 8
+    # player each: 4 (EE Alpha, EE Beta, FI Gamma, LV Delta) + 4 of header.h9 + the 2 players
+    # of ioct_20_02.h9's even game (the other two played only handicap games)
+    assert len(ratings) == 10
+    # the handicap games are counted by their reason in the run summary and on the not-rated page
+    summary = tables_only["summary"].read_text(encoding="utf-8")
+    assert "| excluded: handicap | 5 |" in summary
+    page = (tables_only["out"] / "renju" / "excluded.html").read_text(encoding="utf-8")
+    assert "handicap" in page
+    assert "played with a handicap: not a game under a rule certified by the RIF" in page
 
 
 def test_tables_beside_the_database(with_database: dict, table_dir: Path) -> None:
@@ -168,6 +190,6 @@ def test_tables_beside_the_database(with_database: dict, table_dir: Path) -> Non
     games, exclusions = check_egf_games(with_database["snapshot"])
     # the database's games are all there too: read apart, they are rated or excluded
     database = whr.read_source(SAMPLE, as_of=AS_OF)
-    assert len(games) + len(exclusions) == len(database.games) + 7 + 4 + 4
+    assert len(games) + len(exclusions) == len(database.games) + 7 + 4 + 4 + 6
     assert set(database.games["game_id"]) <= set(games["game_id"]) | set(exclusions["game_id"])
     check_egf_tournaments_and_players(with_database["snapshot"])

@@ -110,6 +110,7 @@ def source_data(
             "forfeit": np.arange(len(g)) % 97 == 5,  # a few walk-overs, never rated
             "bye": False,
             "colours_known": True,
+            "handicap": None,
             "note": None,
             "source": "synthetic",
         }

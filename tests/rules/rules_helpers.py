@@ -39,6 +39,7 @@ def game(game_id: str, **fields) -> dict:
         "forfeit": False,
         "bye": False,
         "colours_known": True,
+        "handicap": None,
         "note": None,
         "source": "test",
     }

@@ -37,6 +37,8 @@ def build(code: str, tmp_path):
         games = [game("x", white=None, bye=True)]
     elif code == "forfeit":
         games = [game("x", forfeit=True)]
+    elif code == "handicap":
+        games = [game("x", handicap=7)]
     elif code == "unrated_game":
         games = [game("x", unrated=True)]
     elif code == "no_result":
@@ -118,6 +120,22 @@ def test_a_bye_is_a_bye_not_a_forfeit_nor_an_unknown_player():
     assert sel.exclusions["message"].iloc[0] == "a bye: a round without a game, not a game"
     assert sel.counts.byes == 1
     assert "1 are byes" in sel.counts.report()
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_a_handicap_game_is_never_rated_and_an_even_one_is(strict):
+    # whatever the mode; 0 stones and no handicap recorded (RenjuNet) are even games
+    games = [game("h1", handicap=1), game("h9", handicap=9), game("e0", handicap=0), game("n")]
+    sel = run(make_data(games), as_of=AS_OF, strict=strict)
+    messages = dict(zip(sel.exclusions["game_id"], sel.exclusions["message"], strict=True))
+    assert set(sel.exclusions["reason"]) == {"handicap"}
+    assert messages == {
+        "h1": "played with a handicap of 1 stone; a handicap game is not a game under a rule "
+        "certified by the RIF",
+        "h9": "played with a handicap of 9 stones; a handicap game is not a game under a rule "
+        "certified by the RIF",
+    }
+    assert sorted(sel.rated["game_id"]) == ["e0", "n"]
 
 
 def test_result_outside_the_scale_is_no_result():

@@ -560,3 +560,78 @@ def test_a_table_is_confirmed_by_rated_tournaments_or_a_facts_line(tmp_path):
     bad = _online_2020(tmp_path, header + "egf:cup,,,,chess\n")
     assert bad.problems.query("code == 'bad_value'")["message"].str.contains("chess").all()
     assert bad.tournaments["category"].tolist() == ["renju"]  # renju when not given
+
+
+# -- handicap games: read from each entry, never rated ----------------------------------------
+
+
+def test_each_game_keeps_its_handicap_from_the_entries(tmp_path):
+    path = tmp_path / "h.h9"
+    path.write_text(
+        "; DT[2024-05-12]\n"
+        " 1 A A 1d EE Tall 2+/b7 3+/w   4+\n"  # 7 stones; none given; the short form
+        " 2 B B 1d EE Tall 1-/w7 4+/b0  3+\n"
+        " 3 C C 1d EE Tall 4+/b2 1-/b   2-\n"  # 2 stones on one side, 3 on the other
+        " 4 D D 1d EE Tall 3-/w3 2-/w0  1-\n",
+        encoding="utf-8",
+    )
+    data = egf.read_table(path, mapping=EMPTY_MAPPING)
+    handicap = {
+        g["game_id"].rsplit(":", 2)[1] + ":" + g["game_id"].rsplit(":", 1)[1]: g["handicap"]
+        for g in data.games.to_dict("records")
+    }
+    assert handicap["r1:1-2"] == 7 and handicap["r2:2-4"] == 0
+    assert pd.isna(handicap["r2:1-3"]) and pd.isna(handicap["r3:1-4"])  # not given
+    assert handicap["r1:3-4"] == 3  # the entries differ: a mismatch, the larger kept
+    (message,) = data.problems.query("code == 'egf_mismatch'")["message"]
+    assert "handicaps 2 and 3 differ" in message and "'4+/b2'" in message
+
+
+# A real table with handicaps: OpenGotha's example export exportfiles/ioct_20_02.h9 (an online
+# 2020 tournament; repository lucvannier/opengotha, commit b698ce830fea), stored as published.
+IOCT = "ioct_20_02.h9"
+# Another: exportfiles/Tournoi de Juvisy.h9 (2019, face to face, ISO-8859-15 names and byes;
+# the same repository, commit 51fabb28235445f2ce47fd6397b4145951c5a672).
+JUVISY = "Tournoi de Juvisy.h9"
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_a_real_online_table_rates_only_its_even_game(strict):
+    # 6 games: 3+/b7 4+/w2 2+/w2 (line 1), 3+/b9, 3-/b9 ...: 5 with 2 to 9 stones, one even
+    # (2-4 in round 1, 4+/w0 | 2-/b0); the default mode rated all 6 before
+    data = read(IOCT)
+    assert sorted(data.games["handicap"].tolist()) == [0, 2, 2, 7, 9, 9]
+    selection = _select(data, strict=strict)
+    excluded = selection.exclusions.set_index("game_id")["reason"]
+    handicapped = excluded[excluded == "handicap"].index
+    assert sorted(handicapped) == [
+        "egf:ioct_20_02:r1:1-3",
+        "egf:ioct_20_02:r2:1-4",
+        "egf:ioct_20_02:r2:2-3",
+        "egf:ioct_20_02:r3:1-2",
+        "egf:ioct_20_02:r3:3-4",
+    ]
+    even = "egf:ioct_20_02:r1:2-4"
+    if strict:  # no maintainer confirmed the table: its even game waits on that
+        assert selection.rated.empty and excluded[even] == "unverified"
+    else:
+        assert selection.rated["game_id"].tolist() == [even]
+    messages = selection.exclusions.set_index("game_id")["message"]
+    assert messages["egf:ioct_20_02:r1:1-3"] == (
+        "played with a handicap of 7 stones; a handicap game is not a game under a rule "
+        "certified by the RIF"
+    )
+    confirmed = _select(data, strict=True, rated_tournaments={"egf:ioct_20_02": "confirmed"})
+    assert confirmed.rated["game_id"].tolist() == [even]
+
+
+def test_a_real_face_to_face_table_rates_its_even_games_and_no_handicap_game():
+    data = read(JUVISY)
+    assert len(data.games) == 40 and int(data.games["bye"].sum()) == 4  # 19 players, 4 rounds
+    selection = _select(data)
+    reasons = selection.exclusions["reason"].value_counts().to_dict()
+    assert reasons == {"handicap": 19, "bye": 4}
+    games = data.games.set_index("game_id")
+    assert (games.loc[selection.rated["game_id"], "handicap"] == 0).all()
+    assert len(selection.rated) == 17
+    assert selection.counts.by_reason.set_index("reason").loc["handicap", "games"] == 19

@@ -156,6 +156,7 @@ def test_basic_games_map_players_count_moves_and_take_the_tournament_end_date():
                 False,
                 False,
                 True,
+                None,  # handicap: RenjuNet records none
                 None,
                 src,
             ],
@@ -173,6 +174,7 @@ def test_basic_games_map_players_count_moves_and_take_the_tournament_end_date():
                 False,
                 False,
                 True,
+                None,  # handicap: RenjuNet records none
                 "forfeit",
                 src,
             ],
@@ -191,6 +193,7 @@ def test_basic_games_map_players_count_moves_and_take_the_tournament_end_date():
                 False,
                 False,
                 True,
+                None,  # handicap: RenjuNet records none
                 "B=1245",
                 src,
             ],
@@ -209,6 +212,7 @@ def test_basic_games_map_players_count_moves_and_take_the_tournament_end_date():
                 False,
                 False,
                 True,
+                None,  # handicap: RenjuNet records none
                 None,
                 src,
             ],
@@ -227,6 +231,7 @@ def test_basic_games_map_players_count_moves_and_take_the_tournament_end_date():
                 False,
                 False,
                 True,
+                None,  # handicap: RenjuNet records none
                 None,
                 src,
             ],

@@ -169,3 +169,21 @@ def test_gzipped_csv_is_read_like_plain_csv(tmp_path):
         data.games.drop(columns="source"), plain.games.drop(columns="source")
     )
     assert set(data.games["source"]) == {"games.csv.gz"}
+
+
+def test_a_handicap_column_is_read_and_its_handicap_games_are_not_rated(tmp_path):
+    folder = tmp_path / "tables"
+    shutil.copytree(CANONICAL, folder)
+    games = folder / "games.csv"
+    header, *rows = games.read_text(encoding="utf-8").splitlines()
+    stones = ["0", "2", "", "0", "0", "-1", "0"]  # -1 is not a number of stones
+    body = [f"{row},{h}" for row, h in zip(rows, stones, strict=True)]
+    games.write_text("\n".join([header + ",handicap", *body]) + "\n", encoding="utf-8")
+    data = whr.read_source(folder)
+    g = data.games
+    assert g.loc[1, "handicap"] == 2 and g.loc[0, "handicap"] == 0
+    assert pd.isna(g.loc[2, "handicap"]) and pd.isna(g.loc[5, "handicap"])
+    assert "line 7, game id=g6" in data.problems.query("code == 'bad_value'")["locator"].tolist()
+    rules = whr.rules.load_config(whr.rules.default_directory())
+    selection = whr.select(data, D(2025, 1, 1), config=rules)
+    assert selection.exclusions.set_index("game_id").loc["g2", "reason"] == "handicap"

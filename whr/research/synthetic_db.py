@@ -540,6 +540,7 @@ def _games(h: History, rng, players, tournaments) -> pd.DataFrame:
             "forfeit": False,  # RenjuNet has no forfeit mark: the note says it
             "bye": False,
             "colours_known": True,
+            "handicap": None,  # RenjuNet records none
             "note": info,
             "source": "",
             "not_played": forfeit,  # the generator's truth: the note is a forfeit note

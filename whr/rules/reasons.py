@@ -23,6 +23,7 @@ REASONS = MappingProxyType(
         # Every era: the game itself (RIF qualification system 1996, section 4).
         "bye": "a round without a game: the player had no opponent (counted apart from games)",
         "forfeit": "not played in reality: a walk-over, a result by default, a game never played",
+        "handicap": "played with a handicap: not a game under a rule certified by the RIF",
         "unrated_game": "the game record itself is marked unrated",
         "no_result": "the game has no result (or one other than 1, 0.5, 0)",
         "unknown_player": "a side is missing or not in the players table",

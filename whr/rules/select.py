@@ -420,6 +420,8 @@ def _judge(
         "override_tournament": forced_out,
         "bye": _bools(games["bye"], False) | (note_kind == "bye"),
         "forfeit": _bools(games["forfeit"], False) | (note_kind == "not_played"),
+        # a handicap game (an EGF table's stones) is not one under a certified renju rule
+        "handicap": _floats(games["handicap"]) > 0,
         "unrated_game": _bools(games["unrated"], False),
         "no_result": ~np.isin(result, (0.0, 0.5, 1.0)),
         "unknown_player": ~(_isin(black, player_ids) & _isin(white, player_ids)),
@@ -524,6 +526,11 @@ def _messages(
                 + _phrases(g("note"), config, "not_played"),
             )
             text = text + section
+        elif code == "handicap":
+            stones = g("handicap").astype(int)
+            text = "played with a handicap of " + stones.astype(str)
+            text = text + choose(stones == 1, " stone", " stones")
+            text = text + "; a handicap game is not a game under a rule certified by the RIF"
         elif code == "unrated_game":
             text = "the game record is marked unrated"
         elif code == "no_result":

@@ -96,6 +96,7 @@ FALSE = {"false", "0", "no", "f", "n"}
 RANGES = {
     "type": (0, INT32_RANGE[1]),
     "moves": (0, INT32_RANGE[1]),
+    "handicap": (0, INT32_RANGE[1]),
     "minutes": MINUTES_RANGE,
 }
 

@@ -116,14 +116,15 @@ INFO_LINE = re.compile(r";\s*(?P<key>time|komi|handicap)\s*=\s*(?P<value>.*)", r
 PIN = re.compile(r"\|\s*(?P<pin>\d+)\s*$")  # trailing |12850431
 PLACE = re.compile(r"\d+")
 GRADE = re.compile(r"\d{1,2}[dkp]?", re.IGNORECASE)  # 5d, 3K, 12, 1p
-GAME_LONG = re.compile(  # 12+/w0, 3-/b9, 22+!w0, 7?/?0
-    r"(?P<opponent>[1-9]\d*)(?P<result>[-+=?])(?P<how>[/!])(?P<colour>[bw?]?)\d*",
+GAME_LONG = re.compile(  # 12+/w0, 3-/b9 (9 handicap stones), 22+!w0, 7?/?0
+    r"(?P<opponent>[1-9]\d*)(?P<result>[-+=?])(?P<how>[/!])(?P<colour>[bw?]?)(?P<handicap>\d*)",
     re.IGNORECASE,
 )
 GAME_SHORT = re.compile(r"(?P<opponent>[1-9]\d*)(?P<result>[-+=?])")  # 5+, 7?
 BYE = re.compile(r"0(?P<result>[-+=])0?")  # 0+ free win, 0- free round, 0= (0=0) half point
 BASIC_TIME = re.compile(r"(?P<minutes>[^+]*)(?:\+.*)?")  # ;time=60+b: basic time, then byo-yomi
 
+HANDICAP_MAX = 2**31 - 1  # more stones than that are kept as this many (the column's int32)
 SCORE = {"+": 1.0, "-": 0.0, "=": 0.5, "?": None}
 MIRROR = {"+": "-", "-": "+", "=": "=", "?": "?"}
 OTHER_COLOUR = {"b": "w", "w": "b"}
@@ -145,6 +146,9 @@ class Entry:
         The entry is a result by default (``!``).
     text : str
         The entry as written.
+    handicap : int or None
+        The handicap stones of the game (the digits after the colour: ``3+/b7`` is 7, ``0``
+        an even game); None when not given (``5+``, ``12+/w``).
     """
 
     opponent: int
@@ -152,6 +156,7 @@ class Entry:
     colour: str | None
     forfeit: bool
     text: str
+    handicap: int | None = None
 
 
 @dataclass(frozen=True)
@@ -452,6 +457,7 @@ def _entry(token: str) -> Entry:
             colour if colour in OTHER_COLOUR else None,
             match["how"] == "!",
             token,
+            min(int(match["handicap"]), HANDICAP_MAX) if match["handicap"] else None,
         )
     if match := GAME_SHORT.fullmatch(token):
         return Entry(int(match["opponent"]), match["result"], None, False, token)
@@ -884,6 +890,7 @@ def _games(
             "moves": None,  # tables carry no moves: not applicable
             "unrated": False,
             "bye": False,
+            "handicap": None,
             "note": None,
             "source": source,
             **facts,
@@ -929,6 +936,7 @@ def _games(
                         result=None,
                         forfeit=entry.forfeit,
                         colours_known=False,
+                        handicap=entry.handicap,
                     )
                 )
             else:
@@ -953,6 +961,9 @@ def _pair(
     game_id = f"{first.position}-{second.position}"
     why = _disagreement(a, b, first.position, second.position)
     forfeit = a.forfeit or b.forfeit
+    # both entries give it; when they differ (a mismatch), the larger: stones were given
+    given = [h for h in (a.handicap, b.handicap) if h is not None]
+    handicap = max(given) if given else None
     if why:
         problems.append(
             _problem(
@@ -973,6 +984,7 @@ def _pair(
             result=None,
             forfeit=forfeit,
             colours_known=False,
+            handicap=handicap,
         )
     colour = a.colour or (OTHER_COLOUR[b.colour] if b.colour else None)
     if colour == "w":
@@ -987,6 +999,7 @@ def _pair(
         result=SCORE[black_result],
         forfeit=forfeit,
         colours_known=colour is not None,
+        handicap=handicap,
     )
 
 
@@ -998,6 +1011,8 @@ def _disagreement(a: Entry, b: Entry, pa: int, pb: int) -> str | None:
         return "the results are not mirrored"
     if a.colour and b.colour and a.colour == b.colour:
         return f"both have colour {a.colour!r}"
+    if a.handicap is not None and b.handicap is not None and a.handicap != b.handicap:
+        return f"handicaps {a.handicap} and {b.handicap} differ"
     return None
 
 

@@ -769,6 +769,7 @@ def _games(
         "forfeit": pa.array([False] * n, pa.bool_()),  # RenjuNet has no forfeit mark
         "bye": pa.array([False] * n, pa.bool_()),
         "colours_known": pa.array([True] * n, pa.bool_()),
+        "handicap": pa.nulls(n, pa.int32()),  # RenjuNet records none: renju has no handicap
         "note": pa.array(notes, pa.string()),
         "source": pa.array([name] * n, pa.string()),
     }
