@@ -1,4 +1,5 @@
-"""The README's main command, as written, in a fresh virtual environment (SLOW: about a minute).
+"""The README's main command, as written, in a fresh virtual environment (SLOW: about a minute),
+and `frictionless validate` on what it published.
 
 The virtual environment gets a ``.pth`` file pointing at the test interpreter's site-packages,
 so that ``pip install -e .`` finds every dependency already installed and downloads nothing but
@@ -69,3 +70,13 @@ def test_readme_main_command_in_a_fresh_venv(tmp_path: Path) -> None:
     assert "renju: published" in done.stdout
     # The project came from the copy, installed in the new environment.
     assert (work / ".venv" / "bin" / "rif-rating").is_file()
+    # The consumers' check of the published tree passes: every resource of datapackage.json,
+    # CSV and Parquet, renju and gomoku (docs/data-dictionary.md, OUT/datapackage.json)
+    checked = subprocess.run(
+        [str(Path(sys.executable).with_name("frictionless")), "validate", "datapackage.json"],
+        cwd=work / "out",
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert checked.returncode == 0, checked.stdout[-3000:] + checked.stderr[-3000:]
