@@ -70,7 +70,9 @@ def rounded(column: pa.ChunkedArray[Any], decimals: int = CSV_DECIMALS) -> pa.Ch
     ``decimals`` places, half to even, and a negative number that rounds to zero (a change of
     -0.001 Elo) as ``0``, never ``-0``; nulls and NaN stay as they are."""
     out = pc.round(column, decimals)
-    return pc.if_else(pc.equal(out, 0), pa.scalar(0.0, out.type), out)
+    zero = pa.scalar(0.0, out.type)
+    signless: pa.ChunkedArray[Any] = pc.if_else(pc.equal(out, zero), zero, out)
+    return signless
 
 
 def csv_text(frame: pd.DataFrame, schema: pa.Schema) -> str:
