@@ -27,7 +27,8 @@ before and after, and only figures of one run are compared.
         [--quick]
 
 ``--quick``: only the library, the trivial flow and the command with a fresh home (the test
-suite's run, at a tiny size).
+suite's run, at a tiny size, with ``--api``). ``--api URL``: every flow against the Prefect
+server at URL instead of a temporary server of its own (then no figure is Prefect's floor).
 """
 
 from __future__ import annotations
@@ -170,6 +171,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=2, help="rounds (the best is reported)")
     parser.add_argument("--keep", type=Path, help="work here and keep it (databases, trees)")
     parser.add_argument("--quick", action="store_true", help="the first three runs only")
+    parser.add_argument("--api", help="a running Prefect server's API URL for every flow")
     args = parser.parse_args(argv)
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     with tempfile.TemporaryDirectory(prefix="bench-command-") as tmp:
@@ -182,6 +184,8 @@ def main(argv: list[str] | None = None) -> int:
             f"(written in {time.perf_counter() - t:.0f} s); the same without gomoku"
         )
         r = Runner(work)
+        if args.api:
+            r.base["PREFECT_API_URL"] = args.api
         python = sys.executable
         command = [python, "-m", "flows.daily", "--as-of", AS_OF]
         used = work / "prefect-used"

@@ -79,8 +79,8 @@ from whr.tables import GAMES, PLAYERS, TOURNAMENTS, SourceData, to_frame
 
 __all__ = ["parse_date", "read_renjunet", "read_stream", "tournament_dates"]
 
-GAME_ATTRIBUTES = ("id", "tournament", "round", "rule", "black", "white", "bresult", "date")
-GAME_ATTRIBUTES += ("unrated",)
+GAME_ATTRIBUTES = ("id", "tournament", "round", "rule", "black", "white", "bresult", "date",
+                   "unrated")  # fmt: skip
 """The attributes of a ``<game>`` that are read."""
 
 SECTIONS = ("countries", "cities", "rules", "openings", "players", "tournaments", "games")
