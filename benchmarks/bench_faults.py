@@ -7,7 +7,10 @@ trials, how many left a tree repaired exactly (every day's list reading back wit
 checksum, byte for byte the tree before or after the action), and the time. The test suite
 (``tests/publish/test_faults.py``) tries every step once; this tries each both ways.
 
-Usage: python3 benchmarks/bench_faults.py [--scenario republish|close]
+Usage: python3 benchmarks/bench_faults.py [--scenario republish|close] [--steps A:B]
+
+``--steps A:B`` tries only the steps A to B of each scenario (``faults.py``'s option; the test
+suite's tiny run tries two).
 """
 
 from __future__ import annotations
@@ -25,12 +28,14 @@ FAULTS = Path(__file__).resolve().parents[1] / "tests" / "publish" / "faults.py"
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scenario", action="append", choices=["republish", "close"])
+    parser.add_argument("--steps", help="only the steps A:B of each scenario (1-based)")
     args = parser.parse_args()
     failed = 0
     for name in args.scenario or ["republish", "close"]:
         started = time.perf_counter()
         done = subprocess.run(
-            [sys.executable, str(FAULTS), name, "--modes", "both"],
+            [sys.executable, str(FAULTS), name, "--modes", "both"]
+            + (["--steps", args.steps] if args.steps else []),
             capture_output=True,
             text=True,
             check=True,

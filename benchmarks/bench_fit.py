@@ -14,7 +14,8 @@ from Parquet plus fitting), on games generated once per size into a temporary di
     python3 benchmarks/bench_fit.py                      # rif and 1m, reference on both
     python3 benchmarks/bench_fit.py --sizes 10m --reference-sizes none
 
-Sizes: rif = 120,000 games (~8,000 players), 1m = 1,000,000, 10m = 10,000,000.
+Sizes: rif = 120,000 games (~8,000 players), 1m = 1,000,000, 10m = 10,000,000, or a number of
+games (``--sizes 3000 --reference-sizes none``: the test suite's tiny run).
 """
 
 from __future__ import annotations
@@ -41,6 +42,11 @@ def _peak_gib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20  # KiB on Linux
 
 
+def games_of(size: str) -> int:
+    """The games of a size: a name of ``SIZES`` or a number."""
+    return SIZES[size] if size in SIZES else int(size)
+
+
 def generate(size: str, seed: int, out: Path) -> dict:
     """Write ``games.parquet`` of a synthetic history and ``extra_day.parquet``, the next day."""
     import numpy as np
@@ -51,13 +57,13 @@ def generate(size: str, seed: int, out: Path) -> dict:
     from whr.research.synthetic import history
 
     t = time.perf_counter()
-    h = history(SIZES[size], seed=seed)
+    h = history(games_of(size), seed=seed)
     seconds = time.perf_counter() - t
     games = h.games[["black", "white", "result", "date"]]
     pq.write_table(pa.Table.from_pandas(games, preserve_index=False), out / "games.parquet")
     info = {"generate_seconds": seconds, "generate_peak_gib": _peak_gib()}
     # the next day's games, between players active in the last two years
-    n_new = max(100, SIZES[size] // 1200)
+    n_new = max(100, games_of(size) // 1200)
     last = games["date"].max()
     recent = h.players[h.players["last_day"] >= last - timedelta(days=730)]["player_id"]
     rng = np.random.default_rng(seed + 1)
@@ -119,7 +125,7 @@ def measure(directory: Path, warm: bool, w2: float) -> dict:
         split = whr.split_rating_change(history, previous_as_of, fit2, as_of, more)
         out["split_seconds"] = time.perf_counter() - t
         t = time.perf_counter()
-        whr.engine._problem(more, params)  # the part of the split that reads the games again
+        whr.engine.build_problem(more, params)  # the part of the split that reads the games again
         out["split_read_games_seconds"] = time.perf_counter() - t
         known = split["rating_change"].notna()
         parts = split["change_own_games"] + split["change_others"]
@@ -168,7 +174,9 @@ def main(argv: list[str] | None = None) -> int:
     import reference
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", default="rif,1m", help="comma list of rif, 1m, 10m")
+    parser.add_argument(
+        "--sizes", default="rif,1m", help="comma list of rif, 1m, 10m or numbers of games"
+    )
     parser.add_argument("--reference-sizes", default="rif,1m", help="sizes to run the reference on")
     parser.add_argument("--reference-python", default=reference.DEFAULT_PYTHON)
     parser.add_argument("--seed", type=int, default=2026)
@@ -196,8 +204,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"# bench_fit: seed {args.seed}, w2 {args.w2} Elo^2/day, cpus {os.cpu_count()}")
     rows = []
     for size in sizes:
-        if size not in SIZES:
-            parser.error(f"unknown size {size!r}; choose from {sorted(SIZES)}")
+        if size not in SIZES and not size.isdigit():
+            parser.error(f"unknown size {size!r}; choose from {sorted(SIZES)} or a number")
         with tempfile.TemporaryDirectory() as tmp:
             d = Path(tmp)
             gen = _child("generate", d, size=size, seed=args.seed)

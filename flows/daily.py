@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
-from flows.runners import dask_argument
+from flows.runners import dask_argument, temporary_server
 from whr.params import ENV_PREFIX, declared, has_secret, is_url
 from whr.run import Backfill, Run, RunError
 
@@ -354,10 +354,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     signal.signal(signal.SIGTERM, _terminate)
     try:
-        with hold(run.out, wait=run.wait):
+        # the temporary Prefect server's start runs beside the imports below
+        with hold(run.out, wait=run.wait), temporary_server() as server:
             from flows import pipeline
 
-            result = pipeline.execute(run, verbose=args.verbose, dask=args.dask)
+            result = pipeline.execute(run, verbose=args.verbose, dask=args.dask, server=server)
     except (LockedError, TreeError) as exc:
         print(f"{PROG}: failed: {exc}", file=sys.stderr)
         _github_output("failed", run, [])

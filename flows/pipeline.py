@@ -53,7 +53,7 @@ from prefect.task_runners import ThreadPoolTaskRunner
 import whr
 import whr.lists
 import whr.publish
-from flows.runners import DaskTarget, dask_runner, prefect_api, share
+from flows.runners import DaskTarget, TemporaryServer, dask_runner, prefect_api, share
 from whr.params import is_url, public_source, resolve_source
 from whr.publish.summary import markdown_text, summarize, value_counts
 from whr.run import Run
@@ -392,13 +392,20 @@ def said(cause: object) -> str:
 
 
 def run_flow(
-    chosen: Flow[..., State], argument: object, *, verbose: bool, dask: DaskTarget | None
+    chosen: Flow[..., State],
+    argument: object,
+    *,
+    verbose: bool,
+    dask: DaskTarget | None,
+    server: TemporaryServer | None = None,
 ) -> dict[str, Any] | str:
     """Run ``chosen(argument)`` (its tasks on ``dask`` when given) under the Prefect API the
-    command line uses; its data when it returned some, else what its failure said."""
+    command line uses (``server``: the temporary one it started early, see
+    :func:`flows.runners.prefect_api`); its data when it returned some, else what its failure
+    said."""
     if not verbose:
         hide_tracebacks()
-    with prefect_api(dask):
+    with prefect_api(dask, server):
         if dask is not None:
             chosen = chosen.with_options(task_runner=dask_runner(dask))
         state = chosen(argument, return_state=True)
@@ -434,13 +441,20 @@ def hide_tracebacks() -> None:
                 handler.setFormatter(_NoTraceback(handler.formatter))
 
 
-def execute(run: Run, *, verbose: bool = False, dask: DaskTarget | None = None) -> Outcome:
+def execute(
+    run: Run,
+    *,
+    verbose: bool = False,
+    dask: DaskTarget | None = None,
+    server: TemporaryServer | None = None,
+) -> Outcome:
     """Run the flow for ``run`` and return what it did (the command line's entry).
 
     ``dask``: validate and rate each list on this Dask cluster (:func:`flows.runners.parse_dask`)
-    instead of in threads of this process; the lists are the same.
+    instead of in threads of this process; the lists are the same. ``server``: Prefect's
+    temporary server, started early (:func:`flows.runners.temporary_server`).
     """
-    value = run_flow(daily, run, verbose=verbose, dask=dask)
+    value = run_flow(daily, run, verbose=verbose, dask=dask, server=server)
     if isinstance(value, str):
         return Outcome(lists={"run": {"outcome": "failed", "message": value}})
     return Outcome(lists=value["lists"], repaired=value["repaired"])

@@ -17,6 +17,7 @@ import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 __all__ = [
@@ -30,6 +31,7 @@ __all__ = [
     "prefect_api",
     "results",
     "share",
+    "temporary_server",
 ]
 
 _LOCAL = re.compile(r"local:(\d+)")
@@ -242,18 +244,131 @@ class Reaper:
         self._process.wait()
 
 
-def _reaped_server(reaper: Reaper, port: int) -> Any:
-    """Prefect's temporary API server (``SubprocessASGIServer``) on ``port``, whose process
-    ``reaper`` stops if this process dies without stopping it."""
-    from prefect.server.api.server import SubprocessASGIServer
+EPHEMERAL_ENV = {
+    "PREFECT_UI_ENABLED": "0",
+    "PREFECT__SERVER_EPHEMERAL": "1",
+    "PREFECT__SERVER_FINAL": "1",
+}
+"""Set for the temporary server's process, as Prefect sets them for its own temporary server
+(``prefect.server.api.server.SubprocessASGIServer``): no UI, only the background services of an
+ephemeral server."""
+SERVER_DEFAULTS = {"PREFECT_SERVER_REGISTER_BLOCKS_ON_START": "false"}
+"""Defaults of the temporary server's process, unless the environment sets them: the runs use
+no Prefect block, and registering Prefect's block types in a fresh database costs about a
+second."""
 
-    class ReapedServer(SubprocessASGIServer):
-        def _run_uvicorn_command(self) -> Any:  # Prefect's one place that starts the process
-            process = super()._run_uvicorn_command()
-            reaper.watch(process.pid)
-            return process
 
-    return ReapedServer(port)
+class TemporaryServer:
+    """Prefect's temporary API server, started at once, without importing Prefect here.
+
+    The process is started as Prefect starts its own temporary server (``uvicorn`` on Prefect's
+    app factory, ephemeral: no UI), with Prefect's settings from this process's environment,
+    on a free port of 127.0.0.1. Creating the object only starts the process: a command line
+    starts it before it imports Prefect and the library, so that the server's start (its
+    imports, and on a fresh ``PREFECT_HOME`` the creation of its database) runs beside them;
+    :meth:`wait` waits for it to answer. A :class:`Reaper` stops it should this process die
+    without stopping it (SIGKILL included).
+    """
+
+    def __init__(self) -> None:
+        from importlib.util import find_spec
+
+        spec = find_spec("prefect")
+        if spec is None or not spec.submodule_search_locations:
+            raise ImportError("Prefect is not installed")
+        self._app_dir = str(Path(next(iter(spec.submodule_search_locations))).parent)
+        self.reaper = Reaper()
+        self.process: Any = None
+        self._start()
+
+    def _start(self) -> None:
+        import os
+        import subprocess
+        import sys
+
+        self.port = _free_port()
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "uvicorn", "--app-dir", self._app_dir, "--factory",
+             "prefect.server.api.server:create_app", "--host", "127.0.0.1", "--port",
+             str(self.port), "--log-level", "error", "--lifespan", "on"],
+            env={**SERVER_DEFAULTS, **os.environ, **EPHEMERAL_ENV},
+        )  # fmt: skip
+        self.reaper.watch(self.process.pid)
+
+    @property
+    def api_url(self) -> str:
+        """The API's address (``http://127.0.0.1:PORT/api``)."""
+        return f"http://127.0.0.1:{self.port}/api"
+
+    def wait(self, timeout_s: float) -> None:
+        """Return when the server answers its health check.
+
+        Raises
+        ------
+        RuntimeError
+            When it does not answer within ``timeout_s`` seconds (wall time), or its process
+            ended; the message says which, as Prefect's does.
+        """
+        import time
+        import urllib.error
+        import urllib.request
+
+        end = time.monotonic() + timeout_s
+        while True:
+            code = self.process.poll()
+            if code == 3:  # uvicorn: the port was taken meanwhile; another one
+                self.reaper.forget(self.process.pid)
+                self._start()
+                continue
+            if code is not None:
+                raise RuntimeError(
+                    "Timed out while attempting to connect to ephemeral Prefect API server: "
+                    f"its process exited with code {code}"
+                )
+            try:
+                with urllib.request.urlopen(f"{self.api_url}/health", timeout=10) as answer:
+                    if answer.status == 200:
+                        return
+            except (OSError, urllib.error.URLError):
+                pass
+            if time.monotonic() > end:
+                raise RuntimeError(
+                    "Timed out while attempting to connect to ephemeral Prefect API server "
+                    f"(after {timeout_s:g} s; PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS)"
+                )
+            time.sleep(0.1)
+
+    def stop(self) -> None:
+        """Stop the server (SIGTERM, then SIGKILL after 5 s, as Prefect does) and the reaper."""
+        import subprocess
+
+        process, self.process = self.process, None
+        try:
+            if process is not None:
+                process.terminate()
+                try:
+                    process.wait(timeout=5)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait()
+                self.reaper.forget(process.pid)
+        finally:
+            self.reaper.close()
+
+
+@contextmanager
+def temporary_server() -> Iterator[TemporaryServer | None]:
+    """Prefect's temporary server, started now and stopped at the end of the block (for
+    :func:`prefect_api`), unless the environment names a Prefect server (``PREFECT_API_URL``):
+    then None. Nothing of Prefect is imported."""
+    import os
+
+    server = None if os.environ.get("PREFECT_API_URL") else TemporaryServer()
+    try:
+        yield server
+    finally:
+        if server is not None:
+            server.stop()
 
 
 def _free_port() -> int:
@@ -265,28 +380,39 @@ def _free_port() -> int:
 
 
 @contextmanager
-def prefect_api(target: DaskTarget | None = None) -> Iterator[None]:
+def prefect_api(
+    target: DaskTarget | None = None, server: TemporaryServer | None = None
+) -> Iterator[None]:
     """A Prefect API for the run, while in the block; with no server configured, a temporary one
     that never outlives this process.
 
-    With a Prefect server configured (``PREFECT_API_URL``), nothing changes. Without one, Prefect
-    would start a temporary server itself, lazily, in this process and in every Dask worker
-    process (seconds each, and the task runs would be recorded apart), and a SIGKILL of this
-    process would leave it running. Instead the temporary server is started here, once; this
-    process and the workers are pointed at it, and a :class:`Reaper` stops it should this
-    process die without doing so. It listens on 127.0.0.1, so workers on other machines need a
-    configured server: a warning says so.
+    With a Prefect server configured (``PREFECT_API_URL``, in the environment or a Prefect
+    profile), nothing changes (``server``, if given, is stopped). Without one, Prefect would
+    start a temporary server itself, lazily, in this process and in every Dask worker process
+    (seconds each, and the task runs would be recorded apart), and a SIGKILL of this process
+    would leave it running. Instead the temporary server is started once (``server``, started
+    early by :func:`temporary_server`, or here); this process and the workers are pointed at it,
+    and a :class:`Reaper` stops it should this process die without doing so. It listens on
+    127.0.0.1, so workers on other machines need a configured server: a warning says so.
     """
     from prefect.logging import get_logger
-    from prefect.settings import PREFECT_API_URL, get_current_settings, temporary_settings
+    from prefect.settings import (
+        PREFECT_API_URL,
+        PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS,
+        get_current_settings,
+        temporary_settings,
+    )
 
     if get_current_settings().api.url:
+        if server is not None:
+            server.stop()
         yield
         return
-    reaper = Reaper()
+    server = server or TemporaryServer()
+    logger = get_logger()
     try:
-        server = _reaped_server(reaper, _free_port())
-        server.start()  # the reaper knows its process from the moment it exists
+        logger.info("Starting temporary server on %s", server.api_url.removesuffix("/api"))
+        server.wait(float(PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS.value()))
         if target is not None and not target.on_this_machine:
             get_logger("rif-rating").warning(
                 "no Prefect server is configured (PREFECT_API_URL): the temporary one listens "
@@ -294,19 +420,14 @@ def prefect_api(target: DaskTarget | None = None) -> Iterator[None]:
                 "server they reach",
                 server.api_url,
             )
-        try:
-            with temporary_settings(updates={PREFECT_API_URL: server.api_url}):
-                yield
-                from prefect.logging.handlers import APILogHandler
+        with temporary_settings(updates={PREFECT_API_URL: server.api_url}):
+            yield
+            from prefect.logging.handlers import APILogHandler
 
-                APILogHandler().flush()  # the run's last log lines reach the server first
-        finally:
-            process = server.server_process
-            server.stop()
-            if process is not None:
-                reaper.forget(process.pid)
+            APILogHandler().flush()  # the run's last log lines reach the server first
     finally:
-        reaper.close()
+        logger.info("Stopping temporary server on %s", server.api_url.removesuffix("/api"))
+        server.stop()
 
 
 def _dask_runner_running() -> Any | None:

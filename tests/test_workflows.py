@@ -231,6 +231,16 @@ def test_the_daily_run_installs_the_lock_then_the_package_alone() -> None:
     assert "python -m pip install --no-deps --no-build-isolation ." in lines
 
 
+def test_the_daily_run_keeps_prefects_home_per_lock_file() -> None:
+    workflow = load("daily.yml")
+    run = step("rate", "run")
+    ordered = steps(workflow)
+    cache = next(s for s in ordered if s.get("uses", "").startswith("actions/cache@"))
+    assert ordered.index(cache) < ordered.index(run)  # restored before the run, saved after
+    assert cache["with"]["path"] == run["env"]["PREFECT_HOME"] == "${{ runner.temp }}/prefect"
+    assert "hashFiles('requirements-lock.txt')" in cache["with"]["key"]
+
+
 def test_bootstrap_installs_the_lock_or_with_newest_the_newest_releases(tmp_path: Path) -> None:
     script = (REPO / "tests" / "bootstrap.sh").read_text(encoding="utf-8")
     assert "pip install -q --require-hashes -r requirements-dev-lock.txt" in script

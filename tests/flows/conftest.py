@@ -1,42 +1,14 @@
-"""Prefect for the flow tests: quiet, offline, one temporary API server for the whole session.
+"""The flow tests: no asyncio loop left running in a worker's main thread.
 
-The environment is set here, at import, because Prefect reads its settings when it is first
-imported (``flows.daily`` imports it); nothing outside ``flows/`` imports Prefect.
+Prefect's environment and the ``prefect_server`` fixture (one temporary API server per test
+worker) are in ``tests/conftest.py``.
 """
 
 from __future__ import annotations
 
 import asyncio
-import atexit
-import os
-import shutil
-import tempfile
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-
-_PREFECT_HOME = Path(tempfile.mkdtemp(prefix="rif-rating-prefect-home-"))
-atexit.register(shutil.rmtree, _PREFECT_HOME, True)
-
-PREFECT_ENV = {
-    "PREFECT_HOME": str(_PREFECT_HOME),  # never the developer's ~/.prefect
-    "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
-    "DO_NOT_TRACK": "1",
-    "PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS": "120",  # 2 loaded cores start slowly
-}
-os.environ.update(PREFECT_ENV)
-os.environ.pop("PREFECT_API_URL", None)  # never talk to a server configured outside the tests
-os.environ.pop("GITHUB_STEP_SUMMARY", None)
-
-
-@pytest.fixture(scope="session")
-def prefect_server() -> Iterator[None]:
-    """One temporary Prefect API (and database) for every flow run of the session (~10 s)."""
-    from prefect.testing.utilities import prefect_test_harness
-
-    with prefect_test_harness(server_startup_timeout=120):
-        yield
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -14,6 +14,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -319,9 +320,13 @@ def test_a_signal_leaves_no_prefect_server_behind(tmp_path: Path, signum: int) -
         stderr=subprocess.PIPE,
         text=True,
     )
+    assert run.stderr is not None
+    lines: list[str] = []  # read as they come: the signal is sent once the flow runs
+    reader = threading.Thread(target=lambda: lines.extend(iter(run.stderr.readline, "")))
+    reader.start()
     server = None
-    for _ in range(1200):  # the temporary server is the run's child running uvicorn
-        server = next(
+    for _ in range(30000):  # the temporary server is the run's child running uvicorn
+        server = server or next(
             (
                 c
                 for c in _children(run.pid)
@@ -329,15 +334,17 @@ def test_a_signal_leaves_no_prefect_server_behind(tmp_path: Path, signum: int) -
             ),
             None,
         )
-        if server is not None or run.poll() is not None:
+        running = any("Beginning flow run" in line for line in lines)
+        if (server is not None and running) or run.poll() is not None:
             break
-        time.sleep(0.1)
+        time.sleep(0.01)
     assert server is not None, "the run started no temporary Prefect server"
-    time.sleep(1.0)
-    run.send_signal(signum)
-    _, stderr = run.communicate(timeout=120)
+    run.send_signal(signum)  # at once: the sample's whole flow takes seconds on a quiet machine
+    run.wait(timeout=120)
+    reader.join()
+    stderr = "".join(lines)
     assert run.returncode == 128 + signum, stderr[-2000:]
-    assert any(line.startswith("rif-rating: interrupted") for line in stderr.splitlines())
+    assert any(line.startswith("rif-rating: interrupted") for line in lines)
     for _ in range(100):
         if not _alive(server):
             break

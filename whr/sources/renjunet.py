@@ -44,10 +44,13 @@ from __future__ import annotations
 
 import calendar
 import codecs
+import contextlib
 import contextvars
 import datetime as dt
+import gc
 import re
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, NoReturn
 from xml.parsers import expat
@@ -76,10 +79,9 @@ from whr.tables import GAMES, PLAYERS, TOURNAMENTS, SourceData, to_frame
 
 __all__ = ["parse_date", "read_renjunet", "read_stream", "tournament_dates"]
 
-_Text = str | None
-_GameAttributes = tuple[int, str, _Text, _Text, _Text, _Text, _Text, _Text, _Text, bool]
-"""A ``<game>``'s line and attributes: id, tournament, round, rule, black, white, bresult,
-date, and whether it is marked unrated."""
+GAME_ATTRIBUTES = ("id", "tournament", "round", "rule", "black", "white", "bresult", "date",
+                   "unrated")  # fmt: skip
+"""The attributes of a ``<game>`` that are read."""
 
 SECTIONS = ("countries", "cities", "rules", "openings", "players", "tournaments", "games")
 CATEGORY = {"1": "renju", "2": "gomoku"}
@@ -245,28 +247,19 @@ class _Pass:
         self.tournaments: list[tuple[int, dict[str, str]]] = []
         self.sections_seen: set[str] = set()
         self.unknown_seen: set[str] = set()
-        # games: one tuple of raw attribute values per record, plus counts filled from children
-        self.games: list[_GameAttributes] = []
+        # games: the attributes of each record as expat gives them (names and values in turn),
+        # its line, and the count of its moves, filled from its children
+        self.games: list[list[str]] = []
+        self.lines: list[int] = []
         self.moves: list[int] = []
         self.notes: dict[int, str] = {}  # game index -> its <info> text
 
-    def start(self, name: str, attrs: dict[str, str]) -> None:
+    def start(self, name: str, attributes: list[str]) -> None:
+        # attributes: [name, value, name, value, ...] (expat's ordered_attributes: a list is
+        # cheaper to make than a dict, and a game's is kept as it is, decoded in bulk later)
         if name == "game":  # wherever it is: every <game> read becomes a row
-            get = attrs.get
-            self.games.append(
-                (
-                    self.parser.CurrentLineNumber,
-                    get("id", ""),
-                    get("tournament"),
-                    get("round"),
-                    get("rule"),
-                    get("black"),
-                    get("white"),
-                    get("bresult"),
-                    get("date"),
-                    get("unrated") == "1",
-                )
-            )
+            self.games.append(attributes)
+            self.lines.append(self.parser.CurrentLineNumber)
             self.moves.append(0)
             self.last_record = "game"
             return
@@ -279,6 +272,7 @@ class _Pass:
             return
         section = self.section
         self.last_record = name
+        attrs = dict(zip(attributes[::2], attributes[1::2], strict=True))
         if name == "player" and section == "players":
             self.players.append((self.parser.CurrentLineNumber, attrs))
         elif name == "tournament" and section == "tournaments":
@@ -333,7 +327,15 @@ class _Pass:
         return "".join(self.text)
 
     def move_end(self, name: str) -> None:
-        self.moves[-1] += count_words(self._text_done())
+        parser = self.parser  # (_text_done, inline: one call per game)
+        parser.CharacterDataHandler = None
+        parser.EndElementHandler = None
+        text = "".join(self.text)
+        # words one space apart, as RenjuNet writes them (printable: no other blank anywhere)
+        if text and text.isprintable() and text[0] != " " and text[-1] != " " and "  " not in text:
+            self.moves[-1] += text.count(" ") + 1
+        else:
+            self.moves[-1] += count_words(text)
 
     def info_end(self, name: str) -> None:
         # kept as written; whether a note says the game was not played is eligibility's call
@@ -425,6 +427,7 @@ def _chars(array: np.ndarray) -> int:
 
 def _parse(stream: Readable, name: str, log: ProblemLog, limits: ReadLimits) -> _Pass:
     parser = expat.ParserCreate(encoding="UTF-8")
+    parser.ordered_attributes = True
     parser.buffer_text = True
     parser.buffer_size = 1 << 16
     state = _Pass(parser, log)
@@ -690,6 +693,35 @@ def _result(text: str | None) -> tuple[float | None, bool]:
     return (float(value), True) if ok and value in RESULTS else (None, False)
 
 
+def _game_columns(games: list[list[str]]) -> list[list[str | None]]:
+    """The values of :data:`GAME_ATTRIBUTES` of every game (None where absent), from the
+    attribute lists of the pass (names and values in turn), column by column.
+
+    A file writes the attributes of its games alike, or nearly: each column is taken by
+    position as the most common names have it, and the games named otherwise are read again,
+    one by one, by name.
+    """
+    shapes = [tuple(a[::2]) for a in games]
+    common = Counter(shapes).most_common(1)[0][0] if shapes else ()
+    others = [i for i, shape in enumerate(shapes) if shape != common]
+    apart = [dict(zip(games[i][::2], games[i][1::2], strict=True)) for i in others]
+    columns: list[list[str | None]] = []
+    for name in GAME_ATTRIBUTES:
+        column: list[str | None]
+        if name in common:
+            at = 2 * common.index(name) + 1
+            try:
+                column = [a[at] for a in games]
+            except IndexError:  # a game of fewer attributes: it is among the others
+                column = [a[at] if len(a) > at else None for a in games]
+        else:
+            column = [None] * len(games)
+        for i, attributes in zip(others, apart, strict=True):
+            column[i] = attributes.get(name)
+        columns.append(column)
+    return columns
+
+
 def _games(
     state: _Pass,
     log: ProblemLog,
@@ -699,12 +731,10 @@ def _games(
 ) -> pa.Table:
     """Resolve the games' references column by column; only problem rows take a slow path."""
     n = len(state.games)
-    if n:
-        lines, ids, tours, rounds, rules, blacks, whites, results, dates, unrated = (
-            list(column) for column in zip(*state.games, strict=True)
-        )
-    else:
-        lines = ids = tours = rounds = rules = blacks = whites = results = dates = unrated = []
+    lines = state.lines
+    ids, tours, rounds, rules, blacks, whites, results, dates, marks = _game_columns(state.games)
+    ids = [v or "" for v in ids]
+    unrated = [v == "1" for v in marks]
     ids, tours, blacks, whites = (_nfc_all(c) for c in (ids, tours, blacks, whites))
     get_player = id_map.get
     black = [None if r is None else get_player(r) for r in blacks]
@@ -776,6 +806,23 @@ def _games(
     return pa.table(columns, schema=GAMES)
 
 
+@contextlib.contextmanager
+def _no_cyclic_gc() -> Iterator[None]:
+    """Python's cyclic garbage collector paused in the block (as it was after it).
+
+    A read makes a list per game and nothing that refers back to itself: the collector's
+    passes, which grow with everything held, would each traverse every game read so far (a
+    third of the reading time of a RenjuNet-sized file), to free nothing.
+    """
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if paused:
+            gc.enable()
+
+
 def read_stream(stream: Readable, name: str, limits: ReadLimits = ReadLimits()) -> SourceData:
     """Read a RenjuNet database from an uncompressed binary stream.
 
@@ -803,10 +850,11 @@ def read_stream(stream: Readable, name: str, limits: ReadLimits = ReadLimits()) 
         quoted), or a value over ``limits.max_value_chars``.
     """
     log = ProblemLog(name)
-    state = _parse(stream, name, log, check_limits(limits))
-    players, id_map = _players(state, log, name)
-    tournaments, ends = _tournaments(state, log, name)
-    games = _games(state, log, name, id_map, ends)
+    with _no_cyclic_gc():
+        state = _parse(stream, name, log, check_limits(limits))
+        players, id_map = _players(state, log, name)
+        tournaments, ends = _tournaments(state, log, name)
+        games = _games(state, log, name, id_map, ends)
     return SourceData(
         players=to_frame(players),
         tournaments=to_frame(tournaments),

@@ -1,0 +1,73 @@
+"""Prefect for every test that needs it: quiet, offline, and one temporary API server per test
+worker process, started as soon as the worker has collected a test that uses it.
+
+The environment is set here, at import, because Prefect reads its settings when it is first
+imported; nothing outside ``flows/`` imports Prefect. The server is the command line's own
+(:class:`flows.runners.TemporaryServer`, on this worker's ``PREFECT_HOME``): started when
+collection ends, it creates its database while the worker runs its first tests, and every test
+that needs it (the ``prefect_server`` fixture) shares it instead of waiting on a server of its
+own. Tests that check the command's own temporary server start one in a subprocess.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+_PREFECT_HOME = Path(tempfile.mkdtemp(prefix="rif-rating-prefect-home-"))
+atexit.register(shutil.rmtree, _PREFECT_HOME, True)
+
+SERVER_STARTUP_S = 900
+"""How long a test waits for a Prefect server to answer: a readiness wait, not a limit on any
+test's duration (two loaded cores shared with other work can need minutes)."""
+
+PREFECT_ENV = {
+    "PREFECT_HOME": str(_PREFECT_HOME),  # never the developer's ~/.prefect
+    "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
+    "DO_NOT_TRACK": "1",
+    "PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS": str(SERVER_STARTUP_S),
+}
+os.environ.update(PREFECT_ENV)
+os.environ.pop("PREFECT_API_URL", None)  # never talk to a server configured outside the tests
+os.environ.pop("GITHUB_STEP_SUMMARY", None)
+
+_SERVER: list = []  # this worker's temporary server, once started
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Start this worker's server when a collected test will need it (it starts beside the
+    first tests, whatever they are)."""
+    if any("prefect_server" in getattr(item, "fixturenames", ()) for item in session.items):
+        from flows.runners import TemporaryServer
+
+        _SERVER.append(TemporaryServer())
+
+
+@pytest.fixture(scope="session")
+def prefect_server() -> Iterator[None]:
+    """One temporary Prefect API (and database) for every flow run of this worker."""
+    from prefect.settings import PREFECT_API_URL, temporary_settings
+
+    from flows.runners import TemporaryServer
+
+    if not _SERVER:  # collected without it (a test run by its id)
+        _SERVER.append(TemporaryServer())
+    server = _SERVER[0]
+    try:
+        server.wait(SERVER_STARTUP_S)
+        with temporary_settings(updates={PREFECT_API_URL: server.api_url}):
+            yield
+    finally:
+        server.stop()
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Stop this worker's server (also when none of its tests used it)."""
+    for server in _SERVER:
+        server.stop()
