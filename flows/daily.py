@@ -208,10 +208,9 @@ def _verify(out: Path) -> int:
     except (whr.publish.LockedError, whr.publish.TreeError, whr.publish.StateError) as exc:
         print(f"{PROG}: failed: {exc}", file=sys.stderr)
         return EXIT["failed"]
-    for line in done.repaired:
-        print(f"{PROG}: repaired: {line}")
-    for line in done.damaged:
-        print(f"{PROG}: damaged: {line}", file=sys.stderr)
+    for line in done.said:  # in order; a damaged file on stderr
+        bad = line.startswith("damaged: ")
+        print(f"{PROG}: {line}", file=sys.stderr if bad else sys.stdout, flush=True)
     print(
         f"{PROG}: verified {done.files} files ({done.bytes / 1e6:.1f} MB) of {done.days} days "
         f"in {done.lists} list{'' if done.lists == 1 else 's'}: "
