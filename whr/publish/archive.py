@@ -5,11 +5,12 @@ Every published day of a list has an entry ``OUT/archive/<list>/<D>/`` (see
 place, so a directory with a day's name is complete unless something damaged it; its
 ``manifest.json`` names the day and lists every file it holds, with size and sha256.
 
-Checked on every run (:func:`scan`): every manifest, every file's size, and the sha256 of every
-day's list (the files ``published.json`` advertises), of every file of the newest day, and, with
-``every``, of every file (``rif-rating --verify``). A day that does not check is reported with
-what to do and left out of the index until it is repaired; it is never deleted, and its data
-is never dropped.
+Checked on every run (:func:`scan`), as by ``rif-rating --verify``: every file every manifest
+lists, against its sha256, and every manifest against the checksum ``checksums.json`` records
+for it (:mod:`whr.publish.checksums`: every archived file is checked against a digest held in
+another file). A day that does not check is reported with what to do and left out of the index
+until it is repaired; it is never deleted, and its data is never dropped. The run's report is
+made of lines that say what each is (:func:`line`).
 
 Compact for years (:func:`compact`): the newest entry of a list holds every table; once a newer
 day is published, an entry keeps only its manifest, its list (``ratings.parquet``) and its page

@@ -24,8 +24,10 @@ directories and temporary files are removed, the archive is checked
 the run died between step 4's two renames, or the pointer or the site's copy of the list was
 damaged — is rendered again from that day's entry, and an interrupted compaction is finished.
 The site shows exactly what the entry's files hold (a publish draws it from the snapshot it has
-just written, a repair from the files), so a repaired tree is the tree a clean run leaves. :func:`verify` (``rif-rating --verify``) does the same with the sha256 of every
-archived file.
+just written, a repair from the files), so a repaired tree is the tree a clean run leaves.
+Every file of the archive is checked against its recorded sha256 on the way
+(:mod:`whr.publish.checksums`); :func:`verify` (``rif-rating --verify``) does the same and
+says whether anything was found damaged.
 """
 
 from __future__ import annotations
