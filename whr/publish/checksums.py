@@ -16,8 +16,7 @@ So a change of any one archived file, of any byte, is found by the next run and 
 ``rif-rating --verify``: its digest is held elsewhere, and the file that holds it is checked the
 same way, up to ``checksums.json``, which checks itself. What is found is reported with what to
 do (:mod:`whr.publish.archive`), never answered by deleting data. Anyone who can rewrite the
-digests as well can change the tree unseen: keep a copy elsewhere (the ``gh-pages`` history)
-and compare the ``sha256`` of ``checksums.json`` with it.
+digests as well can change the tree unseen: keep a copy of the tree elsewhere to compare with.
 
 Every run writes a file of the record the same way (:meth:`Checksums.write`): the version it is
 about to write is first added to the file's record, beside the version there (the record is
