@@ -140,7 +140,8 @@ class Published:
     warnings : tuple of str
         What went wrong without stopping the list (a damaged earlier day, a gate overridden).
     repaired : tuple of str
-        What the run repaired before it began.
+        What the run found and repaired in the archive before it began, one line each
+        (``repaired: ...``, ``damaged: ...``: see :func:`recover`).
     counts : dict
         The manifest's counts (players by status, rated games, facts needed, ...).
     """
