@@ -217,7 +217,13 @@ class Checksums:
 
     def expect(self, written: Mapping[Path, bytes]) -> None:
         """Add the versions about to be written to the record, and write it (when it changes):
-        before the files themselves are written."""
+        before the files themselves are written. A record read damaged is never written over
+        here: the repair every run starts with reports it first (and then records again)."""
+        if self.problem is not None:
+            raise RuntimeError(
+                f"{self.path} {self.problem}; the next run reports it and records the checksums "
+                "again"
+            )
         changed = False
         for path, data in written.items():
             new = version(data)

@@ -429,6 +429,7 @@ def _repair(
                 "that check are recorded again as they are",
             )
         )
+        sums.problem = None  # said: from here on it is an empty record, written at the end
     said += check_index(layout, sums, hashes)
     scans = {}
     for ch in channels if channels is not None else layout.channels():
