@@ -95,7 +95,7 @@ def advertised_wrongly(out: Path) -> list[str]:
     return wrong
 
 
-def names(line: str, out: Path, path: Path) -> bool:
+def names(line: str, path: Path) -> bool:
     """True when a report's line names the flipped file (and so its day or month)."""
     return str(path) in line
 
@@ -151,7 +151,7 @@ def trial(
         else:
             found = verify(out)
             ok, damaged = found.ok, list(found.damaged)
-        hit = [x for x in damaged if names(x, out, target)]
+        hit = [x for x in damaged if names(x, target)]
         problems = ["--verify found nothing"] if ok else []
     else:
         said = recover(out)
@@ -159,7 +159,7 @@ def trial(
             done = support.publish_inputs(out, given, NEXT)
             said += list(done.repaired)
         lead = "damaged: "
-        hit = [x[len(lead) :] for x in said if x.startswith(lead) and names(x, out, target)]
+        hit = [x[len(lead) :] for x in said if x.startswith(lead) and names(x, target)]
         problems = []
     problems += advertised_wrongly(out)
     caught = bool(hit) and not problems
