@@ -10,8 +10,9 @@ Exit status: 0 published, or nothing new to publish; 1 failed (nothing was publi
 arguments; 3 partly published (a list failed, another was published).
 
 ``rif-rating --verify [--out OUT]`` publishes nothing: it checks every archived file of OUT
-against its sha256 (:func:`whr.publish.verify`, without Prefect), repairs what a killed run
-left, and exits 0 when every day checks, 1 when a day is damaged (each named with what to do). On GitHub Actions the
+against its recorded sha256 (:func:`whr.publish.verify`, without Prefect), repairs what a killed
+run left, and exits 0 when nothing is damaged, 1 when a file was found damaged (each named with
+its day and what to do). On GitHub Actions the
 outcome is also written to ``$GITHUB_OUTPUT``: ``outcome`` (``published``, ``no-new-data``,
 ``partial``, ``failed``), ``as-of`` and ``published`` (the lists published, e.g.
 ``renju gomoku``).
@@ -143,9 +144,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--verify",
         action="store_true",
-        help="publish nothing: check every archived file of OUT against its sha256 and every "
-        "day's page, repair what a killed run left, report each damaged day with what to do "
-        "(exit status 0: every day checks; 1: a day is damaged); --source is not needed",
+        help="publish nothing: check every archived file of OUT against its recorded sha256 "
+        "(as every run does), repair what a killed run left, report each damaged file with its "
+        "day and what to do (exit status 0: nothing damaged; 1: a file was found damaged); "
+        "--source is not needed",
     )
     return p
 
@@ -208,10 +210,9 @@ def _verify(out: Path) -> int:
     except (whr.publish.LockedError, whr.publish.TreeError, whr.publish.StateError) as exc:
         print(f"{PROG}: failed: {exc}", file=sys.stderr)
         return EXIT["failed"]
-    for line in done.repaired:
-        print(f"{PROG}: repaired: {line}")
-    for line in done.damaged:
-        print(f"{PROG}: damaged: {line}", file=sys.stderr)
+    for line in done.said:  # in order; a damaged file on stderr
+        bad = line.startswith("damaged: ")
+        print(f"{PROG}: {line}", file=sys.stderr if bad else sys.stdout, flush=True)
     print(
         f"{PROG}: verified {done.files} files ({done.bytes / 1e6:.1f} MB) of {done.days} days "
         f"in {done.lists} list{'' if done.lists == 1 else 's'}: "
@@ -369,8 +370,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 128 + (signal.SIGTERM if isinstance(exc, _Terminated) else signal.SIGINT)
     _github_output(result.outcome, run, result.published)
     stream = sys.stdout if EXIT[result.outcome] == 0 else sys.stderr
-    for line in result.lines:
-        print(f"{PROG}: {line}", file=stream)
+    for line in result.lines:  # a damaged file on stderr, whatever the outcome
+        where = sys.stderr if line.startswith("damaged: ") else stream
+        print(f"{PROG}: {line}", file=where, flush=True)
     return EXIT[result.outcome]
 
 

@@ -104,11 +104,12 @@ def saying(what: str) -> Iterator[None]:
 
 @task(name="repair", timeout_seconds=STEP_TIMEOUT_S, **_TASK)
 def repair(run: Run) -> list[str]:
-    """Repair what a killed run left in the published tree; return what was repaired."""
+    """Repair what a killed run left in the published tree, and check every archived file;
+    return what was found and done (each line led by ``repaired:``, ``damaged:``, ...)."""
     with saying(f"repairing {run.out}"):
         said = whr.publish.recover(run.out)
     for line in said:
-        get_run_logger().warning("repaired: %s", line)
+        get_run_logger().warning("%s", line)
     return said
 
 
@@ -282,7 +283,7 @@ class Outcome:
 
     @property
     def lines(self) -> list[str]:
-        return [f"repaired: {x}" for x in self.repaired] + [
+        return self.repaired + [
             f"{k}: {x['message']}"
             if x["outcome"] != "published"
             else f"{k}: published {x['message']}"
@@ -357,8 +358,9 @@ def daily(run: Run) -> State:
             published = here.submit(
                 publish, {"run": run, "snapshot": snapshot, "rules_sha256": rules_sha256}
             )
-            futures[category] = (selection, published)
-        for category, (selection, future) in futures.items():
+            futures[category] = (selection, [selection, fitted, snapshot, published])
+        for category, (selection, chain) in futures.items():
+            future = chain[-1]
             future.wait()
             if future.state.is_completed():
                 published = future.result()
@@ -370,20 +372,27 @@ def daily(run: Run) -> State:
                 }
                 _report(summarize(data, selection.result(), published))
             else:
-                error = _cause(future)
+                error = _cause(chain)
                 result.lists[category] = {"outcome": "failed", "message": error}
                 _step_summary(f"# {category}: failed\n\n{markdown_text(error)}\n")
                 logger.error("%s failed: %s", category, error)
     return result.state()
 
 
-def _cause(future: Any) -> str:
-    """The one-line cause of a failed list (the first failure up its chain)."""
-    try:
-        value = future.result(raise_on_failure=True)
-    except BaseException as exc:  # the task's own exception, or an upstream failure
-        return said(exc)
-    return f"did not complete: {value!r}"
+def _cause(chain: list[Any]) -> str:
+    """The one-line cause of a failed list: the failure of the first task of its chain
+    (validate, rate, lists, publish) that did not complete; the tasks after it never ran,
+    and their state says only that."""
+    for future in chain:
+        future.wait()
+        if future.state.is_completed():
+            continue
+        try:
+            value = future.result(raise_on_failure=True)
+        except BaseException as exc:  # the task's own exception
+            return said(exc)
+        return f"did not complete: {value!r}"
+    return "did not complete"
 
 
 def said(cause: object) -> str:

@@ -479,13 +479,42 @@ def check_url(url: str) -> None:
         )
 
 
+def _unseen(text: str, *, blanks: bool = True) -> str | None:
+    """The first character of ``text`` that a reader would not see as itself: a control
+    character (NUL included), an invisible or bidirectional formatting character (U+202E turns
+    the rest of a line around), and with ``blanks`` a blank, as ``U+XXXX`` with its name; None
+    when there is none."""
+    import unicodedata
+
+    for c in text:
+        if not c.isprintable() or (blanks and c.isspace()):
+            name = unicodedata.name(c, "a control character")
+            return f"U+{ord(c):04X} ({name})"
+    return None
+
+
+def _escaped(text: str) -> str:
+    """``text`` with every character :func:`_unseen` would name written as an escape: safe to
+    print on one line, in the order it is stored."""
+    return "".join(
+        c if c.isprintable() and not c.isspace() else c.encode("unicode_escape").decode("ascii")
+        for c in text
+    )
+
+
+_ESCAPE = re.compile(r"%([0-9A-Fa-f]{2})?")
+
+
 def check_base_url(base_url: object) -> str:
     """The public address of a published tree or site, ending in ``/``; raises on anything else.
 
     A base URL is printed on every page (canonical links) and in ``sitemap.xml``, so it must be
-    public: an absolute ``http`` or ``https`` URL with a host and without credentials
-    (``user:password@``), query string or fragment, blanks, quotes or angle brackets. The
-    message names it in its public form (:func:`public_source`), never with its secret.
+    public and mean what it shows: an absolute ``http`` or ``https`` URL with a host, a port
+    (if any) from 1 to 65535, without credentials (``user:password@``), query string or
+    fragment, blanks, control characters (NUL included), invisible or bidirectional formatting
+    characters, quotes, angle brackets or backslashes (control and formatting characters
+    neither as ``%XX`` escapes: ``%00``), and with every ``%`` starting an escape. The message names it in its public
+    form (:func:`public_source`, with such characters escaped), never with its secret.
 
     Raises
     ------
@@ -496,16 +525,44 @@ def check_base_url(base_url: object) -> str:
     """
     if not isinstance(base_url, str):
         raise TypeError(f"base_url must be a str, got {type(base_url).__name__}")
+    shown = _escaped(public_source(base_url) if is_url(base_url) else repr(base_url))
+    unseen = _unseen(base_url)
+    if unseen is not None:
+        raise ValueError(
+            f"base_url {shown} contains {unseen}: a public address has no blanks, control, "
+            "invisible or bidirectional characters"
+        )
     parts = urllib.parse.urlsplit(base_url)
-    shown = public_source(base_url) if is_url(base_url) else repr(base_url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise ValueError(f"base_url must be an absolute http(s) URL with a host, got {shown}")
+    try:
+        port = parts.port
+    except ValueError:
+        port = 0
+    if port == 0:
+        raise ValueError(
+            f"base_url {shown}: the port must be a number from 1 to 65535, got "
+            f"{parts.netloc.rpartition(':')[2]!r}"
+        )
     if has_secret(base_url):
         raise ValueError(
             f"base_url {shown}: a public address has no credentials (user:password@), query "
             "string or fragment; give the address where the pages are served, e.g. "
             "https://rating.example.org/"
         )
-    if any(c.isspace() or ord(c) < 32 or ord(c) == 127 or c in "<>\"'\\" for c in base_url):
-        raise ValueError(f"base_url must not contain blanks, quotes or angle brackets: {shown}")
+    if any(c in "<>\"'\\" for c in base_url):
+        raise ValueError(
+            f"base_url must not contain quotes, angle brackets or backslashes: {shown}"
+        )
+    for escape in _ESCAPE.finditer(base_url):
+        if escape.group(1) is None:
+            raise ValueError(
+                f"base_url {shown}: a % must start an escape of two hex digits (%25 for % itself)"
+            )
+    unseen = _unseen(urllib.parse.unquote(base_url, errors="replace"), blanks=False)
+    if unseen is not None:
+        raise ValueError(
+            f"base_url {shown}: its %XX escapes stand for {unseen}, which a public address "
+            "does not contain"
+        )
     return base_url if base_url.endswith("/") else base_url + "/"

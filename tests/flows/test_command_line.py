@@ -105,6 +105,20 @@ def test_help_answers_without_importing_prefect() -> None:
         ),
         (["--source", str(SAMPLE), "--rules", "/tmp"], "eligibility.toml"),
         (["--source", str(SAMPLE), "--bogus"], "unrecognized arguments: --bogus"),
+        (
+            ["--source", str(SAMPLE), "--base-url", "https://r.example.org:99999/"],
+            "--base-url: base_url https://r.example.org:99999/: the port must be a number from 1 "
+            "to 65535, got '99999'",
+        ),
+        (
+            ["--source", str(SAMPLE), "--base-url", "https://r.example.org/\u202e/"],
+            "--base-url: base_url https://r.example.org/\\u202e/ contains U+202E (RIGHT-TO-LEFT "
+            "OVERRIDE): a public address has no blanks, control, invisible or bidirectional",
+        ),
+        (
+            ["--source", str(SAMPLE), "--base-url", "https://r.example.org/a%00b/"],
+            "--base-url: base_url https://r.example.org/a%00b/: its %XX escapes stand for U+0000",
+        ),
         ([], "the following arguments are required: --source"),
     ],
 )
@@ -115,6 +129,19 @@ def test_bad_arguments_exit_2_with_one_line_before_prefect(args: list[str], says
     assert len(lines) == 1 and lines[0].startswith("rif-rating: error: "), lines
     assert says in lines[0]
     assert "prefect" not in imported(done.stderr) and "pandas" not in imported(done.stderr)
+
+
+def test_a_base_url_with_a_nul_is_refused_naming_it() -> None:
+    """A NUL cannot come through the command line, but through a deployment's parameters or
+    the library: refused, and written as an escape in the message."""
+    from whr.run import RunError
+
+    with pytest.raises(RunError) as info:
+        Run(sources=("x",), base_url="https://r.example.org/a\x00b/")
+    assert str(info.value) == (
+        "base_url https://r.example.org/a\\x00b/ contains U+0000 (a control character): a public "
+        "address has no blanks, control, invisible or bidirectional characters"
+    )
 
 
 def test_a_rules_copy_equal_to_the_bundled_rules_is_official(tmp_path: Path) -> None:
@@ -254,6 +281,54 @@ def test_outcome_and_exit_status_of_real_runs(server_env: dict, tmp_path: Path) 
         "outcome=published", f"as-of={D}", "published=renju gomoku",
         "outcome=no-new-data", f"as-of={D}", "published=",
     ]  # fmt: skip
+
+
+def test_a_run_says_what_it_found_in_the_archive_and_why_a_list_was_refused(
+    server_env: dict, tmp_path: Path
+) -> None:
+    """Real runs: a same-size edit of a past day's manifest is reported by ``--verify`` (exit 1)
+    and by the next run, naming the day, and never advertised; a replay that is a link is said
+    to be ignored; no line says "repaired" when nothing was; and a list refused by
+    ``--max-players`` ends with the cap's own message."""
+    import json
+
+    out, past = tmp_path / "out", "2026-11-29"
+    database = str(next(SAMPLE.glob("*.rif")))  # named itself: it can rerun a past day
+    for day in (past, D):
+        done = cli(
+            "--source", database, "--out", str(out), "--as-of", day, "--category", "renju",
+            env=server_env,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr[-2000:]
+    manifest = out / "archive" / "renju" / past / "manifest.json"
+    text = manifest.read_text(encoding="utf-8")
+    listed = str(json.loads(text)["counts"]["listed"])
+    other = str(int(listed[0]) % 9 + 1) + listed[1:]  # 305 -> 405
+    manifest.write_text(text.replace(f'"listed": {listed},', f'"listed": {other},'), "utf-8")
+    (out / "archive" / "renju" / "replay").mkdir()
+    link = out / "archive" / "renju" / "replay" / f"{D}.parquet"
+    link.symlink_to(tmp_path / "elsewhere.parquet")
+    checked = cli("--verify", "--out", str(out))
+    assert checked.returncode == 1
+    (damaged,) = [x for x in messages(checked.stderr) if x.startswith("rif-rating: damaged: ")]
+    assert damaged.startswith(f"rif-rating: damaged: {manifest} does not match the checksum ")
+    assert f"republish the day (--as-of {past} --force REASON" in damaged
+    assert f"rif-rating: ignored: {link} is a symbolic link" in checked.stdout
+    assert "repaired" not in checked.stdout + checked.stderr
+    index = json.loads((out / "published.json").read_text(encoding="utf-8"))
+    assert [d["date"] for d in index["lists"][0]["days"]] == [D]
+    # the next run (forced past "no new data"), refused by the cap, says all of it
+    done = cli(
+        "--source", database, "--out", str(out), "--as-of", D, "--category", "renju",
+        "--max-players", "5", "--force", "checking the cap", env=server_env,
+    )  # fmt: skip
+    assert done.returncode == 1
+    lines = [x for x in messages(done.stderr) if x.startswith("rif-rating: ")]
+    assert lines[-1].startswith("rif-rating: renju: refused to publish: the list would have ")
+    assert "more than --max-players 5;" in lines[-1] and not any("PENDING" in x for x in lines)
+    assert any(x.startswith(f"rif-rating: damaged: {manifest} ") for x in lines), lines
+    assert any(x.startswith(f"rif-rating: ignored: {link} ") for x in lines), lines
+    assert not any(x.startswith("rif-rating: repaired:") for x in lines), lines
 
 
 def test_a_failed_run_is_one_line_and_exit_1(server_env: dict, tmp_path: Path) -> None:

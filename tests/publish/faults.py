@@ -277,7 +277,7 @@ def problems(out: Path) -> list[str]:
     """What is wrong with a repaired tree (empty when nothing is)."""
     said = [f"left behind: {p}" for p in tree(out) if LEFTOVER.search(p)]
     layout = Layout(out)
-    found = scan(layout, RENJU, every=True)
+    found = scan(layout, RENJU)
     said += [f"damaged: {d.what}" for d in found.damaged]
     for entry in found.good:
         if file_sha256(entry.list_file) != entry.list_sha256:

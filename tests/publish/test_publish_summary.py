@@ -47,7 +47,7 @@ def test_summary_counts_top_list_and_changes(tmp_path: Path) -> None:
         previous_day=D - dt.timedelta(days=1),
         previous=before,
         warnings=("the previous list could not be read (test)",),
-        repaired=("put back a moved-aside day (test)",),
+        repaired=("repaired: put back a moved-aside day (test)",),
         counts={"facts_needed": {"tournaments": 2, "games": 17}},
     )
     games = tables.empty(tables.GAMES).reindex(range(6))  # 5 games and a bye
@@ -90,7 +90,8 @@ def test_summary_counts_top_list_and_changes(tmp_path: Path) -> None:
     assert movers.index("Bob B") < movers.index("Cid C")
     assert "+150" in movers and "-30" in movers and "Ann A" not in movers
     assert "Compared with `2026-11-29`" in text
-    assert "## Repaired first" in text and "## Warnings" in text
+    assert "## The archive, checked first\n\n- repaired: put back a moved-aside day" in text
+    assert "## Warnings" in text
 
 
 def test_summary_without_previous_list(tmp_path: Path) -> None:

@@ -5,11 +5,12 @@ Every published day of a list has an entry ``OUT/archive/<list>/<D>/`` (see
 place, so a directory with a day's name is complete unless something damaged it; its
 ``manifest.json`` names the day and lists every file it holds, with size and sha256.
 
-Checked on every run (:func:`scan`): every manifest, every file's size, and the sha256 of every
-day's list (the files ``published.json`` advertises), of every file of the newest day, and, with
-``every``, of every file (``rif-rating --verify``). A day that does not check is reported with
-what to do and left out of the index until it is repaired; it is never deleted, and its data
-is never dropped.
+Checked on every run (:func:`scan`), as by ``rif-rating --verify``: every file every manifest
+lists, against its sha256, and every manifest against the checksum ``checksums.json`` records
+for it (:mod:`whr.publish.checksums`: every archived file is checked against a digest held in
+another file). A day that does not check is reported with what to do and left out of the index
+until it is repaired; it is never deleted, and its data is never dropped. The run's report is
+made of lines that say what each is (:func:`line`).
 
 Compact for years (:func:`compact`): the newest entry of a list holds every table; once a newer
 day is published, an entry keeps only its manifest, its list (``ratings.parquet``) and its page
@@ -49,6 +50,8 @@ from typing import Any
 
 import pandas as pd
 
+from whr.digest import bytes_sha256
+from whr.publish.checksums import Checksums, check_file
 from whr.publish.datapackage import descriptor
 from whr.publish.files import (
     is_dir,
@@ -66,13 +69,11 @@ from whr.publish.files import (
     sync_dir,
     write_bytes,
     write_if_changed,
-    write_json,
-    write_text,
 )
 from whr.publish.layout import DAY, HASH_CHARS, MONTH, Channel, Layout, TreeError, real_dir
 from whr.tables import FORMAT_VERSION, MONTH_LISTS, RATINGS, conform
 
-KEPT = {"ratings.parquet"}
+KEPT_FILES = {"ratings.parquet"}
 """Data an entry keeps once a newer day is published (unless it is a December 31), beside its
 ``manifest.json`` and its page ``index.html`` (a view of the data, not listed in the manifest)."""
 
@@ -134,16 +135,48 @@ class Damaged:
 
     day: dt.date
     path: Path
-    what: str
-    """The sentence that names the file, what is wrong, and what to do."""
+    problem: str
+    """What is wrong, naming the file."""
+    fix: str
+    """What to do about it."""
     manifest: dict[str, Any] | None
-    """The manifest, when it reads and names this day (None otherwise)."""
+    """The manifest, when it reads, names this day and matches its recorded checksum (None
+    otherwise: it is not to be trusted)."""
     list_ok: bool
     """True when the day's list file is there and matches its checksum."""
 
+    @property
+    def what(self) -> str:
+        """The sentence that names the file, what is wrong, and what to do."""
+        return f"{self.problem}; {self.fix}"
 
-def _fix(path: Path) -> str:
-    return f"republish that day (--as-of {path.name} --force REASON) or delete {path} to drop it"
+
+REPAIRED, DAMAGED, KEPT, IGNORED, RECORDED = "repaired", "damaged", "kept", "ignored", "recorded"
+"""What a line of a run's report says (its first word): something was put right; a file does not
+check (with what to do; ``--verify`` then exits 1); something is left as it is because of damage;
+something the run does not use (and why); checksums recorded for the first time."""
+
+
+def line(kind: str, text: str) -> str:
+    """A line of the run's report (:data:`REPAIRED`, ...)."""
+    return f"{kind}: {text}"
+
+
+def _republish(path: Path) -> str:
+    return (
+        f"republish the day (--as-of {path.name} --force REASON, on the input its manifest names)"
+    )
+
+
+def _fix(path: Path, *, restore: str | None = None, known: str = "", newest: bool = False) -> str:
+    """What to do about a damaged day: restore ``restore`` from a copy (when a copy can fix it;
+    ``known``: how to know the right copy), republish the day, or (but for the newest day,
+    which the site shows) drop it."""
+    ways = [f"restore {restore} from a copy of the published tree{known}"] if restore else []
+    ways.append(_republish(path))
+    if not newest:
+        ways.append(f"delete {path} to drop the day")
+    return ", or ".join(ways)
 
 
 def _list_file(path: Path, manifest: dict[str, Any]) -> Path:
@@ -180,85 +213,123 @@ def _year_end(day: dt.date) -> bool:
     return (day.month, day.day) == (12, 31)
 
 
+def _manifest(data: bytes) -> dict[str, Any] | str:
+    """The manifest in ``data``, or what is wrong with it."""
+    try:
+        value = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        return f"the manifest is damaged ({exc})"
+    if not isinstance(value, dict) or not isinstance(value.get("files"), dict):
+        return "not a manifest (no files listed)"
+    return value
+
+
 def check_day(
-    path: Path, day: dt.date, channel: Channel | None, level: str, hashes: dict[Path, str]
+    path: Path,
+    day: dt.date,
+    channel: Channel | None,
+    level: str,
+    hashes: dict[Path, Any],
+    sums: Checksums | None = None,
+    *,
+    newest: bool = False,
+    recorded_as: Path | None = None,
 ) -> Entry | Damaged:
     """Check the entry ``path`` of ``day``; ``level``: ``"sizes"``, ``"list"`` (also the
     sha256 of the day's list) or ``"all"`` (of every file). ``hashes`` caches the sha256 of
-    month files, which the days of a month share."""
+    month files, which the days of a month share.
 
-    def damaged(what: str, manifest: dict[str, Any] | None, list_ok: bool) -> Damaged:
-        return Damaged(day, path, what, manifest, list_ok)
+    With ``sums`` (the tree's :class:`whr.publish.checksums.Checksums`), the manifest must also
+    match the checksum recorded for it (as ``recorded_as``, when the entry is checked where it
+    was moved aside); ``newest``: the day is the newest of its list (its fix is not to drop it).
+    """
+    file = path / "manifest.json"
+    where = recorded_as if recorded_as is not None else file
+    versions = sums.recorded(where) if sums is not None else None
+    held = (
+        f" (its sha256 is {versions[-1]['sha256']}, recorded in {sums.path})"
+        if sums and versions
+        else ""
+    )
+
+    def damaged(problem: str, manifest: dict[str, Any] | None, list_ok: bool, fix: str) -> Damaged:
+        return Damaged(day, path, problem, fix, manifest, list_ok)
+
+    def bad_manifest(problem: str) -> Damaged:
+        return damaged(problem, None, False, _fix(path, restore="it", known=held, newest=newest))
 
     try:
-        manifest = read_manifest(path)
-    except StateError as exc:
-        return damaged(str(exc), None, False)
+        data = read_bytes(file)
+    except FileNotFoundError:
+        return bad_manifest(f"{file}: the manifest is missing")
+    except OSError as exc:
+        return bad_manifest(f"{file}: the manifest does not read ({exc})")
+    if sums is not None and versions is not None:
+        wrong = sums.check_bytes(where, data)
+        if wrong is not None:
+            return bad_manifest(changed(file, wrong))
+    manifest = _manifest(data)
+    if isinstance(manifest, str):
+        return bad_manifest(f"{file}: {manifest}")
     named = manifest["list"] if isinstance(manifest.get("list"), dict) else {}
     expected = {"category": channel.category, "variant": channel.variant} if channel else None
     if manifest.get("as_of") != day.isoformat() or (
         expected is not None and dict(named) != expected
     ):
-        return damaged(
-            f"{path / 'manifest.json'} is the manifest of {named.get('category')} "
-            f"{manifest.get('as_of')}, not of this day; {_fix(path)}",
-            None,
-            False,
+        return bad_manifest(
+            f"{file} is the manifest of {named.get('category')} {manifest.get('as_of')}, not of "
+            "this day"
         )
-
-    def digest(file: Path) -> str:
-        return cached_sha256(file, hashes)
-
     listed: dict[str, tuple[Path, dict[str, Any]]] = {}
     for name, info in manifest["files"].items():
         if not _PLAIN.fullmatch(name) or not isinstance(info, dict):
-            return damaged(f"{path / 'manifest.json'} lists a bad file name {name!r}; "
-                           f"{_fix(path)}", None, False)  # fmt: skip
+            return bad_manifest(f"{file} lists a bad file name {name!r}")
         listed[name] = (path / name, info)
     into = manifest.get("list_in")
-    where = None if into is None else _month_path(into, day)
+    month = None if into is None else _month_path(into, day)
     if into is not None:
-        if where is None:
+        if month is None:
             given = into.get("path") if isinstance(into, dict) else None
-            return damaged(f"{path / 'manifest.json'} names no file of its month for the "
-                           f"day's list ({given!r}); {_fix(path)}", None, False)  # fmt: skip
-        listed[where] = (Path(os.path.normpath(path / where)), into)
-    list_name = "ratings.parquet" if "ratings.parquet" in manifest["files"] else where
+            return bad_manifest(f"{file} names no file of its month for the day's list ({given!r})")
+        listed[month] = (Path(os.path.normpath(path / month)), into)
+    list_name = "ratings.parquet" if "ratings.parquet" in manifest["files"] else month
     if list_name is None:
-        return damaged(f"{path / 'manifest.json'} names no file that holds the day's list; "
-                       f"{_fix(path)}", None, False)  # fmt: skip
+        return bad_manifest(f"{file} names no file that holds the day's list")
     problems: list[str] = []
     list_ok = True
-    for name, (file, info) in listed.items():
+    for name, (found, info) in listed.items():
         is_list = name == list_name
-        found = kind(file)
-        if found != "file":
-            what = "is missing" if found is None else f"is a {found}, not a file"
-            problems.append(f"{file} {what}")
-        elif size(file) != info.get("bytes"):
-            problems.append(f"{file} has {size(file)} bytes, not the {info.get('bytes')} of its "
-                            "manifest")  # fmt: skip
-        elif (level == "all" or (level == "list" and is_list)) and digest(file) != info.get(
-            "sha256"
-        ):
-            problems.append(f"{file} does not match the checksum in its manifest")
-        else:
-            continue
-        list_ok = list_ok and not is_list
+        wrong = check_file(
+            found,
+            info,
+            hashes,
+            "its manifest" if name != month else f"the manifest {file}",
+            digest=level == "all" or (level == "list" and is_list),
+        )
+        if wrong is not None:
+            problems.append(f"{found} {wrong}")
+            list_ok = list_ok and not is_list
     if problems:
-        fix = _fix(path)
-        if list_name.startswith("../") and not list_ok:
-            fix = (
-                "restore the month's file from a copy of the published tree (its sha256 is in "
-                f"the manifest), or {fix}"
+        if list_name == month and not list_ok:
+            at = into.get("sha256") if isinstance(into, dict) else None
+            fix = _fix(
+                path, restore=str(listed[month][0]), known=f" (its sha256 is {at})", newest=newest
             )
-        return damaged(f"{'; '.join(problems)}; {fix}", manifest, list_ok)
+        else:
+            one = len(problems) == 1
+            fix = _fix(
+                path,
+                restore="it" if one else "them",
+                known=" (the manifest records the sha256 of each)",
+                newest=newest,
+            )
+        return damaged("; ".join(problems), manifest, list_ok, fix)
     return Entry(
         Channel(str(named.get("category")), named.get("variant")),
         day,
         path,
         manifest,
-        sha256(path / "manifest.json"),
+        bytes_sha256(data),
     )
 
 
@@ -271,17 +342,6 @@ def _month_path(into: object, day: dt.date) -> str | None:
         return None
     match = MONTH.fullmatch(where[len(months) :])
     return where if match is not None and match.group(1) == _month(day) else None
-
-
-def cached_sha256(path: Path, hashes: dict[Path, Any]) -> str:
-    """The sha256 of ``path``, computed once per version of the file (within one run: a file
-    rewritten since is a new inode, with another size or modification time)."""
-    info = os.lstat(path)
-    key = (info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
-    known = hashes.get(path)
-    if known is None or known[0] != key:
-        known = hashes[path] = (key, sha256(path))
-    return known[1]
 
 
 def check_entry(entry: Path, *, checksums: bool = False) -> Entry | str:
@@ -297,15 +357,15 @@ def check_entry(entry: Path, *, checksums: bool = False) -> Entry | str:
     return found if isinstance(found, Entry) else found.what
 
 
-def verify_files(entry: Entry) -> None:
+def verify_files(entry: Entry, hashes: dict[Path, Any] | None = None) -> None:
     """Check the sha256 of every file of ``entry`` (before it is read to render or compare);
     raises :class:`StateError` naming the first that does not match."""
     for name, info in entry.manifest["files"].items():
-        if sha256(entry.path / name) != info.get("sha256"):
-            raise StateError(
-                f"{entry.path / name} does not match the checksum in its manifest; "
-                f"{_fix(entry.path)}"
-            )
+        wrong = check_file(
+            entry.path / name, info, {} if hashes is None else hashes, "its manifest"
+        )
+        if wrong is not None:
+            raise StateError(f"{entry.path / name} {wrong}; {_fix(entry.path)}")
 
 
 @dataclass
@@ -320,33 +380,29 @@ def scan(
     layout: Layout,
     channel: Channel,
     *,
-    every: bool = False,
     hashes: dict[Path, Any] | None = None,
+    sums: Checksums | None = None,
 ) -> Scan:
     """Check every entry of ``channel``: complete entries (oldest first) and damaged ones.
 
-    The sha256 of every day's list and of every file of the newest day is checked; with
-    ``every``, of every file listed by every manifest. ``hashes`` (see :func:`cached_sha256`)
-    spares a run hashing a file twice.
+    Every file every manifest lists (a day's list, the December 31 tables, the month files) is
+    checked against its sha256, and every manifest against the checksum ``checksums.json``
+    records for it (``sums``: the tree's record, read when not given). ``hashes`` (see
+    :func:`cached_sha256`) spares a run hashing a file twice.
     """
     days = layout.days(channel)
     hashes = {} if hashes is None else hashes
+    sums = Checksums.read(layout.out) if sums is None else sums
     good: list[Entry] = []
     damaged: list[Damaged] = []
     for day in days:
-        level = "all" if every or day == days[-1] else "list"
-        found = check_day(layout.day(channel, day), day, channel, level, hashes)
+        path = layout.day(channel, day)
+        found = check_day(path, day, channel, "all", hashes, sums, newest=day == days[-1])
         if isinstance(found, Entry):
             good.append(found)
         else:
             damaged.append(found)
     return Scan(good, damaged)
-
-
-def entries(layout: Layout, channel: Channel) -> tuple[list[Entry], list[str]]:
-    """The complete entries of ``channel`` (oldest first) and a sentence per damaged one."""
-    found = scan(layout, channel)
-    return found.good, [_left_out(d) for d in found.damaged]
 
 
 def _left_out(d: Damaged) -> str:
@@ -385,25 +441,28 @@ def _page_href(layout: Layout, path: Path, manifest: dict[str, Any]) -> str:
     return os.path.relpath(_list_file(path, manifest), path)
 
 
-def write_day_page(
-    layout: Layout, entry: Entry, ratings: pd.DataFrame, at: Path | None = None
-) -> None:
-    """Write the page of an entry's day (``index.html``): the top of its list, and its data.
+def day_page(layout: Layout, entry: Entry, ratings: pd.DataFrame, at: Path | None = None) -> bytes:
+    """The page of an entry's day (``index.html``): the top of its list, and its data.
 
     ``at`` is where the entry will be served from, when it is still being prepared elsewhere
     (the page's links are relative to it); by default where it is.
     """
-    from whr.publish.site.archive import day_page
+    from whr.publish.site.archive import day_page as html
 
     home = at if at is not None else entry.path
-    html = day_page(
+    text = html(
         entry.manifest,
         ratings,
         list_href=_page_href(layout, entry.path, entry.manifest),  # a sibling: same from ``at``
         site_href=os.path.relpath(layout.site(entry.channel), home) + "/",
         archive_href=os.path.relpath(layout.archive_html, home),
     )
-    write_text(entry.path / "index.html", html)
+    return text.encode("utf-8")
+
+
+def write_day_page(layout: Layout, entry: Entry, ratings: pd.DataFrame, sums: Checksums) -> None:
+    """Write the page of a published entry's day in place, recorded in ``sums`` first."""
+    sums.write(entry.path / "index.html", day_page(layout, entry, ratings))
 
 
 def page_links_list(layout: Layout, entry: Entry) -> bool:
@@ -423,11 +482,13 @@ def check_tree(layout: Layout) -> list[str]:
     """Remove symbolic links planted where the run keeps files of its own; say what was removed.
 
     A link in place of a day's entry, a moved-aside or work directory, a file of an entry or a
-    month, a current site or an index file is removed (the link, never what it points to; the
-    run rebuilds what belongs there or reports the day as damaged). A link in place of a
-    directory that holds the archive itself (``archive/``, ``archive/<list>/``, ``months/``)
-    raises :class:`whr.publish.layout.TreeError`: removing it would hide the archive, so the
-    run refuses and says how to fix it.
+    month, a current site, an index file or ``checksums.json`` is removed (the link, never what
+    it points to; the run rebuilds what belongs there or reports the day as damaged). A link in
+    place of a directory that holds the archive itself (``archive/``, ``archive/<list>/``,
+    ``months/``) raises :class:`whr.publish.layout.TreeError`: removing it would hide the
+    archive, so the run refuses and says how to fix it. A link in place of a backfill's replay
+    (``replay/<D>.parquet``, which the run only reads) is left where it is, and said: it is not
+    read.
     """
     said: list[str] = []
 
@@ -436,12 +497,16 @@ def check_tree(layout: Layout) -> list[str]:
             target = link_target(path)
             os.unlink(path)
             said.append(
-                f"removed the symbolic link {path} (to {target}): the published tree holds its "
-                "own files, and a run never follows a link out of it"
+                line(
+                    REPAIRED,
+                    f"removed the symbolic link {path} (to {target}): the published tree holds "
+                    "its own files, and a run never follows a link out of it",
+                )
             )
 
     for name in ("index.html", "published.json", "datapackage.json", "archive.html"):
         unplant(layout.out / name)
+    unplant(Checksums(layout.out).path)
     for channel in layout.channels():  # raises TreeError for a link above the entries
         if channel.variant is not None:  # the directories above a variant's site
             real_dir(layout.out / "variants")
@@ -458,7 +523,26 @@ def check_tree(layout: Layout) -> list[str]:
         if is_dir(layout.months(channel)):
             for path in sorted(layout.months(channel).iterdir()):
                 unplant(path)
+        said += _replay_links(layout, channel)
     return said
+
+
+def _replay_links(layout: Layout, channel: Channel) -> list[str]:
+    """A line for each replay of the backfill that is a symbolic link: the run does not read it
+    (:func:`whr.publish.replay.newest_replay` reads files only)."""
+    folder = layout.archive(channel) / "replay"
+    if not is_dir(folder):
+        return []
+    return [
+        line(
+            IGNORED,
+            f"{path} is a symbolic link (to {link_target(path)}), not a file: a run never follows "
+            "a link out of the tree, so its rows are not carried into the lists; put the file "
+            "itself there (rif-rating backfill writes it) or remove the link",
+        )
+        for path in sorted(folder.iterdir())
+        if path.suffix == ".parquet" and kind(path) == "link"
+    ]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -497,29 +581,30 @@ def _finish(entry: Entry) -> None:
             os.unlink(entry.path / name)
 
 
-def _trim(entry: Entry, keep: set[str]) -> Entry:
+def _trim(entry: Entry, keep: set[str], sums: Checksums) -> Entry:
     """Rewrite the manifest without the files not in ``keep``, then remove those files."""
     manifest = _without(entry.manifest, keep)
     if manifest is entry.manifest:
         return entry
-    write_json(entry.path / "manifest.json", manifest)
-    moved = dataclasses.replace(
-        entry, manifest=manifest, manifest_sha256=sha256(entry.path / "manifest.json")
-    )
+    data = json_text(manifest).encode("utf-8")
+    sums.write(entry.path / "manifest.json", data)
+    moved = dataclasses.replace(entry, manifest=manifest, manifest_sha256=bytes_sha256(data))
     _finish(moved)
     return moved
 
 
-def _trimmed(entry: Entry, channel: Channel, hashes: dict[Path, Any]) -> tuple[Entry, list[str]]:
+def _trimmed(
+    entry: Entry, channel: Channel, hashes: dict[Path, Any], sums: Checksums
+) -> tuple[Entry, list[str]]:
     """``entry`` trimmed to what a past day keeps, after every file it drops is checked
-    (the scan checked only the list of a day that is no longer the newest): a damaged file is
-    never removed by the trim, and the day is left as it is, said with what to do."""
-    if _without(entry.manifest, KEPT) is entry.manifest:
+    again: a damaged file is never removed by the trim, and the day is left as it is, said
+    with what to do."""
+    if _without(entry.manifest, KEPT_FILES) is entry.manifest:
         return entry, []
-    checked = check_day(entry.path, entry.day, channel, "all", hashes)
+    checked = check_day(entry.path, entry.day, channel, "all", hashes, sums)
     if isinstance(checked, Damaged):
-        return entry, [f"left {entry.path} untrimmed: {checked.what}"]
-    return _trim(entry, KEPT), []
+        return entry, [line(KEPT, f"left {entry.path} untrimmed: {checked.what}")]
+    return _trim(entry, KEPT_FILES, sums), []
 
 
 def _copies(path: Path) -> dict[str, Any]:
@@ -543,11 +628,15 @@ def _month_files(layout: Layout, channel: Channel, month: str) -> list[Path]:
     )
 
 
-def _restore(layout: Layout, channel: Channel, month: str, lost: list[Damaged]) -> list[str]:
-    """Restore the lost manifests of days of a closed month from the copies its files keep.
+def _restore(
+    layout: Layout, channel: Channel, month: str, lost: list[Damaged], sums: Checksums
+) -> list[str]:
+    """Restore the lost or damaged manifests of days of a closed month from the copies its
+    files keep (a manifest that does not match the checksum recorded for it is damaged).
 
     A copy is used only from a file whose sha256 matches its name, when it names the day and
-    the file holds the day's rows; of several, the most recent publication of the day.
+    the file holds the day's rows; of several, the most recent publication of the day. The
+    restore is reported as damage found (what was wrong, and that it was restored).
     """
     said: list[str] = []
     found: dict[dt.date, tuple[str, Path, dict[str, Any]]] = {}
@@ -576,14 +665,12 @@ def _restore(layout: Layout, channel: Channel, month: str, lost: list[Damaged]) 
         if not len(of_day):
             continue
         manifest = {**copy, "list_in": _list_in(path, len(rows), len(of_day))}
-        write_json(d.path / "manifest.json", manifest)
-        entry = Entry(channel, d.day, d.path, manifest, sha256(d.path / "manifest.json"))
+        data = json_text(manifest).encode("utf-8")
+        sums.write(d.path / "manifest.json", data)
+        entry = Entry(channel, d.day, d.path, manifest, bytes_sha256(data))
         if not page_links_list(layout, entry):
-            write_day_page(layout, entry, of_day)
-        said.append(
-            f"restored {d.path / 'manifest.json'} from the copy kept in {path} (it was "
-            f"{'missing' if 'missing' in d.what.split(';')[0] else 'damaged'})"
-        )
+            write_day_page(layout, entry, of_day, sums)
+        said.append(line(DAMAGED, f"{d.problem}; restored it from the copy kept in {path}"))
     return said
 
 
@@ -598,7 +685,12 @@ def _list_in(path: Path, rows: int, of_day: int) -> dict[str, Any]:
 
 
 def _compact_month(
-    layout: Layout, channel: Channel, month: str, good: list[Entry], damaged: list[Damaged]
+    layout: Layout,
+    channel: Channel,
+    month: str,
+    good: list[Entry],
+    damaged: list[Damaged],
+    sums: Checksums,
 ) -> list[str]:
     """Gather the lists of the days of a closed month into one file (see the module)."""
     versions = _month_files(layout, channel, month)
@@ -607,8 +699,11 @@ def _compact_month(
         if versions or any(not e.in_month for e in good):
             names = ", ".join(d.day.isoformat() for d in blocked)
             return [
-                f"{layout.months(channel)}/{month}: not compacted while {names} cannot be read "
-                "(see above); every file of the month is kept until then"
+                line(
+                    KEPT,
+                    f"{layout.months(channel)}/{month}: not compacted while {names} cannot be "
+                    "read (above); every file of the month is kept until then",
+                )
             ]
         return []
     days: list[tuple[dt.date, Path, dict[str, Any]]] = sorted(
@@ -623,7 +718,7 @@ def _compact_month(
         or any("ratings.parquet" in m["files"] and not _year_end(d) for d, _, m in days)
     )
     if need:
-        _rewrite_month(layout, channel, month, days)
+        _rewrite_month(layout, channel, month, days, sums)
     # the versions no manifest names any more (a previous one, or one a killed run wrote)
     named = {_month_ref(p, read_manifest(p)) for _, p, _ in days}
     for path in versions:
@@ -639,10 +734,15 @@ def _month_ref(path: Path, manifest: dict[str, Any]) -> Path | None:
 
 
 def _rewrite_month(
-    layout: Layout, channel: Channel, month: str, days: list[tuple[dt.date, Path, dict[str, Any]]]
+    layout: Layout,
+    channel: Channel,
+    month: str,
+    days: list[tuple[dt.date, Path, dict[str, Any]]],
+    sums: Checksums,
 ) -> None:
-    """Write the month's new version beside the old, then point each page and manifest at it,
-    then remove the lists the days held themselves."""
+    """Write the month's new version beside the old, then point each page and manifest at it
+    (recorded in ``sums`` first, all at once), then remove the lists the days held
+    themselves."""
     sources: dict[Path, pd.DataFrame] = {}
     frames = []
     for day, path, manifest in days:
@@ -667,7 +767,7 @@ def _rewrite_month(
         COPIES_KEY: base64.b64encode(zlib.compress(json_text(copies).encode(), 9))
     }
     data, rows = parquet_bytes(merged, MONTH_LISTS, metadata, dense=True)
-    digest = _bytes_sha256(data)
+    digest = bytes_sha256(data)
     target = layout.month_file(channel, month, digest)
     real_dir(layout.months(channel))
     layout.months(channel).mkdir(exist_ok=True)
@@ -676,21 +776,23 @@ def _rewrite_month(
         sync_dir(layout.months(channel))
     info = {"path": f"../months/{target.name}", "sha256": digest, "bytes": len(data),
             "rows": rows}  # fmt: skip
+    steps: list[tuple[Entry, dict[Path, bytes]]] = []
     for day, path, manifest in days:
         of_day = merged.loc[merged["list_date"] == day]
         moved = {**copies[day.isoformat()], "list_in": {**info, "rows_of_the_day": len(of_day)}}
         entry = Entry(channel, day, path, moved, "")
+        writes = {}
         if _list_file(path, manifest) != target and not _year_end(day):
-            write_day_page(layout, entry, _in_list_order(conform(of_day, RATINGS)))
+            ratings = _in_list_order(conform(of_day, RATINGS))
+            writes[path / "index.html"] = day_page(layout, entry, ratings)
         if moved != manifest:
-            write_json(path / "manifest.json", moved)
+            writes[path / "manifest.json"] = json_text(moved).encode("utf-8")
+        steps.append((entry, writes))
+    sums.expect({p: data for _, writes in steps for p, data in writes.items()})
+    for entry, writes in steps:  # each page before its manifest
+        for p, data in writes.items():
+            write_bytes(p, data)
         _finish(entry)
-
-
-def _bytes_sha256(data: bytes) -> str:
-    from whr.digest import bytes_sha256
-
-    return bytes_sha256(data)
 
 
 def compact(
@@ -698,15 +800,18 @@ def compact(
     channel: Channel,
     found: Scan | None = None,
     hashes: dict[Path, Any] | None = None,
+    sums: Checksums | None = None,
 ) -> list[str]:
     """Keep the archive of ``channel`` compact (see the module's docstring); idempotent.
 
-    Safe to interrupt at any point: the next call finishes the work. Returns what it could not
-    do and why (a month left as it is while one of its days cannot be read), and the manifests
-    it restored.
+    Safe to interrupt at any point: the next call finishes the work. Returns lines of the
+    run's report (:func:`line`): what it could not do and why (a month left as it is while one
+    of its days cannot be read), and the manifests it restored. Every manifest and page it
+    writes is recorded in ``sums`` (the tree's ``checksums.json``) first.
     """
     hashes = {} if hashes is None else hashes
-    found = found or scan(layout, channel, hashes=hashes)
+    sums = Checksums.read(layout.out) if sums is None else sums
+    found = found or scan(layout, channel, hashes=hashes, sums=sums)
     if not found.good:
         return []
     said: list[str] = []
@@ -715,7 +820,7 @@ def compact(
     for entry in found.good:
         _finish(entry)
         if entry is not newest and not _year_end(entry.day):
-            entry, damaged = _trimmed(entry, channel, hashes)
+            entry, damaged = _trimmed(entry, channel, hashes, sums)
             said += damaged
         good.append(entry)
     months = sorted({_month(e.day) for e in good} | {_month(d.day) for d in found.damaged})
@@ -725,18 +830,17 @@ def compact(
         of_month = [d for d in found.damaged if _month(d.day) == month]
         lost = [d for d in of_month if d.manifest is None]
         if lost:
-            restored = _restore(layout, channel, month, lost)
+            restored = _restore(layout, channel, month, lost, sums)
             if restored:
                 said += restored
                 again = {
-                    d.day: check_day(d.path, d.day, channel, "list", hashes) for d in of_month
+                    d.day: check_day(d.path, d.day, channel, "all", hashes, sums) for d in of_month
                 }  # the restored days, checked as any other
                 good += [e for e in again.values() if isinstance(e, Entry)]
                 good.sort(key=lambda e: e.day)
                 of_month = [d for d in again.values() if isinstance(d, Damaged)]
-        said += _compact_month(
-            layout, channel, month, [e for e in good if _month(e.day) == month], of_month
-        )
+        of_good = [e for e in good if _month(e.day) == month]
+        said += _compact_month(layout, channel, month, of_good, of_month, sums)
     # a month whose days were all removed by hand leaves its file behind
     live = {_month(d) for d in layout.days(channel)}
     if is_dir(layout.months(channel)):
@@ -744,7 +848,12 @@ def compact(
             match = MONTH.fullmatch(path.name)
             if match and match.group(1) not in live and is_file(path):
                 os.unlink(path)
-                said.append(f"removed {path}: no day of {match.group(1)} is left in the archive")
+                said.append(
+                    line(
+                        REPAIRED,
+                        f"removed {path}: no day of {match.group(1)} is left in the archive",
+                    )
+                )
     return said
 
 
@@ -786,40 +895,104 @@ def index(layout: Layout, scans: dict[Channel, Scan] | None = None) -> dict[str,
     return {"format": FORMAT_VERSION, "lists": lists}
 
 
-def write_index(layout: Layout, scans: dict[Channel, Scan] | None = None) -> dict[str, Any]:
+INDEX_FILES = ("published.json", "datapackage.json", "archive.html", "index.html")
+"""The index files of ``OUT``, rewritten by every run from the checked archive."""
+
+
+def write_index(
+    layout: Layout,
+    scans: dict[Channel, Scan] | None = None,
+    sums: Checksums | None = None,
+    hashes: dict[Path, Any] | None = None,
+) -> list[str]:
     """Rewrite ``published.json``, ``datapackage.json``, ``archive.html`` and the root
-    ``index.html`` (each only when it changes); return the index."""
+    ``index.html`` (each only when it changes, recorded in ``checksums.json`` first), then
+    settle ``checksums.json`` (:meth:`whr.publish.checksums.Checksums.settle`): the end of
+    every run. Returns the line that says which files were recorded for the first time."""
     from whr.publish.site.archive import archive_page, redirect_page
 
-    found = {c: (scans or {}).get(c) or scan(layout, c) for c in layout.channels()}
+    sums = Checksums.read(layout.out) if sums is None else sums
+    hashes = {} if hashes is None else hashes
+    found = {
+        c: (scans or {}).get(c) or scan(layout, c, hashes=hashes, sums=sums)
+        for c in layout.channels()
+    }
     value = index(layout, found)
-    write_if_changed(layout.index_json, json_text(value).encode("utf-8"))
     lists = [
         (channel, checked.good[-1] if checked.good else None, listed["latest"])
         for (channel, checked), listed in zip(found.items(), value["lists"], strict=True)
     ]
-    write_if_changed(layout.datapackage, json_text(descriptor(layout, lists)).encode("utf-8"))
-    write_if_changed(layout.archive_html, archive_page(value).encode("utf-8"))
     official = [x for x in value["lists"] if x["variant"] is None and x["latest"]]
     renju = [x for x in official if x["category"] == "renju"] or official
     target = renju[0]["site"] + "index.html" if renju else "archive.html"
     category = renju[0]["category"] if renju else "renju"
-    write_if_changed(layout.root_index, redirect_page(target, category).encode("utf-8"))
-    return value
+    texts = (
+        json_text(value),
+        json_text(descriptor(layout, lists)),
+        archive_page(value),
+        redirect_page(target, category),
+    )
+    files = {layout.out / n: t.encode("utf-8") for n, t in zip(INDEX_FILES, texts, strict=True)}
+    sums.expect(files)
+    for path, data in files.items():
+        write_if_changed(path, data)
+    days = [e.path for checked in found.values() for e in checked.good]
+    added = sums.settle(
+        [p / n for p in days for n in ("manifest.json", "index.html")] + list(files), hashes
+    )
+    if not added:
+        return []
+    shown = ", ".join(added[:3]) + (f" and {len(added) - 3} more" if len(added) > 3 else "")
+    return [
+        line(
+            RECORDED,
+            f"the checksums of {len(added)} file{'s' if len(added) > 1 else ''} that {sums.path} "
+            f"did not hold, as they are ({shown}): an archive written before it, or days "
+            "copied in; from now on every change to them is found",
+        )
+    ]
+
+
+def check_index(layout: Layout, sums: Checksums, hashes: dict[Path, Any]) -> list[str]:
+    """A line for each index file of ``OUT`` that does not match its recorded checksum (it is
+    rewritten from the archive by :func:`write_index`, which follows)."""
+    said = []
+    for name in INDEX_FILES:
+        wrong = sums.check(layout.out / name, hashes)
+        if wrong is not None:
+            said.append(line(DAMAGED, f"{changed(layout.out / name, wrong)}; written again "
+                                      "from the archive"))  # fmt: skip
+    return said
+
+
+def changed(path: Path, wrong: str) -> str:
+    """What it means that ``path`` does not match the checksum recorded for it (``wrong``,
+    from :meth:`whr.publish.checksums.Checksums.check`): it was changed (or removed) after the
+    run wrote it, since every run records a file before it writes it."""
+    if wrong == "is missing":
+        return f"{path} is missing: it was removed after the run wrote it"
+    return f"{path} {wrong}: it was changed after the run wrote it"
 
 
 __all__ = [
     "Damaged",
+    "DAMAGED",
     "Entry",
+    "IGNORED",
+    "KEPT",
+    "RECORDED",
+    "REPAIRED",
     "Scan",
     "StateError",
     "TreeError",
     "check_day",
     "check_entry",
+    "day_page",
+    "check_index",
     "check_tree",
     "compact",
-    "entries",
     "index",
+    "line",
     "read_list",
     "read_pointer",
     "scan",

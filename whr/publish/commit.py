@@ -24,8 +24,10 @@ directories and temporary files are removed, the archive is checked
 the run died between step 4's two renames, or the pointer or the site's copy of the list was
 damaged — is rendered again from that day's entry, and an interrupted compaction is finished.
 The site shows exactly what the entry's files hold (a publish draws it from the snapshot it has
-just written, a repair from the files), so a repaired tree is the tree a clean run leaves. :func:`verify` (``rif-rating --verify``) does the same with the sha256 of every
-archived file.
+just written, a repair from the files), so a repaired tree is the tree a clean run leaves.
+Every file of the archive is checked against its recorded sha256 on the way
+(:mod:`whr.publish.checksums`); :func:`verify` (``rif-rating --verify``) does the same and
+says whether anything was found damaged.
 """
 
 from __future__ import annotations
@@ -44,14 +46,19 @@ from whr.lists import view as lists_view
 from whr.lists.at_the_time import carry
 from whr.publish import gates
 from whr.publish.archive import (
+    DAMAGED,
+    KEPT,
+    REPAIRED,
     Entry,
     Scan,
     StateError,
-    cached_sha256,
+    changed,
     check_day,
-    check_entry,
+    check_index,
     check_tree,
     compact,
+    day_page,
+    line,
     page_links_list,
     read_list,
     read_pointer,
@@ -60,6 +67,7 @@ from whr.publish.archive import (
     write_day_page,
     write_index,
 )
+from whr.publish.checksums import Checksums, cached_sha256, check_file
 from whr.publish.files import (
     copy_file,
     exchange,
@@ -68,10 +76,12 @@ from whr.publish.files import (
     link_target,
     make_dir,
     named,
+    read_bytes,
     read_parquet,
     remove,
     sha256,
     token,
+    write_bytes,
     write_json,
 )
 from whr.publish.layout import DAY, Channel, Layout
@@ -130,7 +140,8 @@ class Published:
     warnings : tuple of str
         What went wrong without stopping the list (a damaged earlier day, a gate overridden).
     repaired : tuple of str
-        What the run repaired before it began.
+        What the run found and repaired in the archive before it began, one line each
+        (``repaired: ...``, ``damaged: ...``: see :func:`recover`).
     counts : dict
         The manifest's counts (players by status, rated games, facts needed, ...).
     """
@@ -177,9 +188,10 @@ def tidy(
         if aside is not None:
             remove(aside)
         remove(work)
-        said = compact(layout, channel, hashes=hashes)
-        write_index(layout, {channel: scan(layout, channel, hashes=hashes)})
-        return said
+        sums = Checksums.read(layout.out)
+        said = compact(layout, channel, hashes=hashes, sums=sums)
+        found = scan(layout, channel, hashes=hashes, sums=sums)
+        return said + write_index(layout, {channel: found}, sums, hashes)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -280,7 +292,7 @@ def _shows(layout: Layout, channel: Channel, entry: Entry, hashes: dict[Path, An
 # Repair
 
 
-def _put_back(layout: Layout, channel: Channel, old: Path) -> str:
+def _put_back(layout: Layout, channel: Channel, old: Path, sums: Checksums) -> str:
     """What to do with an entry moved aside by a run that was killed before it was replaced."""
     archive = layout.archive(channel)
     name = old.name[1:11]
@@ -288,22 +300,25 @@ def _put_back(layout: Layout, channel: Channel, old: Path) -> str:
     if kind(old) != "dir":
         what = f"the symbolic link (to {link_target(old)})" if kind(old) == "link" else "the file"
         remove(old)
-        return f"removed {what} {old}: not an entry a run moved aside"
+        return line(REPAIRED, f"removed {what} {old}: not an entry a run moved aside")
     if kind(target) is not None:
         remove(old)
-        return f"removed {old}, left by a run that was killed after replacing it"
+        return line(REPAIRED, f"removed {old}, left by a run that was killed after replacing it")
     if DAY.fullmatch(name):
-        found = check_day(old, dt.date.fromisoformat(name), channel, "all", {})
+        day = dt.date.fromisoformat(name)
+        manifest = target / "manifest.json"
+        found = check_day(old, day, channel, "all", {}, sums, recorded_as=manifest)
         if isinstance(found, Entry):
             os.replace(old, target)
-            return f"put back {target}, moved aside by a run that was killed"
-        why = found.what.split("; ")[0]
+            return line(REPAIRED, f"put back {target}, moved aside by a run that was killed")
+        why = found.problem
     else:
         why = "its name is not an entry's"
-    return (
+    return line(
+        DAMAGED,
         f"left {old} where it is: it is not put back as {name} ({why}); a run puts back only "
         f"an entry whose manifest names that day and whose files match their checksums; "
-        f"delete it, or republish the day (--as-of {name} --force REASON)"
+        f"delete it, or republish the day (--as-of {name} --force REASON)",
     )
 
 
@@ -321,62 +336,117 @@ def _tmp_files(layout: Layout, channel: Channel) -> list[Path]:
     ]
 
 
+def _site(layout: Layout, channel: Channel, found: Scan, hashes: dict[Path, Any]) -> list[str]:
+    """Render the site again when it does not show the newest day that checks; but never move
+    it back to an older day while the newest day is damaged (it may still show that day)."""
+    if not found.good or _shows(layout, channel, found.good[-1], hashes):
+        return []
+    last, site = found.good[-1], layout.site(channel)
+    shown = (read_pointer(layout, channel) or {}).get("date") or "no day"
+    bad = found.damaged[-1] if found.damaged and found.damaged[-1].day > last.day else None
+    if bad is not None and kind(site) is not None:
+        return [
+            line(
+                KEPT,
+                f"{site} still shows {shown}: the newest day {bad.day} is damaged (above), and "
+                f"the site is not moved back to an older day; once {bad.day} is restored or "
+                "republished as said above, the next run shows it",
+            )
+        ]
+    if not last.full:
+        newest = bad.day if bad is not None else last.day
+        return [
+            line(
+                KEPT,
+                f"{site} shows {shown}, but the newest day that checks, {last.day}, keeps only "
+                f"its list, not the tables its pages are drawn from; republish {newest} "
+                f"(--as-of {newest} --force REASON) to show it",
+            )
+        ]
+    verify_files(last, hashes)
+    work = make_dir(layout.archive(channel) / f".work-{token()}")
+    render_site(layout, last, work / "site")
+    swap(work / "site", site)
+    remove(work)
+    return [line(REPAIRED, f"{site} showed {shown}; it now shows {last.day}, the newest "
+                           "published day")]  # fmt: skip
+
+
+def _pages(layout: Layout, found: Scan, sums: Checksums, hashes: dict[Path, Any]) -> list[str]:
+    """Write again the page of each day that checks whose page does not match its recorded
+    checksum (it is a view of the day's manifest and list), or, without a record (written
+    before ``checksums.json``), does not link the file that holds the day's list."""
+    said = []
+    for entry in found.good:
+        page = entry.path / "index.html"
+        wrong = sums.check(page, hashes)
+        if wrong is not None:
+            write_day_page(layout, entry, read_list(entry), sums)
+            said.append(line(DAMAGED, f"{changed(page, wrong)}; written again from the day's "
+                                      "manifest and list"))  # fmt: skip
+        elif sums.recorded(page) is None and not page_links_list(layout, entry):
+            write_day_page(layout, entry, read_list(entry), sums)
+            said.append(line(REPAIRED, f"wrote {page} again: it did not link the file that "
+                                       "holds the day's list"))  # fmt: skip
+    return said
+
+
 def _recover_channel(
-    layout: Layout, channel: Channel, hashes: dict[Path, Any], *, every: bool = False
+    layout: Layout, channel: Channel, hashes: dict[Path, Any], sums: Checksums
 ) -> tuple[list[str], Scan]:
     said: list[str] = []
     archive = layout.archive(channel)
     for old in sorted(archive.glob(".*.old-*")):
-        said.append(_put_back(layout, channel, old))
+        said.append(_put_back(layout, channel, old, sums))
     for work in sorted(archive.glob(".work-*")):
         remove(work)
-        said.append(f"removed {work}, left by a run that was killed")
+        said.append(line(REPAIRED, f"removed {work}, left by a run that was killed"))
     for tmp in _tmp_files(layout, channel):
         os.unlink(tmp)
-    found = scan(layout, channel, every=every, hashes=hashes)
-    said += [f"damaged: {d.what}" for d in found.damaged]
-    if found.good and not _shows(layout, channel, found.good[-1], hashes):
-        last = found.good[-1]
-        shown = (read_pointer(layout, channel) or {}).get("date")
-        if last.full:
-            verify_files(last)
-            work = make_dir(archive / f".work-{token()}")
-            render_site(layout, last, work / "site")
-            swap(work / "site", layout.site(channel))
-            remove(work)
-            said.append(
-                f"{layout.site(channel)} showed {shown or 'no day'}; it now shows "
-                f"{last.day}, the newest published day"
-            )
-        else:
-            said.append(
-                f"{layout.site(channel)} shows {shown or 'no day'}, but the newest day "
-                f"{last.day} has no tables to render it from; republish it with "
-                f"--as-of {last.day} --force REASON"
-            )
-    said += compact(layout, channel, found, hashes)
-    return said, scan(layout, channel, every=every, hashes=hashes)
+    found = scan(layout, channel, hashes=hashes, sums=sums)
+    site = _site(layout, channel, found, hashes)
+    told = compact(layout, channel, found, hashes, sums)  # restores what it can
+    final = scan(layout, channel, hashes=hashes, sums=sums)
+    said += [line(DAMAGED, d.what) for d in final.damaged] + site + told
+    said += _pages(layout, final, sums, hashes)
+    return said, final
 
 
 def _repair(
-    layout: Layout, channels: list[Channel] | None, hashes: dict[Path, Any], *, every: bool = False
+    layout: Layout, channels: list[Channel] | None, hashes: dict[Path, Any]
 ) -> tuple[list[str], dict[Channel, Scan]]:
-    """Repair the tree (the lock held): planted links, then each list, then the index."""
+    """Repair the tree (the lock held): planted links, then each list, then the index and
+    ``checksums.json``. Returns the lines of the report (:func:`whr.publish.archive.line`) and
+    what the scan of each list found."""
     said = check_tree(layout)
+    sums = Checksums.read(layout.out)
+    if sums.problem is not None:
+        said.append(
+            line(
+                DAMAGED,
+                f"{sums.path} {sums.problem}: it was changed after the run wrote it; every "
+                "file was checked against its manifest only, and the checksums of the files "
+                "that check are recorded again as they are",
+            )
+        )
+        sums.problem = None  # said: from here on it is an empty record, written at the end
+    said += check_index(layout, sums, hashes)
     scans = {}
     for ch in channels if channels is not None else layout.channels():
-        told, scans[ch] = _recover_channel(layout, ch, hashes, every=every)
+        told, scans[ch] = _recover_channel(layout, ch, hashes, sums)
         said += told
-    for tmp in layout.out.glob(".*.tmp"):
-        if kind(tmp) != "dir":
-            os.unlink(tmp)
+    for folder in (layout.out, sums.path.parent):
+        for tmp in folder.glob(".*.tmp") if is_dir(folder) else ():
+            if kind(tmp) != "dir":
+                os.unlink(tmp)
     if layout.channels():
-        write_index(layout, scans)
+        said += write_index(layout, scans, sums, hashes)
     return said, scans
 
 
 def recover(out: str | os.PathLike[str], channel: Channel | None = None) -> list[str]:
-    """Repair what killed runs left in the published tree ``out``; return what was repaired.
+    """Repair what killed runs left in the published tree ``out``, and check every archived
+    file against its recorded checksum; return what was found and done.
 
     Parameters
     ----------
@@ -388,8 +458,11 @@ def recover(out: str | os.PathLike[str], channel: Channel | None = None) -> list
     Returns
     -------
     list of str
-        One sentence per repair, and per damaged day found (damaged days are reported, never
-        deleted).
+        One line per thing found or done, led by what it is (:func:`whr.publish.archive.line`):
+        ``repaired: ...`` (put right), ``damaged: ...`` (a file that does not check, with what
+        to do; damaged days are reported, never deleted), ``kept: ...`` (left as it is because
+        of damage), ``ignored: ...`` (not used, and why), ``recorded: ...`` (checksums recorded
+        for the first time).
 
     Raises
     ------
@@ -411,41 +484,43 @@ class Verified:
     days: int
     files: int
     bytes: int
-    damaged: tuple[str, ...]
-    repaired: tuple[str, ...]
+    said: tuple[str, ...]
+    """The lines of the report, in order (``repaired: ...``, ``damaged: ...``, ...: see
+    :func:`recover`)."""
+
+    @property
+    def damaged(self) -> tuple[str, ...]:
+        """Each damaged file found, with what to do (or what was done: a page written again, a
+        manifest restored from its month's copy)."""
+        lead = f"{DAMAGED}: "
+        return tuple(x[len(lead) :] for x in self.said if x.startswith(lead))
 
     @property
     def ok(self) -> bool:
-        """True when every published day checked (after the repairs)."""
+        """True when no file was found damaged."""
         return not self.damaged
 
 
 def verify(out: str | os.PathLike[str]) -> Verified:
-    """Check every file of the archive of ``out`` against its sha256, and every day's page.
+    """Check every file of the archive of ``out`` against its recorded sha256, as every run
+    does (:func:`recover`), and say what was found: ``rif-rating --verify``.
 
-    The repairs of :func:`recover` are made on the way (and a day's page that does not link
-    the file holding its list is written again); a damaged day is reported with what to do,
-    never deleted. ``rif-rating --verify`` runs this.
+    A file found damaged counts even when the run could put it right (a page written again, a
+    manifest restored from its month's copy): something changed the archive. A damaged day is
+    reported with what to do, never deleted.
     """
     layout = Layout(Path(out))
     if not is_dir(layout.out):
         raise StateError(f"{layout.out}: no published tree there")
     hashes: dict[Path, Any] = {}
     with hold(layout.out), COMMIT:
-        said, scans = _repair(layout, None, hashes, every=True)
-        for found in scans.values():
-            for entry in found.good:
-                if not page_links_list(layout, entry):
-                    write_day_page(layout, entry, read_list(entry))
-                    said.append(f"wrote {entry.path / 'index.html'} again: it did not link "
-                                "the file that holds the day's list")  # fmt: skip
+        said, scans = _repair(layout, None, hashes)
         return Verified(
             lists=len(scans),
             days=sum(len(f.good) + len(f.damaged) for f in scans.values()),
             files=len(hashes),
             bytes=sum(os.lstat(p).st_size for p in hashes if kind(p) == "file"),
-            damaged=tuple(d.what for f in scans.values() for d in f.damaged),
-            repaired=tuple(x for x in said if not x.startswith("damaged: ")),
+            said=tuple(said),
         )
 
 
@@ -462,10 +537,11 @@ def unchanged(
     same parameters (:meth:`whr.run.Run.parameters`); a damaged entry is never "the same".
     """
     layout = Layout(run.out)
-    path = layout.day(Channel(category, run.variant), run.as_of)
+    channel = Channel(category, run.variant)
+    path = layout.day(channel, run.as_of)
     if not is_dir(path):
         return None
-    found = check_entry(path, checksums=True)
+    found = check_day(path, run.as_of, channel, "all", {}, Checksums.read(layout.out))
     if not isinstance(found, Entry):
         return None
     recorded = found.manifest.get("parameters") or {}
@@ -502,8 +578,9 @@ its ``games.parquet`` is not read: a sixth of the time)."""
 
 def _checked(entry: Entry, name: str, schema: pa.Schema) -> pd.DataFrame:
     """A table of ``entry``, read after its checksum is checked."""
-    if sha256(entry.path / name) != entry.manifest["files"][name]["sha256"]:
-        raise StateError(f"{entry.path / name} does not match its checksum")
+    wrong = check_file(entry.path / name, entry.manifest["files"][name], {}, "its manifest")
+    if wrong is not None:
+        raise StateError(f"{entry.path / name} {wrong}")
     return read_parquet(entry.path / name, schema)
 
 
@@ -662,11 +739,17 @@ def _commit(
             csv={FACTS_NEEDED_FILE: (snapshot.facts_needed, FACTS_NEEDED)},
         )
         entry = Entry(channel, day, staged, written, sha256(staged / "manifest.json"))
-        write_day_page(layout, entry, snapshot.tables.ratings, at=layout.day(channel, day))
+        target = layout.day(channel, day)
+        page = day_page(layout, entry, snapshot.tables.ratings, at=target)
+        write_bytes(staged / "index.html", page)
         if shows:
             render_site(layout, entry, work / "site", snapshot.view)
         with COMMIT:
-            target = layout.day(channel, day)
+            # recorded before the day is renamed in: what the entry holds from then on
+            Checksums.read(layout.out).expect(
+                {target / "manifest.json": read_bytes(staged / "manifest.json"),
+                 target / "index.html": page}
+            )  # fmt: skip
             aside = move_aside(target) if kind(target) is not None else None
             try:
                 rename_in(staged, target)

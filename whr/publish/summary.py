@@ -100,7 +100,8 @@ def summarize(data: SourceData, selection: Selection, published: Published) -> s
         else "a past day: the current site still shows a later day"
     )
     parts.append(f"Archive entry `{markdown_text(published.entry)}`; {shown}.\n")
-    for title, lines in (("Repaired first", published.repaired), ("Warnings", published.warnings)):
+    checked = ("The archive, checked first", published.repaired)  # repaired:, damaged:, ...
+    for title, lines in (checked, ("Warnings", published.warnings)):
         if lines:
             parts.append(f"\n## {title}\n\n" + "".join(f"- {markdown_text(x)}\n" for x in lines))
     parts.append("\n## Input\n")
