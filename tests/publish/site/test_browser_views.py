@@ -5,8 +5,9 @@ layouts that show what matters, print, and accessibility (axe) on every page typ
 from __future__ import annotations
 
 import pytest
-import support
-from test_browser import (
+
+from tests.publish import support
+from tests.publish.site.test_browser import (
     DESKTOP,
     PHONE,
     all_rows,
@@ -18,7 +19,6 @@ from test_browser import (
     published_table,
     settle,
 )
-
 from whr.publish.site import page_names
 
 pytestmark = pytest.mark.browser

@@ -7,10 +7,10 @@ from __future__ import annotations
 import re
 
 import pytest
-import support
-import test_browser
-from test_browser import DESKTOP, PHONE, all_rows, open_, published_table
 
+from tests.publish import support
+from tests.publish.site import test_browser
+from tests.publish.site.test_browser import DESKTOP, PHONE, all_rows, open_, published_table
 from whr.publish.site import page_names
 
 MARK = support.MARK

@@ -14,10 +14,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-import support
 from axe_playwright_python.sync_playwright import Axe
 from pypdf import PdfReader
 
+from tests.publish import support
 from whr.publish.site import page_names
 
 pytestmark = pytest.mark.browser

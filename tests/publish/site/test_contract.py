@@ -8,8 +8,8 @@ import re
 from pathlib import Path
 
 import pytest
-from support import read_data, site_of
 
+from tests.publish.support import read_data, site_of
 from whr.publish.site import contract
 
 SCRIPT = Path(contract.__file__).parent / "static" / "site.js"

@@ -9,8 +9,15 @@ from pathlib import Path
 
 import pytest
 from babel.messages.pofile import read_po
-from test_browser import DESKTOP, PHONE, axe_violations, check_and_close, new_page, settle
 
+from tests.publish.site.test_browser import (
+    DESKTOP,
+    PHONE,
+    axe_violations,
+    check_and_close,
+    new_page,
+    settle,
+)
 from whr.publish.site import i18n, page_names
 from whr.rules.reasons import REASONS
 
@@ -104,7 +111,7 @@ def switch_to(page, language: str) -> None:
 
 @pytest.mark.browser
 def test_the_language_switch_keeps_the_page_and_is_remembered(published, browser, artifacts):
-    from support import site_of
+    from tests.publish.support import site_of
 
     site = site_of(published)
     for viewport in (PHONE, DESKTOP):
@@ -229,7 +236,7 @@ def test_the_drawn_tables_group_counts_as_the_language_does(published, browser, 
     """A count of 12,345 in the drawn list (Gy5), players index (Games) and tournaments index
     (Rated games) is written as the language groups digits; ratings and ranks are never
     grouped, as the page without script writes them; and the page's English counts."""
-    from support import site_of
+    from tests.publish.support import site_of
 
     site = site_of(published)
     words = {"en": {}, **{c: i18n.catalog(c) for c in LANGUAGES}}[language]
@@ -275,7 +282,7 @@ def test_a_phone_shows_what_matters_in_every_language(changed, browser):
     """With Chinese, Japanese and Russian headings (and CJK glyphs' widths): a list's rank,
     player, rating and change, and a player's tournament, score, the change at the time and
     the change, inside the table's box on a phone; no page wider than the phone."""
-    from test_browser_views import in_box
+    from tests.publish.site.test_browser_views import in_box
 
     site, snapshot = changed
     ratings = snapshot.tables.ratings
@@ -321,7 +328,7 @@ def test_about_and_archive_pages_are_translated_with_their_values_and_links(publ
     values and links (the rules' numbers, the dates): in each language no English sentence is
     left outside what is marked English, every number of the English paragraph is in the
     translated one, the links are the same and lead to files, and axe finds nothing."""
-    from support import entry_of, site_of
+    from tests.publish.support import entry_of, site_of
 
     site = site_of(published)
     pages = [site / "about.html", entry_of(published) / "index.html"]

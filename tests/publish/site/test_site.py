@@ -17,11 +17,11 @@ import defusedxml.ElementTree
 import numpy as np
 import pandas as pd
 import pytest
-import support
-from support import ODD_ID, read_data
 
 import whr.lists
 import whr.publish.site as site_module
+from tests.publish import support
+from tests.publish.support import ODD_ID, read_data
 from whr.publish.site import contract, frame, page_names, write
 from whr.publish.site.lists import shown_change
 from whr.publish.site.names import renjunet_game_url, renjunet_games
@@ -676,9 +676,11 @@ def test_page_workers_die_with_a_killed_run_and_never_hold_the_lock(tmp_path):
 
     from whr.publish import LockedError, hold
 
-    script = Path(__file__).parent / "kill_render.py"
     run = subprocess.Popen(
-        [sys.executable, str(script), str(tmp_path)], stdout=subprocess.PIPE, text=True
+        [sys.executable, "-m", "tests.publish.site.kill_render", str(tmp_path)],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=Path(__file__).resolve().parents[3],
     )
     workers: list[int] = []
     try:

@@ -13,8 +13,8 @@ from urllib.parse import unquote, urlsplit
 
 import pandas as pd
 import pytest
-import support
 
+from tests.publish import support
 from whr.publish.site import page_names
 from whr.publish.site.contract import EVENT as EVENT_ROW
 from whr.publish.site.frame import STATIC_ROWS
