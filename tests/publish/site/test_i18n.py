@@ -10,11 +10,12 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
-from tests.publish.site.test_browser import (
+from tests.publish.site.pages import (
     DESKTOP,
     PHONE,
     axe_violations,
     check_and_close,
+    in_box,
     new_page,
     settle,
 )
@@ -282,7 +283,6 @@ def test_a_phone_shows_what_matters_in_every_language(changed, browser):
     """With Chinese, Japanese and Russian headings (and CJK glyphs' widths): a list's rank,
     player, rating and change, and a player's tournament, score, the change at the time and
     the change, inside the table's box on a phone; no page wider than the phone."""
-    from tests.publish.site.test_browser_views import in_box
 
     site, snapshot = changed
     ratings = snapshot.tables.ratings
