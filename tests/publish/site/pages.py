@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import io
 import json
+import re
+from html import unescape
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -242,3 +244,12 @@ def shown(rating: float, change: float) -> tuple[int, int]:
     """The previous list's rating and the change as a reader sees them: the two lists' ratings
     rounded, the change their difference."""
     return round(rating - change), round(rating) - round(rating - change)
+
+
+def visible(path: Path) -> str:
+    """A page's text as a reader sees it in English: without its tags (a message's element, a
+    value's <var>), its character references read, white space as one space."""
+    html = path.read_text(encoding="utf-8")
+    html = re.sub(r"<script.*?</script>|<style.*?</style>", " ", html, flags=re.S)
+    html = re.sub(r"</?(?:td|th|tr|p|li|dt|dd|h\d|br|div|table|thead|tbody)\b[^>]*>", " ", html)
+    return re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", "", html)))

@@ -4,6 +4,7 @@ list, and in Chromium: order, search, tabs, marks, lists that never go blank, ph
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections import Counter
 
 import numpy as np
@@ -29,10 +30,12 @@ from tests.publish.site.pages import (
     search,
     settle,
     shown,
+    visible,
 )
 from tests.publish.support import read_data, site_of
-from whr.publish.site import frame, page_names, write
+from whr.publish.site import page_names, write
 from whr.publish.site.lists import shown_change
+from whr.publish.site.rows import signed
 
 
 def test_list_pages_do_not_grow_with_the_list_or_the_years(small, tmp_path):
@@ -139,27 +142,27 @@ def test_changes_since_the_previous_list(changed):
         ids.index(p) for p in ratings.loc[entered, "player"]
     ]
     index = (site / "index.html").read_text(encoding="utf-8")
-    assert '"change":true' in index and "not on it" in index  # the legend explains the marks
-    assert (
-        "<span class=t>newly ranked</span></span>: <span>ranked, and not ranked on the previous"
-        in index
-    )
+    assert re.search(r"<th[^>]*>Change<", index)  # the column, and the legend explains its marks
+    legend = visible(site / "index.html").split("Established:")[0]
+    assert "new: not on it" in legend
+    assert "\u2191newly ranked: ranked, and not ranked on the previous list" in legend
     # a player page shows the previous list's rating and the change, as the list does
     pages = page_names(ratings["player"])
     p = moved.iloc[0]
     html = (site / "p" / f"{pages[p['player']]}.html").read_text(encoding="utf-8")
+    text = visible(site / "p" / f"{pages[p['player']]}.html")
     before, delta = shown(p["rating"], p["rating_change"])
-    assert f"<dt>Previous list<dd><span class=prev>{before}</span> · change" in html
-    assert f"<strong class=delta>{frame.signed(delta)}</strong>" in html
-    html = (site / "p" / f"{pages[new[0]]}.html").read_text(encoding="utf-8")
-    assert "<dt>Previous list<dd>not on it: new on this list" in html
-    assert "<p class=change>" not in html
+    assert f" Previous list {before} · change {signed(delta)} " in text
+    assert f"<span class=prev>{before}</span>" in html
+    assert f"<strong class=delta>{signed(delta)}</strong>" in html
+    text = visible(site / "p" / f"{pages[new[0]]}.html")
+    assert " Previous list not on it: new on this list " in text
+    assert "<p class=change>" not in (site / "p" / f"{pages[new[0]]}.html").read_text()
     for player in ratings.loc[entered, "player"]:  # their pages say so by the rank
-        html = (site / "p" / f"{pages[player]}.html").read_text(encoding="utf-8")
-        assert "(newly ranked: not ranked on the previous list)" in html
+        text = visible(site / "p" / f"{pages[player]}.html")
+        assert "(newly ranked: not ranked on the previous list)" in text
     player = ratings.loc[ratings["previous_rank"].notna(), "player"].iloc[0]
-    html = (site / "p" / f"{pages[player]}.html").read_text(encoding="utf-8")
-    assert "newly ranked" not in html
+    assert "newly ranked" not in visible(site / "p" / f"{pages[player]}.html")
 
 
 @pytest.mark.browser

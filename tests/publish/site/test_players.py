@@ -64,7 +64,7 @@ def test_the_split_of_a_change_is_said_in_plain_words(changed):
         if delta == 0:  # nothing said about no change
             assert sentence == [], p.player
             continue
-        (text,) = sentence
+        (text,) = [re.sub(r"<[^>]+>", "", x) for x in sentence]  # (a message: its element)
         own = round(p.change_own_games)
         if own == 0:
             said["others"] += 1

@@ -27,6 +27,7 @@ from tests.publish.site.pages import (
     open_,
     pages_of,
     settle,
+    visible,
 )
 from tests.publish.support import read_data, site_of
 from whr.publish.site import page_names, write
@@ -97,11 +98,11 @@ def test_names_are_escaped_everywhere(published):
 
 
 def test_pages_name_the_game_of_the_list(published, small, tmp_path):
-    renju = (site_of(published) / "index.html").read_text()
+    renju = visible(site_of(published) / "index.html")
     assert "Renju world rating list — 25 November 2026" in renju and "Gomoku" not in renju
     support.publish_inputs(tmp_path, small, category="gomoku")
     for page in ("index.html", "about.html"):
-        text = (tmp_path / "gomoku" / page).read_text()
+        text = visible(tmp_path / "gomoku" / page)
         assert "Gomoku rating" in text and "Renju rating" not in text, page
 
 
@@ -116,7 +117,7 @@ def test_pages_state_the_rules_the_list_was_computed_with(small, tmp_path):
     assert snapshot.rules.record()["min_minutes"] == 45
     assert whr.lists.RuleNumbers.from_record(snapshot.rules.record()) == snapshot.rules
     write(tmp_path / "s", snapshot.view, {"parameters": {}})
-    about = (tmp_path / "s" / "about.html").read_text(encoding="utf-8")
+    about = visible(tmp_path / "s" / "about.html")
     assert "since 2022-01-09" in about and "at least 45 minutes per player" in about
     assert "2021-08-08" not in about and "30 minutes" not in about
     # the bundled rules, as an entry published before the manifest recorded them says
