@@ -25,6 +25,7 @@ from tests.publish.site.pages import (
     new_page,
     on_screen,
     open_,
+    parse,
     printed,
     published_table,
     search,
@@ -92,6 +93,22 @@ def test_gy1_list_holds_exactly_the_players_the_rule_selects(published, small):
     chosen = sorted((y, ids[p]) for p, y in zip(data["p"], data["y"], strict=True) if y)
     assert [y for y, _ in chosen] == list(range(1, len(chosen) + 1))  # no ties here
     assert ratings.loc[[p for _, p in chosen], "rating"].is_monotonic_decreasing
+
+
+def test_the_lists_show_each_players_peak(published):
+    """The Peak column: each player's best rating up to the list date, as the list's
+    best_rating says, whole; in the data, and in the rows without script."""
+    site = site_of(published)
+    ratings = pd.read_parquet(site / "ratings.parquet")
+    data = read_data(site, f"list-{support.AS_OF.isoformat()}")
+    ids = read_data(site, "players")["id"]
+    peak = dict(zip([ids[p] for p in data["p"]], data["b"], strict=True))
+    best = zip(ratings["player"], ratings["best_rating"], strict=True)
+    assert peak == {p: round(b) for p, b in best}
+    assert all(b >= r for b, r in zip(data["b"], data["r"], strict=True))
+    rows = parse(site / "inactive.html").tables["list"]
+    inactive = ratings.loc[ratings["status"] == "inactive"].sort_values("rating", ascending=False)
+    assert [int(r[2]) for r in rows] == [round(b) for b in inactive["best_rating"]]
 
 
 def test_list_data_match_the_published_list(published):
@@ -410,7 +427,7 @@ def test_a_printed_list_has_every_row_and_column_and_no_menu(published, sized):
     search(page, "")
     sheets = printed(page)
     text = "\n".join(sheets)
-    heading = "Rank Player Rating ± Gy1 Gy2 Gy5 Country BY"  # every column, no sort marks
+    heading = "Rank Player Rating Peak ± Gy1 Gy2 Gy5 Country BY"  # every column, no sort marks
     body = text.split(heading, 1)[1].splitlines()
     lines = [line for line in body if line.split(" ", 1)[0].isdigit()]
     assert [int(line.split(" ", 1)[0]) for line in lines] == active["rank"].tolist()

@@ -170,6 +170,7 @@ LIST = _keyed(
     ("player", "p", "the player's number in the players data", "ref=players"),
     ("rating", "r", "rating on the list date"),
     ("uncertainty", "u", "its standard deviation; null on an Elo-era list"),
+    ("peak", "b", "the best rating up to the list date (today's estimate of each day's)"),
     ("gy1", "g1", "rated games in the last year up to the list date"),
     ("gy2", "g2", "... in the last 2 years"),
     ("gy5", "g5", "... in the last 5 years"),
@@ -842,7 +843,11 @@ def tables(rules: RuleNumbers) -> dict[str, Table]:
             "gy1_world", T_("World"), ("rank",), "rank", "n", 1,
             T_("rank on the world list of established active players"),
         )  # fmt: skip
-        tail = ("unc", *(c.name for c in gy), "country", "born")
+        peak = Column(
+            "peak", T_("Peak"), ("peak",), "number", "n", -1,
+            T_("the best rating up to the list date"),
+        )  # fmt: skip
+        tail = ("peak", "unc", *(c.name for c in gy), "country", "born")
         first = ("player", "rating", "change")
         return Table(
             name,
@@ -856,6 +861,7 @@ def tables(rules: RuleNumbers) -> dict[str, Table]:
                 world,
                 prev,
                 gy1_world,
+                peak,
                 unc,
                 *gy,
                 country,

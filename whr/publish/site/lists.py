@@ -75,6 +75,7 @@ def columns(lv: ListView) -> dict[str, np.ndarray]:
         "player": lv.number,
         "rating": floats(frame["rating"]),
         "uncertainty": floats(frame["uncertainty"]),
+        "peak": floats(frame["best_rating"]),
         "gy1": frame["gy1"].to_numpy(np.int64),
         "gy2": frame["gy2"].to_numpy(np.int64),
         "gy5": frame["gy5"].to_numpy(np.int64),
