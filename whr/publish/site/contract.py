@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any, cast
 
@@ -572,7 +572,7 @@ class Column:
 
     name: str
     head: Text
-    fields: tuple[str, ...]
+    fields: tuple[str, ...] | str  # (words: "page name")
     format: str
     cls: str = ""
     sort: int = 1
@@ -584,6 +584,8 @@ class Column:
     each: str = ""  # a column per entry of the page data's list (a crosstable's rounds)
 
     def __post_init__(self) -> None:
+        if isinstance(self.fields, str):
+            object.__setattr__(self, "fields", tuple(self.fields.split()))
         if self.format not in FORMATS:
             raise ValueError(f"column {self.name!r}: format {self.format!r} is not in FORMATS")
 
@@ -597,9 +599,13 @@ class Tab:
     name: str
     label: Text
     where: tuple[str, str, int] | None
-    columns: tuple[str, ...]
+    columns: tuple[str, ...] | str  # (words: "rank player rating")
     sort: tuple[str, int] | None
     note: Text | None = None
+
+    def __post_init__(self) -> None:
+        if isinstance(self.columns, str):
+            object.__setattr__(self, "columns", tuple(self.columns.split()))
 
 
 @dataclass(frozen=True)
@@ -642,7 +648,7 @@ class Table:
     columns: tuple[Column, ...]
     tabs: tuple[Tab, ...]
     derived: tuple[tuple[str, str], ...] = ()
-    search: tuple[str, ...] = ()
+    search: tuple[str, ...] | str = ()  # (words)
     choose: str = ""
     pin: str = ""
     marks: tuple[Mark, ...] = ()
@@ -652,9 +658,16 @@ class Table:
     shown: Text | None = None
     empty: Text | None = None
     virtual: bool = True
-    plain: tuple[str, ...] = ()  # the columns of its plain index pages (none: it has none)
+    plain: tuple[str, ...] | str = ()  # the columns of its plain index pages (none: it has none)
+    static: bool = True  # pages carry some of its rows for readers without script
 
     def __post_init__(self) -> None:
+        for name in ("search", "plain"):
+            if isinstance(getattr(self, name), str):
+                object.__setattr__(self, name, tuple(getattr(self, name).split()))
+        if not self.static:
+            columns = tuple(replace(c, static=False) for c in self.columns)
+            object.__setattr__(self, "columns", columns)
         names = [c.name for c in self.columns]
         if not set(self.plain) <= set(names):
             raise ValueError(f"table {self.name!r}: plain {self.plain} not among {names}")
@@ -784,406 +797,196 @@ def _years(years: int) -> Text:
 
 def tables(rules: RuleNumbers) -> dict[str, Table]:
     """Every table of the site, with the numbers of the rules its list was computed with (the
-    Gy columns' windows, the "Gy1 ≥ N" tab and the tabs' notes)."""
+    Gy columns' windows, the "Gy1 ≥ N" tab and the tabs' notes). A column's fields, a part's
+    columns and a search's fields are written as words (``"page name"``)."""
+    # fmt: off
     gy = tuple(
-        Column(f"gy{k + 1}", literal(f"Gy{y}"), (field,), "count", "n", -1, _years(y))
+        Column(f"gy{k + 1}", literal(f"Gy{y}"), field, "count", "n", -1, _years(y))
         for k, (y, field) in enumerate(zip(rules.windows_years, ("gy1", "gy2", "gy5"), strict=True))
     )
-    player = Column("player", T_("Player"), ("player",), "player", "nm", 1)
-    rating = Column("rating", T_("Rating"), ("rating",), "number", "n", -1)
-    unc = Column(
-        "unc", literal("\u00b1"), ("uncertainty",), "number", "n u", 1,
-        T_("uncertainty: one standard deviation, Elo"),
-    )  # fmt: skip
-    country = Column("country", T_("Country"), ("player.country.code",), "text", "", 1)
-    born = Column("born", T_("BY"), ("player.birth_year",), "year", "n", 1, T_("birth year"))
-    search = ("player.name", "player.native", "player.id", "player.city")
+    player = Column("player", T_("Player"), "player", "player", "nm", 1)
+    rating = Column("rating", T_("Rating"), "rating", "number", "n", -1)
+    unc = Column("unc", literal("\u00b1"), "uncertainty", "number", "n u", 1,
+                 T_("uncertainty: one standard deviation, Elo"))
+    country = Column("country", T_("Country"), "player.country.code", "text", "", 1)
+    born = Column("born", T_("BY"), "player.birth_year", "year", "n", 1, T_("birth year"))
+    search = "player.name player.native player.id player.city"
     players_count, shown = T_("%(n)s players"), T_("%(n)s of %(total)s shown")
     notes = {
         "gy1": T_(
             "Established players with at least %(n)s rated games in the year up to the list "
             "date (the RIF's \u201cGy1 \u2265 %(n)s\u201d list). Rank: among them; World: the "
-            "rank on the list of established active players.",
-            n=rules.gy1_games,
-        ),
+            "rank on the list of established active players.", n=rules.gy1_games),
         "inactive": T_(
             "Established players whose last rated game is more than %(n)s years before the "
-            "list date: not ranked.",
-            n=rules.active_years,
-        ),
+            "list date: not ranked.", n=rules.active_years),
         "provisional": T_(
-            "Players with at most %(n)s rated games: not ranked.", n=rules.established_games - 1
-        ),
+            "Players with at most %(n)s rated games: not ranked.", n=rules.established_games - 1),
     }
 
     def list_table(name: str, country_page: bool) -> Table:
         """A list's table: the world's, or a country's (its ranks, and World for Prev.)."""
         prefix = "country_" if country_page else ""
-        rank = Column(
-            "rank", T_("Rank"), (f"{prefix}rank" if country_page else "rank",), "rank", "n", 1,
-            T_("rank in the country") if country_page
-            else T_("rank among established active players"),
-        )  # fmt: skip
-        gy1_rank = Column(
-            "gy1_rank", T_("Rank"), (f"gy1_{prefix}rank",), "rank", "n", 1,
-            T_("rank among the players of this list"),
-        )  # fmt: skip
-        change = Column(
-            "change", T_("Change"), ("change",), "change", "n", -1,
-            T_("rating change since the previous list"), needs="change",
-        )  # fmt: skip
-        world = Column(
-            "world", T_("World"), ("rank",), "rank", "n", 1, T_("rank on the world list")
-        )
-        prev = Column(
-            "prev", T_("Prev."), ("previous_rank",), "rank", "n", 1,
-            T_("rank on the previous list"), needs="change",
-        )  # fmt: skip
-        gy1_world = Column(
-            "gy1_world", T_("World"), ("rank",), "rank", "n", 1,
-            T_("rank on the world list of established active players"),
-        )  # fmt: skip
-        peak = Column(
-            "peak", T_("Peak"), ("peak",), "number", "n", -1,
-            T_("the best rating up to the list date"),
-        )  # fmt: skip
-        tail = ("peak", "unc", *(c.name for c in gy), "country", "born")
-        first = ("player", "rating", "change")
+        rank = Column("rank", T_("Rank"), f"{prefix}rank", "rank", "n", 1,
+                      T_("rank in the country") if country_page
+                      else T_("rank among established active players"))
+        gy1_rank = Column("gy1_rank", T_("Rank"), f"gy1_{prefix}rank", "rank", "n", 1,
+                          T_("rank among the players of this list"))
+        change = Column("change", T_("Change"), "change", "change", "n", -1,
+                        T_("rating change since the previous list"), needs="change")
+        world = Column("world", T_("World"), "rank", "rank", "n", 1, T_("rank on the world list"))
+        prev = Column("prev", T_("Prev."), "previous_rank", "rank", "n", 1,
+                      T_("rank on the previous list"), needs="change")
+        gy1_world = Column("gy1_world", T_("World"), "rank", "rank", "n", 1,
+                           T_("rank on the world list of established active players"))
+        peak = Column("peak", T_("Peak"), "peak", "number", "n", -1,
+                      T_("the best rating up to the list date"))
+        tail = f"peak unc {' '.join(c.name for c in gy)} country born"
+        first = "player rating change"
         return Table(
-            name,
-            "list",
+            name, "list",
+            (rank, gy1_rank, player, rating, change, world, prev, gy1_world, peak, unc, *gy,
+             country, born),
             (
-                rank,
-                gy1_rank,
-                player,
-                rating,
-                change,
-                world,
-                prev,
-                gy1_world,
-                peak,
-                unc,
-                *gy,
-                country,
-                born,
-            ),  # fmt: skip
-            (
-                Tab(
-                    "active",
-                    T_("Active"),
-                    ("status", "==", 0),
-                    ("rank", *first, "world" if country_page else "prev", *tail),
-                    ("rank", 1),
-                ),  # fmt: skip
-                Tab(
-                    "gy1",
-                    literal(f"Gy1 \u2265 {rules.gy1_games}"),
-                    (gy1_rank.fields[0], ">", 0),
-                    ("gy1_rank", *first, "gy1_world", *tail),
-                    ("gy1_rank", 1),
-                    notes["gy1"],
-                ),  # fmt: skip
-                Tab(
-                    "inactive",
-                    T_("Inactive"),
-                    ("status", "==", 1),
-                    (*first, *tail),
-                    ("rating", -1),
-                    notes["inactive"],
-                ),  # fmt: skip
-                Tab(
-                    "provisional",
-                    T_("Provisional"),
-                    ("status", "==", 2),
-                    (*first, *tail),
-                    ("rating", -1),
-                    notes["provisional"],
-                ),  # fmt: skip
+                Tab("active", T_("Active"), ("status", "==", 0),
+                    f"rank {first} {'world' if country_page else 'prev'} {tail}", ("rank", 1)),
+                Tab("gy1", literal(f"Gy1 \u2265 {rules.gy1_games}"), (gy1_rank.fields[0], ">", 0),
+                    f"gy1_rank {first} gy1_world {tail}", ("gy1_rank", 1), notes["gy1"]),
+                Tab("inactive", T_("Inactive"), ("status", "==", 1), f"{first} {tail}",
+                    ("rating", -1), notes["inactive"]),
+                Tab("provisional", T_("Provisional"), ("status", "==", 2), f"{first} {tail}",
+                    ("rating", -1), notes["provisional"]),
             ),
-            search=search,
-            choose="player.country.code",
+            search=search, choose="player.country.code",
             marks=(Mark("entered", "entered", "player", T_("newly ranked"), "\u2191"),),
-            count=players_count,
-            shown=shown,
-            empty=T_("No players in this part of the list."),
+            count=players_count, shown=shown, empty=T_("No players in this part of the list."),
         )
 
     players_index = Table(
-        "players",
-        "list",
+        "players", "list",
         (
-            Column("id", T_("ID"), ("player.id",), "text", "", 1, key="player"),
+            Column("id", T_("ID"), "player.id", "text", "", 1, key="player"),
             player,
             rating,
-            Column("unc", literal("\u00b1"), ("uncertainty",), "number", "n u", 1),
-            Column("games", T_("Games"), ("games",), "count", "n", -1),
-            Column("rank", T_("Rank"), ("rank",), "rank", "n", 1),
-            Column("status", T_("Status"), ("status",), "status", "", 1),
-            Column("born", T_("BY"), ("player.birth_year",), "year", "n", 1),
-            Column("city", T_("City"), ("player.city",), "text", "", 1),
+            Column("unc", literal("\u00b1"), "uncertainty", "number", "n u", 1),
+            Column("games", T_("Games"), "games", "count", "n", -1),
+            Column("rank", T_("Rank"), "rank", "rank", "n", 1),
+            Column("status", T_("Status"), "status", "status", "", 1),
+            Column("born", T_("BY"), "player.birth_year", "year", "n", 1),
+            Column("city", T_("City"), "player.city", "text", "", 1),
             country,
         ),
-        (
-            Tab(
-                "",
-                T_("Players"),
-                None,
-                (
-                    "id",
-                    "player",
-                    "rating",
-                    "unc",
-                    "games",
-                    "rank",
-                    "status",
-                    "born",
-                    "city",
-                    "country",
-                ),
-                ("id", 1),
-            ),  # fmt: skip
-        ),
-        search=search,
-        choose="player.country.code",
-        count=players_count,
-        shown=shown,
-        plain=("id", "player"),
+        (Tab("", T_("Players"), None, "id player rating unc games rank status born city country",
+             ("id", 1)),),
+        search=search, choose="player.country.code", count=players_count, shown=shown,
+        plain="id player",
     )
     tournaments_index = Table(
-        "tournaments",
-        "tournaments",
+        "tournaments", "tournaments",
         (
-            Column("tournament", T_("Tournament"), ("page", "name"), "link", "nm", 1),
-            Column("place", T_("Place"), ("city", "country.code", "country.name"), "place", "", 1),
-            Column("games", T_("Rated games"), ("games",), "count", "n", -1),
-            Column("start", T_("Start"), ("start",), "date", "", -1),
-            Column("end", T_("End"), ("end",), "date", "", -1),
-            Column("rule", T_("Rule"), ("rule",), "text", "", 1),
+            Column("tournament", T_("Tournament"), "page name", "link", "nm", 1),
+            Column("place", T_("Place"), "city country.code country.name", "place", "", 1),
+            Column("games", T_("Rated games"), "games", "count", "n", -1),
+            Column("start", T_("Start"), "start", "date", "", -1),
+            Column("end", T_("End"), "end", "date", "", -1),
+            Column("rule", T_("Rule"), "rule", "text", "", 1),
         ),
-        (
-            Tab(
-                "",
-                T_("Tournaments"),
-                None,
-                ("tournament", "place", "games", "start", "end", "rule"),
-                None,
-            ),  # fmt: skip
-        ),
-        search=("name", "city", "country.code", "country.name", "rule"),
-        shown=shown,
-        plain=("tournament", "place", "games", "start", "end", "rule"),
+        (Tab("", T_("Tournaments"), None, "tournament place games start end rule", None),),
+        search="name city country.code country.name rule", shown=shown,
+        plain="tournament place games start end rule",
     )
     excluded = Table(
-        "excluded",
-        "excluded",
+        "excluded", "excluded",
         (
-            Column(
-                "tournament",
-                T_("Tournament"),
-                ("tournament.page", "tournament.name"),
-                "link",
-                "nm",
-                1,
-            ),  # fmt: skip
-            Column("end", T_("End"), ("tournament.end",), "date", "", -1),
-            Column("game", T_("Game"), ("game",), "text", "", 1),
-            Column("black", T_("Black"), ("black.name", "black.id"), "person", "", 1),
-            Column("white", T_("White"), ("white.name", "white.id"), "person", "", 1),
-            Column(
-                "reason",
-                T_("Reason"),
-                ("reason", "message.text", "message.template", "message.values"),
-                "reason",
-                "why",
-                1,
-            ),  # fmt: skip
+            Column("tournament", T_("Tournament"), "tournament.page tournament.name", "link",
+                   "nm", 1),
+            Column("end", T_("End"), "tournament.end", "date", "", -1),
+            Column("game", T_("Game"), "game", "text", "", 1),
+            Column("black", T_("Black"), "black.name black.id", "person", "", 1),
+            Column("white", T_("White"), "white.name white.id", "person", "", 1),
+            Column("reason", T_("Reason"),
+                   "reason message.text message.template message.values", "reason", "why", 1),
         ),
-        (
-            Tab(
-                "",
-                T_("Every game"),
-                None,
-                ("tournament", "end", "game", "black", "white", "reason"),
-                None,
-            ),  # fmt: skip
-        ),
-        search=(
-            "game",
-            "tournament.name",
-            "black.name",
-            "black.id",
-            "white.name",
-            "white.id",
-            "reason",
-            "message.text",
-        ),  # fmt: skip
+        (Tab("", T_("Every game"), None, "tournament end game black white reason", None),),
+        search="game tournament.name black.name black.id white.name white.id reason message.text",
         pin="tournament.page",
-        count=T_("%(n)s games"),
-        shown=T_("%(n)s of %(total)s games shown"),
+        count=T_("%(n)s games"), shown=T_("%(n)s of %(total)s games shown"),
     )
     today = T_("today's estimate")
     events = Table(
-        "events",
-        "event",
+        "events", "event",
         (
-            Column(
-                "tournament",
-                T_("Tournament"),
-                ("tournament.page", "tournament.name"),
-                "link",
-                "nm",
-                0,
-                kept=True,
-            ),  # fmt: skip
-            Column("date", T_("Date"), ("last_day",), "day", "", 0, static=False),
-            Column("score", T_("Score"), ("score2", "games"), "score_games", "", 0),
-            Column(
-                "perf",
-                T_("Perf."),
-                ("performance", "bound"),
-                "perf",
-                "",
-                0,
-                T_("performance"),
-                static=False,
-            ),  # fmt: skip
-            Column(
-                "then",
-                T_("At the time"),
-                ("then_before", "then_after", "note"),
-                "then",
-                "",
-                0,
-                T_("as the lists showed it then"),
-                kept=True,
-            ),  # fmt: skip
-            Column(
-                "change",
-                T_("Change"),
-                ("now_change", "now_before"),
-                "since",
-                "",
-                0,
-                T_("After \u2212 Before"),
-                static=False,
-            ),  # fmt: skip
-            Column("before", T_("Before"), ("now_before",), "dash", "", 0, today, static=False),
-            Column("after", T_("After"), ("now_after",), "number", "", 0, today, static=False),
+            Column("tournament", T_("Tournament"), "tournament.page tournament.name", "link",
+                   "nm", 0, kept=True),
+            Column("date", T_("Date"), "last_day", "day", "", 0, static=False),
+            Column("score", T_("Score"), "score2 games", "score_games", "", 0),
+            Column("perf", T_("Perf."), "performance bound", "perf", "", 0, T_("performance"),
+                   static=False),
+            Column("then", T_("At the time"), "then_before then_after note", "then", "", 0,
+                   T_("as the lists showed it then"), kept=True),
+            Column("change", T_("Change"), "now_change now_before", "since", "", 0,
+                   T_("After \u2212 Before"), static=False),
+            Column("before", T_("Before"), "now_before", "dash", "", 0, today, static=False),
+            Column("after", T_("After"), "now_after", "number", "", 0, today, static=False),
         ),
-        (
-            Tab(
-                "",
-                T_("Tournaments"),
-                None,
-                ("tournament", "date", "score", "perf", "then", "change", "before", "after"),
-                None,
-            ),  # fmt: skip
-        ),
+        (Tab("", T_("Tournaments"), None, "tournament date score perf then change before after",
+             None),),
         derived=(
-            (
-                "now_before",
-                "today's estimate of the rating just before it: the chart's point "
-                "before its span; none: new",
-            ),
-            (
-                "now_after",
-                "today's estimate just after it: the chart's last at or before its last day",
-            ),
+            ("now_before", "today's estimate of the rating just before it: the chart's point "
+                           "before its span; none: new"),
+            ("now_after", "today's estimate just after it: the chart's last at or before its "
+                          "last day"),
             ("now_change", "now_after - now_before, as shown"),
-            (
-                "note",
-                "the other tournaments of the player the same list first rated (HTML; Python's)",
-            ),
-        ),  # fmt: skip
+            ("note", "the other tournaments of the player the same list first rated (HTML; "
+                     "Python's)"),
+        ),
         virtual=False,
     )
     games = Table(
-        "games",
-        "game",
+        "games", "game",
         (
-            Column("round", T_("Round"), ("round",), "text", "", 0, static=False),
-            Column(
-                "opponent", T_("Opponent"), ("opponent",), "player_label", "op", 0, static=False
-            ),
-            Column("result", T_("Result"), ("code", "id"), "result", "", 0, static=False),
-            Column(
-                "colour",
-                literal("\u25cf\u25cb"),
-                ("code",),
-                "colour",
-                "",
-                0,
-                T_("colour"),
-                static=False,
-            ),  # fmt: skip
-            Column("rating", T_("Rating"), ("opponent_rating",), "number", "", 0, static=False),
+            Column("round", T_("Round"), "round", "text", "", 0),
+            Column("opponent", T_("Opponent"), "opponent", "player_label", "op", 0),
+            Column("result", T_("Result"), "code id", "result", "", 0),
+            Column("colour", literal("\u25cf\u25cb"), "code", "colour", "", 0, T_("colour")),
+            Column("rating", T_("Rating"), "opponent_rating", "number", "", 0),
         ),
-        (Tab("", T_("Games"), None, ("round", "opponent", "result", "colour", "rating"), None),),
+        (Tab("", T_("Games"), None, "round opponent result colour rating", None),),
         derived=(
             ("event", "the game's tournament: its event's position"),
             ("id", "its renju.net id; none: not linked"),
             ("heading", "its tournament's name, linked, and its date (HTML)"),
         ),
-        group="event",
-        heading="heading",
-        virtual=False,
+        group="event", heading="heading", virtual=False, static=False,
     )
     cross = Table(
-        "cross",
-        "standing",
+        "cross", "standing",
         (
-            Column(
-                "place", TP_("standings", "Place"), ("place_first", "place_last"), "places", "n", 0
-            ),
-            Column("number", literal("#"), ("number",), "number", "no", 0, static=False),
-            Column("player", T_("Player"), ("player",), "player_label", "nm", 0),
-            Column("score", T_("Score"), ("score2",), "score", "n sc", 0),
-            Column("round", literal(""), ("cells",), "cell", "", 0, static=False, each="rounds"),
-            Column("perf", T_("Perf."), ("performance", "bound"), "perf", "n", 0, static=False),
-            Column("before", T_("Before"), ("before",), "dash", "n", 0, static=False),
-            Column("after", T_("After"), ("after",), "number", "n", 0, static=False),
-            Column("change", T_("Change"), ("change", "before"), "since", "n", 0, static=False),
+            Column("place", TP_("standings", "Place"), "place_first place_last", "places", "n", 0),
+            Column("number", literal("#"), "number", "number", "no", 0, static=False),
+            Column("player", T_("Player"), "player", "player_label", "nm", 0),
+            Column("score", T_("Score"), "score2", "score", "n sc", 0),
+            Column("round", literal(""), "cells", "cell", "", 0, static=False, each="rounds"),
+            Column("perf", T_("Perf."), "performance bound", "perf", "n", 0, static=False),
+            Column("before", T_("Before"), "before", "dash", "n", 0, static=False),
+            Column("after", T_("After"), "after", "number", "n", 0, static=False),
+            Column("change", T_("Change"), "change before", "since", "n", 0, static=False),
         ),
-        (
-            Tab(
-                "",
-                T_("Standings"),
-                None,
-                (
-                    "place",
-                    "number",
-                    "player",
-                    "score",
-                    "round",
-                    "perf",
-                    "before",
-                    "after",
-                    "change",
-                ),
-                None,
-            ),  # fmt: skip
-        ),
+        (Tab("", T_("Standings"), None,
+             "place number player score round perf before after change", None),),
         virtual=False,
     )
     pairings = Table(
-        "pairings",
-        "",
+        "pairings", "",
         (
-            Column("black", T_("Black"), ("black",), "player_label", "nm pl", 0, static=False),
-            Column("black_after", T_("After"), ("black_after",), "number", "n", 0, static=False),
-            Column("result", T_("Result"), ("result", "id"), "pairing", "res", 0, static=False),
-            Column("white_after", T_("After"), ("white_after",), "number", "n", 0, static=False),
-            Column("white", T_("White"), ("white",), "player_label", "pl", 0, static=False),
+            Column("black", T_("Black"), "black", "player_label", "nm pl", 0),
+            Column("black_after", T_("After"), "black_after", "number", "n", 0),
+            Column("result", T_("Result"), "result id", "pairing", "res", 0),
+            Column("white_after", T_("After"), "white_after", "number", "n", 0),
+            Column("white", T_("White"), "white", "player_label", "pl", 0),
         ),
-        (
-            Tab(
-                "",
-                T_("Pairings by round"),
-                None,
-                ("black", "black_after", "result", "white_after", "white"),
-                None,
-            ),  # fmt: skip
-        ),
+        (Tab("", T_("Pairings by round"), None, "black black_after result white_after white",
+             None),),
         derived=(
             ("round", "the round's position"),
             ("heading", "the round's heading (HTML)"),
@@ -1194,10 +997,9 @@ def tables(rules: RuleNumbers) -> dict[str, Table]:
             ("result", "Black's result: +, = or -"),
             ("id", "the game's renju.net id; none: not linked"),
         ),
-        group="round",
-        heading="heading",
-        virtual=False,
+        group="round", heading="heading", virtual=False, static=False,
     )
+    # fmt: on
     return {
         t.name: t
         for t in (

@@ -67,19 +67,16 @@ TRANSLATED = tuple(code for code in LANGUAGES if code != "en")
 """The languages with a catalog."""
 KEYWORDS = {
     "_": None,
-    "_p": ((1, "c"), 2),
-    "_t": None,
     "attr": (2,),
     "gettext": None,
     "N_": None,
     "T_": None,
     "TP_": ((1, "c"), 2),
 }
-"""The message functions: ``_`` (an element), ``_t`` (plain text), ``attr`` (an attribute),
-``gettext`` (what a template's ``{% trans %}`` block calls), ``N_`` (a message, translated where
-it is shown), ``T_`` (a text of a declaration, ``contract.py``), and ``_p`` and ``TP_`` with a
-context where one English word has two meanings ("Place": a venue, or a place in the
-standings)."""
+"""The message functions: ``_`` (an element), ``attr`` (an attribute), ``gettext`` (what a
+template's ``{% trans %}`` block calls), ``N_`` (a message, translated where it is shown),
+``T_`` (a text of a declaration, ``contract.py``), and ``TP_`` with a context where one English
+word has two meanings ("Place": a venue, or a place in the standings)."""
 CONTEXT = "\x04"
 """Between a message's context and its text in the catalogs' keys (gettext's convention)."""
 
@@ -154,17 +151,6 @@ def _(message: str, **values: object) -> Markup:
     return Markup(f"<span data-m={message_id(message)}>{_fill(message, values)}</span>")
 
 
-def _p(context: str, message: str, **values: object) -> Markup:
-    """:func:`_` of a message with a context (one English word, two meanings: "Place")."""
-    mid = message_id(message, context)
-    return Markup(f"<span data-m={mid}>{_fill(message, values)}</span>")
-
-
-def _t(message: str, **values: object) -> str:
-    """``message`` as plain English text with its values: a ``<title>``, a file's text."""
-    return message % values if values or "%%" in message else message
-
-
 ATTRIBUTES = {"title": "data-mt", "placeholder": "data-mp", "aria-label": "data-ma"}
 """The attributes a message can be in, and the attribute that carries its id there."""
 
@@ -172,7 +158,8 @@ ATTRIBUTES = {"title": "data-mt", "placeholder": "data-mp", "aria-label": "data-
 def attr(name: str, message: str) -> Markup:
     """The attribute ``name`` (``title``, ``placeholder``, ``aria-label``) holding ``message``
     (no values), with its id beside it: ``title="birth year" data-mt=ID``."""
-    return Markup(f'{name}="{escape(_t(message))}" {ATTRIBUTES[name]}={message_id(message)}')
+    text = message.replace("%%", "%")
+    return Markup(f'{name}="{escape(text)}" {ATTRIBUTES[name]}={message_id(message)}')
 
 
 def jinja_gettext(message: str) -> str:

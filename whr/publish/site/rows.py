@@ -11,7 +11,6 @@ script's ``FORMAT``: ``tests/publish/site/test_rows.py`` holds the two equal in 
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -239,14 +238,6 @@ FORMATTERS: dict[str, Formatter] = {
 }
 """The formatters Python draws cells with (those of the columns shown without script, and the
 kept ones), by name: the same cells as the page script's ``FORMAT``."""
-
-
-def fold(text: str) -> str:
-    """A sort key of a text as the page script's: lower case, without accents."""
-    s = text.lower()
-    if s.isascii():
-        return s
-    return "".join(c for c in unicodedata.normalize("NFD", s) if not unicodedata.combining(c))
 
 
 # --- rows ---------------------------------------------------------------------------------------
