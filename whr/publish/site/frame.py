@@ -42,7 +42,7 @@ from markupsafe import Markup, escape
 from whr.digest import text_sha256
 from whr.lists import View
 from whr.publish.site.contract import Table, tables
-from whr.publish.site.i18n import attr, counted, jinja_gettext
+from whr.publish.site.i18n import N_, _, attr, counted, inner, mark
 from whr.publish.site.rows import Source
 from whr.tables import days_of
 
@@ -187,13 +187,11 @@ def environment() -> jinja2.Environment:
         extensions=["jinja2.ext.i18n"],
     )
     # the pages are English, each message an element with its id (the page script swaps its
-    # content for the reader's language: i18n.py)
+    # content for the reader's language: i18n.py); {% trans %} calls gettext with the values
     env.install_gettext_callables(  # type: ignore[attr-defined]  # added by the i18n extension
-        jinja_gettext,
-        lambda singular, plural, n: jinja_gettext(singular if n == 1 else plural),
-        newstyle=True,
+        _, lambda singular, plural, n: _(singular if n == 1 else plural), newstyle=True
     )
-    env.globals["attr"] = attr
+    env.globals.update(_=_, gettext=_, N_=N_, attr=attr, mark=mark, inner=inner)
     env.filters["json"] = lambda v: Markup(script_json(v))
     env.filters["thousands"] = counted
     env.filters["shown"] = shown

@@ -43,7 +43,7 @@ from whr.publish.site.frame import (
     text,
     whole,
 )
-from whr.publish.site.i18n import N_, _, inner, mark, native_lang
+from whr.publish.site.i18n import N_, _, inner, into, mark, native_lang
 from whr.publish.site.lists import ListData, shown_change
 from whr.publish.site.names import namesake_labels, page_names
 from whr.publish.site.rows import Context, Source, cells, shown_columns, signed, table_html
@@ -52,11 +52,12 @@ EPOCH_DAY = np.datetime64("1970-01-01", "D")
 
 
 def status_labels(rules: RuleNumbers) -> tuple[str, str, str]:
-    """What each status means, by status code (``whr.tables.STATUSES`` order)."""
+    """What each status means, by status code (``whr.tables.STATUSES`` order), as a fact's
+    ``<dd>``."""
     return (
-        str(_("established, active")),
-        str(_("established, inactive: no rated game in %(n)s years", n=rules.active_years)),
-        str(_("provisional: at most %(n)s rated games", n=rules.established_games - 1)),
+        into("dd", _("established, active")),
+        into("dd", _("established, inactive: no rated game in %(n)s years", n=rules.active_years)),
+        into("dd", _("provisional: at most %(n)s rated games", n=rules.established_games - 1)),
     )
 
 
@@ -552,7 +553,7 @@ FROM, BORN, STATUS, RANK, GAMES = (
 )  # fmt: skip
 FIRST_LAST, BEST = _label(N_("First, last game")), _label(N_("Best rating"))
 PREVIOUS_LIST = _label(N_("Previous list"))
-CHANGE, NOT_ON_IT = str(_("change")), str(_("not on it: new on this list"))
+CHANGE, NOT_ON_IT = str(_("change")), into("dd", _("not on it: new on this list"))
 WORLD_COUNTRY = str(
     _("%(world)s in the world, %(country)s in the country", world="%s", country="%s")
 )
@@ -567,7 +568,7 @@ GAMES_SPLIT = str(
         lost="%s",
     )  # fmt: skip
 )
-BEST_ON = str(_("%(rating)s on %(day)s", rating="%s", day="%s"))
+BEST_ON = into("dd", _("%(rating)s on %(day)s", rating="%s", day="%s"))
 RATING_ON = N_("Rating on %(day)s")
 
 
@@ -601,10 +602,10 @@ def _player_facts(cols: Columns, lo: int, hi: int) -> list[str]:
             + f"{rating_on}<dd><strong>{rating[k]}</strong>"
             + (f" ± {unc[k]}" if unc[k] else "")
             + (_previous(previous[k], change[k]) if cols.has_previous else "")
-            + f"{STATUS}<dd>{cols.status_labels[cols.status[i]]}{RANK}<dd>{ranks}"
+            + f"{STATUS}{cols.status_labels[cols.status[i]]}{RANK}{into('dd', ranks)}"
             f"{GAMES}<dd>{GAMES_SPLIT % (n, w, d, lost)} · Gy1 {g1}, Gy2 {g2}, Gy5 {g5}"
             f"{FIRST_LAST}<dd>{first[k]}, {last[k]}"
-            f"{BEST}<dd>{BEST_ON % (best[k], best_day[k])}</dl>"
+            f"{BEST}{BEST_ON % (best[k], best_day[k])}</dl>"
         )
     return out
 
@@ -613,7 +614,7 @@ def _previous(previous: str, change: float) -> str:
     """The facts' row of the previous list: its rating and the change since, as shown (today's
     rating shown minus the previous one shown)."""
     if change != change:
-        return f"{PREVIOUS_LIST}<dd>{NOT_ON_IT}"
+        return f"{PREVIOUS_LIST}{NOT_ON_IT}"
     return (
         f"{PREVIOUS_LIST}<dd><span class=prev>{previous}</span> · {CHANGE} "
         f"<strong class=delta>{signed(change)}</strong>"

@@ -149,7 +149,7 @@ def _player(ctx: Context, p: Any, label: bool) -> str:
     pl = ctx.players
     native = pl["native"][p]
     html = (
-        f'<a href="{ctx.root}p/{escape(pl["page"][p])}.html"'
+        f"<a href={ctx.root}p/{escape(pl['page'][p])}.html"
         + (" class=f" if pl["female"][p] else "")
         + (f' title="{escape(native)}"' if native else "")
         + f">{escape(pl['name'][p])}</a>"
@@ -160,8 +160,8 @@ def _player(ctx: Context, p: Any, label: bool) -> str:
 
 
 def _link(ctx: Context, page: Any, name: Any) -> str:
-    text = str(escape(name or ""))
-    return f'<a href="{ctx.root}tournaments/{escape(page)}.html">{text}</a>' if page else text
+    text = str(escape(name or ""))  # (a page's name is plain: no quotes needed, names.py)
+    return f"<a href={ctx.root}tournaments/{escape(page)}.html>{text}</a>" if page else text
 
 
 def _change(change: Any) -> str:

@@ -24,7 +24,7 @@ from whr.publish.site.frame import (
     safe_in_script,
     text,
 )
-from whr.publish.site.i18n import N_, _, inner, mark
+from whr.publish.site.i18n import N_, _, inner, into, mark
 from whr.publish.site.names import page_names
 from whr.publish.site.rows import Context, Source, cells, place_html, shown_columns, table_html
 
@@ -39,7 +39,7 @@ def _label(message: str, context: str | None = None) -> str:
 
 PLACE, DATES, RULE = _label(N_("Place")), _label(N_("Dates")), _label(N_("Rule"))
 RATED, NOT_RATED = _label(N_("Rated games")), _label(N_("Not rated"))
-BETWEEN = str(_("%(games)s between %(players)s players", games="%s", players="%s"))
+BETWEEN = into("dd", _("%(games)s between %(players)s players", games="%s", players="%s"))
 AND_WHY = str(_("%(n)s games, and why", n="%s"))
 
 
@@ -274,7 +274,7 @@ def tournament_pages(r: Renderer, cols: Columns, page: Stencil, lo: int, hi: int
             f"<dl class=facts>{PLACE}<dd>{place}"
             f"{DATES}<dd>{start if start == end else f'{start} – {end}'}"
             f"{RULE}<dd>{escape(cols.rule[k] or '–')}"
-            f"{RATED}<dd>{BETWEEN % (cols.games[k], len(mine_rows))}"
+            f"{RATED}{BETWEEN % (cols.games[k], len(mine_rows))}"
         )
         if cols.excluded[k]:
             facts += (
