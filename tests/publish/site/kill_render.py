@@ -1,4 +1,4 @@
-"""A site render whose page workers hang, holding the published tree's lock (for test_site.py).
+"""A site render whose page workers hang, holding the published tree's lock (for test_frame.py).
 
 Usage: python -m tests.publish.site.kill_render OUT   (from the repository's directory)
 

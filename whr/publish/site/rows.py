@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -295,8 +296,10 @@ def cells(table: Table, columns: Sequence[Column], source: Source, ids: Iterable
     return [list(row) for row in zip(*per_column, strict=True)] if per_column else []
 
 
-def head(columns: Sequence[Column], lean: bool = False) -> str:
-    """The headings of ``columns``: each its message (by id), its class unless ``lean``."""
+@cache
+def head(columns: tuple[Column, ...], lean: bool = False) -> str:
+    """The headings of ``columns``: each its message (by id), its class unless ``lean``
+    (computed once per set of columns: tens of thousands of pages have the same)."""
     out = []
     for c in columns:
         cls = f" class={_quoted(c.cls)}" if c.cls and not lean else ""
@@ -331,7 +334,7 @@ def html(
 def table_html(columns: Sequence[Column], rows: Iterable[Sequence[str]], lean: bool) -> Markup:
     """``<thead>``/``<tbody>`` of ``rows`` (cells of ``columns``, HTML): see :func:`html`."""
     opening = ["<td>" if lean or not c.cls else f"<td class={_quoted(c.cls)}>" for c in columns]
-    out = [("<tr>" if lean else "<thead><tr>") + head(columns, lean)]
+    out = [("<tr>" if lean else "<thead><tr>") + head(tuple(columns), lean)]
     out.append("\n" if lean else "</thead><tbody>\n")
     for row in rows:
         out.append("<tr>" + "".join(o + v for o, v in zip(opening, row, strict=True)) + "\n")
