@@ -237,11 +237,11 @@ def test_tournaments_first_rated_by_one_list_say_so(kept, site: Path, browser) -
     pages = page_names(sharing)
     for player in sharing:
         text = (site / "p" / f"{pages[player]}.html").read_text(encoding="utf-8")
-        body = text.split("<ul class=events>", 1)[1].split("</ul>", 1)[0]
-        for li in body.split("<li>")[1:]:
-            tid = re.search(r"href=../tournaments/([^.]+)\.html", li).group(1)
+        body = text.split("<div id=record>", 1)[1].split("</table>", 1)[0]
+        for li in [row for row in body.split("<tr>")[1:] if "<th" not in row]:
+            tid = re.search(r'href="?../tournaments/([^.]+)\.html', li).group(1)
             others = partners.get((player, tid), [])
-            note = re.search(r"<small>with (.*)</small>$", li)
+            note = re.search(r"<small class=with[^>]*>with <var>(.*)</var></small>\s*$", li)
             if others:
                 assert note and with_(note.group(1)) == {name[t] for t in others}, li
             else:

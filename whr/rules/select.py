@@ -18,6 +18,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from whr.rules.config import EligibilityConfig
+from whr.rules.messages import fill
 from whr.rules.names import certified_mask
 from whr.rules.notes import classify_notes, matched_phrase
 from whr.rules.reasons import REASONS
@@ -468,7 +469,7 @@ def _messages(
     message = np.empty(len(rows), dtype=object)
     pos = judged.pos
     cut = config.cutover.isoformat()
-    after = ", after the as-of date " + as_of.isoformat()
+    as_of_text = as_of.isoformat()
 
     for code in REASONS:
         which = np.flatnonzero(reason[rows] == code)
@@ -490,111 +491,100 @@ def _messages(
 
         text: pd.Series | str  # one message for every game of the reason, or one per game
         if code == "duplicate_game":
-            text = "game id " + q(g("game_id")) + " was read before; only the first copy is judged"
+            text = fill(code, game=q(g("game_id")))
         elif code == "unknown_tournament":
             tid = g("tournament_id")
             text = choose(
-                tid.isna(),
-                "the game names no tournament",
-                "tournament " + q(tid) + " is not in the tournaments table",
+                tid.isna(), fill(f"{code}.none"), fill(f"{code}.missing", tournament=q(tid))
             )
         elif code == "out_of_category":
             rule, cat = q(t("rule")), t("category")
             text = choose(
                 cat.isna(),
-                "rule " + rule + " has no known category; the list is " + category,
-                "rule " + rule + " is " + cat.fillna("").astype(str) + "; the list is " + category,
+                fill(f"{code}.unknown", rule=rule, category=category),
+                fill(
+                    f"{code}.other",
+                    rule=rule,
+                    rule_category=cat.fillna("").astype(str),
+                    category=category,
+                ),
             )
-        elif code == "override_game":
-            comment = g("game_id").map(dict(config.unrated_games)).fillna("")
-            text = "unrated_games: " + comment.replace("", "(no reason given)")
-        elif code == "override_tournament":
-            comment = g("tournament_id").map(dict(config.unrated_tournaments)).fillna("")
-            text = "unrated_tournaments: " + comment.replace("", "(no reason given)")
+        elif code in ("override_game", "override_tournament"):
+            listed = config.unrated_games if code == "override_game" else config.unrated_tournaments
+            column = "game_id" if code == "override_game" else "tournament_id"
+            comment = g(column).map(dict(listed)).fillna("")
+            text = choose(comment == "", fill(f"{code}.no_reason"), fill(code, reason=comment))
         elif code == "bye":
             text = choose(
                 g("bye").fillna(False).astype(bool),
-                "a bye: a round without a game, not a game",
-                "a bye, as its note says: " + _phrases(g("note"), config, "bye"),
+                fill("bye.flag"),
+                fill("bye.note", phrase=_phrases(g("note"), config, "bye")),
             )
         elif code == "forfeit":
-            section = " (RIF qualification system 1996, section 4)"
             text = choose(
                 g("forfeit").fillna(False).astype(bool),
-                "not played in reality: the source marks it a walk-over or a result by default",
-                "not played in reality, as its note says: "
-                + _phrases(g("note"), config, "not_played"),
+                fill("forfeit.flag"),
+                fill("forfeit.note", phrase=_phrases(g("note"), config, "not_played")),
             )
-            text = text + section
         elif code == "handicap":
             stones = g("handicap").astype(int)
-            text = "played with a handicap of " + stones.astype(str)
-            text = text + choose(stones == 1, " stone", " stones")
-            text = text + "; a handicap game is not a game under a rule certified by the RIF"
+            text = choose(
+                stones == 1,
+                fill("handicap.one"),
+                fill("handicap.many", stones=stones.astype(str)),
+            )
         elif code == "unrated_game":
-            text = "the game record is marked unrated"
+            text = fill(code)
         elif code == "no_result":
             value = g("result")
             text = choose(
-                value.isna(),
-                "no result recorded",
-                "result " + value.astype(str) + " is not 1, 0.5 or 0",
+                value.isna(), fill(f"{code}.none"), fill(f"{code}.other", result=value.astype(str))
             )
         elif code == "unknown_player":
             black, white = g("black"), g("white")
             text = choose(
                 black.isna(),
-                "black is unknown",
+                fill(f"{code}.black"),
                 choose(
                     white.isna(),
-                    "white is unknown",
-                    "player " + q(black) + " or " + q(white) + " is not in the players table",
+                    fill(f"{code}.white"),
+                    fill(f"{code}.missing", black=q(black), white=q(white)),
                 ),
             )
         elif code == "self_play":
-            text = "black and white are the same player " + q(g("black"))
+            text = fill(code, player=q(g("black")))
         elif code == "unknown_date":
             tid = g("tournament_id")
             line = tid.map(lambda t: repr(facts_line(str(t))))
-            text = (
-                "neither the game nor its tournament " + q(tid) + " has a known date; give the "
-                "tournament's first and last day in tournament_facts.csv: the line "
-                + line
-                + f" under the header {','.join(FACT_COLUMNS)!r}"
-            )
+            header = repr(",".join(FACT_COLUMNS))
+            text = fill(code, tournament=q(tid), line=line, header=header)
         elif code == "before_rated_era":
-            text = "dated " + g("date").astype(str) + ", before any game can be rated"
-            text = text + f" ({config.first_rated_day}): a wrong date"
+            text = fill(code, date=g("date").astype(str), first=str(config.first_rated_day))
         elif code == "after_as_of":
-            text = "played " + g("date").astype(str) + after + ": a later game, for a later list"
+            text = fill(code, date=g("date").astype(str), as_of=as_of_text)
         elif code == "unfinished_tournament":
-            text = "tournament " + q(g("tournament_id")) + " ends " + t("end").astype(str) + after
+            tournament = q(g("tournament_id"))
+            text = fill(code, tournament=tournament, end=t("end").astype(str), as_of=as_of_text)
         elif code == "tournament_type":
-            text = "tournament type " + t("type").astype(str) + " is not 0 (ordinary)"
-            text = text + "; the RIF's site rates type 0 only"
+            text = fill(code, type=t("type").astype(str))
         elif code == "rule_not_certified":
-            text = (
-                "rule " + q(t("rule")) + " is not certified by the RIF (required from " + cut + ")"
-            )
+            text = fill(code, rule=q(t("rule")), since=cut)
         elif code == "too_short":
             minutes = t("minutes").map("{:g}".format)
-            text = minutes + f" minutes per player, less than {config.min_minutes:g} (from {cut})"
+            text = fill(code, minutes=minutes, least=f"{config.min_minutes:g}", since=cut)
         elif code == "online_unsupervised":
-            text = "played " + t("mode").astype(str) + "; face to face or supervised online only"
-            text = text + " (from " + cut + ")"
+            text = fill(code, mode=t("mode").astype(str), since=cut)
         elif code == "no_moves":
-            text = "no moves recorded; complete game records are required from " + cut
+            text = fill(code, since=cut)
         elif code == "not_rated":
-            text = "the database does not mark tournament " + q(g("tournament_id")) + " rated"
-            text = text + " (nor does rated_tournaments)"
+            text = fill(code, tournament=q(g("tournament_id")))
         else:  # unverified
+            tournament = q(g("tournament_id"))
             text = choose(
                 pd.Series(judged.known["rated"][at]),
-                " is judged by the rules of " + cut + " but a fact is not known",
-                " has no rated flag in its source (an EGF table) and no maintainer confirmed it "
-                "(rated_tournaments, or a line of tournament_facts.csv: see facts_needed.csv)",
+                fill(f"{code}.unknown_fact", tournament=tournament, since=cut),
+                fill(f"{code}.no_flag", tournament=tournament),
             )
-            text = "strict mode: tournament " + q(g("tournament_id")) + text
         message[which] = text.to_numpy(dtype=object) if isinstance(text, pd.Series) else text
     return message
 

@@ -62,20 +62,27 @@ def site_of(
     view: View, info: Mapping[str, Any], game_links: bool, base_url: str | None = None
 ) -> Site:
     """What every page family shares (:class:`frame.Site`), formatted once."""
-    tours, tournament_page = tournaments.table(view)
+    tours, tournament_page, places = tournaments.table(view)
     linked: frozenset[str] = frozenset()
     games = view.tables.games
     if game_links and len(games):
         linked = frozenset(games["game_id"].astype("str")[renjunet_games(games)])
+    listed = countries.table(view)
+    pages = dict(zip(listed["code"], listed["page"], strict=True))
+    places = places.assign(page=[pages.get(c, "") for c in places["code"].tolist()])
+    people = players.table(view)
     return Site(
         view=view,
         info=info,
         game=view.category.capitalize(),
-        players=players.table(view),
-        countries=countries.table(view),
+        players=people,
+        countries=listed,
         tournaments=tours,
         tournament_page=tournament_page,
         linked=linked,
+        places=places,
+        players_source=players.source(people, listed),
+        names=countries.named(view),
         base_url=base_url,
     )
 
@@ -144,9 +151,7 @@ def write(
         raise ValueError(f"processes must be an int >= 1 or None, got {processes!r}")
     site = site_of(view, info, game_links, base_url)
     _static(target, view)
-    i18n.write_catalogs(
-        target / "static", site.countries["code"].tolist(), site.countries["name"].tolist()
-    )
+    i18n.write_catalogs(target / "static", site.names)
     r = Renderer(target, site)
     r.data("players", "players", players.data(site))  # the pages name these two data files
     tournaments.write_index(r)

@@ -12,8 +12,10 @@ from collections.abc import Mapping
 from typing import Any
 
 import pandas as pd
+from markupsafe import Markup
 
-from whr.publish.site.frame import environment, long_date, shown
+from whr.publish.site.about import parameter_rows
+from whr.publish.site.frame import environment, long_date
 from whr.publish.site.i18n import _
 from whr.publish.site.names import slug
 
@@ -23,9 +25,9 @@ TOP = 100
 _env = environment()
 
 
-def _title(category: str, variant: str | None, day: dt.date | None = None) -> str:
+def _title(category: str, variant: str | None, day: dt.date | None = None) -> Markup:
     """A list's title (a message: the page script translates it), with its day if given."""
-    game = category.capitalize()  # "Renju", "Gomoku": messages too (i18n.GAMES)
+    game = _(category.capitalize())  # "Renju", "Gomoku": messages too (i18n.GAMES)
     if day is None and variant is None:
         return _("%(game)s world rating list", game=game)
     if day is None:
@@ -87,7 +89,7 @@ def day_page(
         counts={k: counts.get(k, 0) for k in ("active", "inactive", "provisional", "listed")}
         | {"rated_games": counts.get("rated_games", 0)},
         forced=manifest.get("forced"),
-        parameters=[(k, shown(v)) for k, v in manifest.get("parameters", {}).items() if k != "fit"],
+        parameters=parameter_rows(manifest.get("parameters", {}), manifest.get("fit_params") or {}),
         inputs_sha256=manifest.get("inputs_sha256"),
         list_href=list_href,
         site_href=site_href,

@@ -1,14 +1,12 @@
-"""The page data: every JSON payload the page script reads, its fields declared once, here.
+"""The page data and the tables: every JSON payload the page script reads and every table the
+site draws, each declared once, here.
 
-The script (``static/site.js``) reads a field only as ``F.<payload>.<field>``: ``F`` is
-:func:`script_fields` of these declarations, written into the script as the site is rendered
+Payloads. The script (``static/site.js``) reads a field only as ``F.<payload>.<field>``: ``F``
+is :func:`script_fields` of these declarations, written into the script as the site is rendered
 (:func:`page_script`), so the data stays compact (columns under short keys, rows as arrays:
 names cost no bytes per row) and the script never counts positions. The Python writers build
-every payload through the same declarations (:meth:`Payload.text`, :meth:`Payload.rows`,
-...), so the two cannot drift apart; ``tests/publish/test_contract.py`` holds the script to
-the declared names.
-
-Two kinds of payload:
+every payload through the same declarations (:meth:`Payload.text`, :meth:`Payload.rows`, ...),
+so the two cannot drift apart. Two kinds of payload:
 
 - keyed: a JSON object; ``F.<payload>.<field>`` is the field's key (a list's data file is one
   such object of columns, ``{"p": [...], "r": [...], ...}``);
@@ -16,21 +14,49 @@ Two kinds of payload:
   is ``[tournament, last day, games, ...]``). A flat run of such rows (a tournament's games:
   four numbers each) is read at ``j + F.game.<field>``.
 
-The script is also given the rules the list was computed with (``RULES``, the payload
-``rules``): the numbers its texts state.
+A field that is a position into something else says so (``ref``): a field of the same payload
+(a list's codes, a table of its own) or another payload the page has (``players``), so that a
+column can show ``player.birth_year``.
+
+Tables. Each table of the site (:data:`TABLES`, :func:`tables`) is declared once: its rows (a
+payload), its columns (heading message, CSS class, the fields it shows, the formatter that
+shows them, the first direction of its sort), its parts (tabs: which rows, which columns, in
+which order) and its marks. The Python row filler (``rows.py``) writes from it the rows a page
+carries for readers without script, and the page script's one generic table draws every table
+from it (``T`` in the script, :func:`script_tables`): neither side names a column of its own.
+The texts are messages (:class:`Text`), carried by their id (``i18n.message_id``); the texts
+the script writes outside the tables are declared here too (:data:`TEXTS`). A formatter is
+implemented once in each language, by its name (:data:`FORMATS`).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any, cast
 
-from whr.lists import RuleNumbers
+from markupsafe import Markup, escape
 
-__all__ = ["PAYLOADS", "Field", "Payload", "page_script", "script_fields"]
+from whr.lists import RuleNumbers
+from whr.publish.site.i18n import LANGUAGES, PLACEHOLDER, html_of, message_id
+
+__all__ = [
+    "FORMATS",
+    "PAYLOADS",
+    "TEXTS",
+    "Column",
+    "Field",
+    "Mark",
+    "Payload",
+    "Tab",
+    "Table",
+    "Text",
+    "page_script",
+    "script_fields",
+    "tables",
+]
 
 
 @dataclass(frozen=True)
@@ -43,6 +69,8 @@ class Field:
     text: str
     optional: bool = False  # may be left out (a keyed payload) or end a row early (rows)
     read: bool = True  # the page script reads it (else it is there for programs and readers)
+    ref: str = ""  # a position into ref: a field of the same payload, else a payload by name
+    holds: str = ""  # its value is a payload of that name (a table the other fields point into)
 
 
 @dataclass(frozen=True)
@@ -65,6 +93,9 @@ class Payload:
     @cached_property
     def _required(self) -> frozenset[str]:
         return frozenset(f.name for f in self.fields if not f.optional)
+
+    def field(self, name: str) -> Field:
+        return next(f for f in self.fields if f.name == name)
 
     def script(self) -> dict[str, str | int]:
         """What the script reads each field by: its key, or its position."""
@@ -124,19 +155,22 @@ def _rows(name: str, doc: str, *fields: tuple[str, ...]) -> Payload:
 
 def _field(spec: tuple[str, ...]) -> Field:
     name, key, text, *flags = spec
-    return Field(name, key, text, optional="optional" in flags, read="unread" not in flags)
+    ref = next((f.removeprefix("ref=") for f in flags if f.startswith("ref=")), "")
+    holds = next((f.removeprefix("holds=") for f in flags if f.startswith("holds=")), "")
+    return Field(name, key, text, "optional" in flags, "unread" not in flags, ref, holds)
 
 
-# --- the declarations ----------------------------------------------------------------------
+# --- the payloads ----------------------------------------------------------------------------
 # (the order of the fields is the order they are written in: change it and the data changes)
 
 LIST = _keyed(
     "list",
     "one rating list (a data file data/list-<date>.<digest>.js sets WHR.lists[key]): a column "
     "per field, rows in list order; ranks 0 = none; whole Elo",
-    ("player", "p", "the player's number in the players data"),
+    ("player", "p", "the player's number in the players data", "ref=players"),
     ("rating", "r", "rating on the list date"),
     ("uncertainty", "u", "its standard deviation; null on an Elo-era list"),
+    ("peak", "b", "the best rating up to the list date (today's estimate of each day's)"),
     ("gy1", "g1", "rated games in the last year up to the list date"),
     ("gy2", "g2", "... in the last 2 years"),
     ("gy5", "g5", "... in the last 5 years"),
@@ -164,10 +198,11 @@ LIST = _keyed(
 )
 COUNTRIES = _keyed(
     "countries",
-    "the countries of the current list, a column per field",
+    "countries, a column per field: in the players data those of the listed players, in the "
+    "tournaments data those of the tournaments' places",
     ("code", "code", "country code"),
-    ("name", "name", "its name"),
-    ("page", "page", "its page's name (countries/<page>.html)", "unread"),
+    ("name", "name", "its name (English)"),
+    ("page", "page", "its page's name (countries/<page>.html); empty: none", "unread"),
 )
 PLAYERS = _keyed(
     "players",
@@ -178,11 +213,11 @@ PLAYERS = _keyed(
     ("label", "lb", "what tells namesakes apart (country, birth year, id); empty if none"),
     ("native", "nt", "name in native script; empty if none"),
     ("city", "ci", "city; empty if not known"),
-    ("country", "co", "position in countries; -1 none"),
+    ("country", "co", "position in countries; -1 none", "ref=countries"),
     ("birth_year", "by", "birth year; 0 not known"),
     ("female", "f", "1 a woman, else 0"),
     ("page", "pg", "{number: page name} where the page's name is not the id"),
-    ("countries", "countries", "the countries payload"),
+    ("countries", "countries", "the countries payload", "holds=countries"),
 )
 TOURNAMENTS = _keyed(
     "tournaments",
@@ -190,20 +225,21 @@ TOURNAMENTS = _keyed(
     "sets WHR.tournaments): a column per field",
     ("page", "pg", "page name (tournaments/<page>.html)"),
     ("name", "name", "name"),
-    ("place", "place", "city and country"),
+    ("city", "ci", "its city; empty if not known"),
+    ("country", "co", "its country: a position in countries; -1 none", "ref=countries"),
     ("games", "n", "rated games"),
     ("start", "start", "first day, ISO date"),
     ("end", "end", "last day, ISO date"),
     ("rule", "rule", "rule name"),
+    ("countries", "countries", "the countries payload of the places", "holds=countries"),
 )
 CFG = _keyed(
     "cfg",
     "a page's settings (<script id=cfg>)",
-    ("list", "list", "a list page: which list (WHR.lists' key)", "optional"),
+    ("table", "table", "the table the page draws (a name of TABLES)"),
+    ("list", "list", "a list's page, the players index: which list (WHR.lists' key)", "optional"),
     ("tab", "tab", "a list page: the tab shown first", "optional"),
-    ("country", "country", "a country's page: its code; else empty", "optional"),
-    ("change", "change", "a list page: the list has a change column", "optional"),
-    ("page", "page", "another page with a script: players, tournaments, excluded", "optional"),
+    ("country", "country", "a country's page: its code", "optional"),
     ("root", "root", "the way up to the site directory (../ or empty)"),
 )
 CHART = _keyed(
@@ -240,8 +276,9 @@ EVENT = _rows(
     (
         "tournament",
         "the tournament's number in the tournaments data (the page script takes its name and "
-        "link from the page's static list of the player's tournaments, in the same order)",
+        "link from the page's rows of the player's tournaments, in the same order)",
         "unread",
+        "ref=tournaments",
     ),
     ("last_day", "the player's last game day in it, days since 1970-01-01"),
     ("games", "rated games"),
@@ -254,9 +291,14 @@ EVENT = _rows(
         "before it is the chart's just before them (none: new to the list), after it the "
         "chart's last at or before its last day; the change after - before, each rounded once",
     ),
-    ("then_before", "rating on the list just before it was first rated; null: new or not kept"),
-    ("then_after", "rating on the first list that rated it; null: not kept"),
-    ("then_change", "then_after - then_before as displayed; null: either is null"),
+    (
+        "then_before",
+        "rating on the list just before it was first rated; null: new or not kept (the page's "
+        "rows without script show it, the script keeps their cell)",
+        "unread",
+    ),
+    ("then_after", "rating on the first list that rated it; null: not kept", "unread"),
+    ("then_change", "then_after - then_before as displayed; null: either is null", "unread"),
     ("played", "the games, flat: a game row after another"),
     ("ids", "renju.net game ids of the games (null: none); only if one links", "optional"),
 )
@@ -265,7 +307,7 @@ GAME = _rows(
     "one game of a player's event (flat, one after another)",
     ("round", "round label"),
     ("code", "3 x colour (0 Black, 1 White) + 2 x the player's score"),
-    ("opponent", "the opponent's number in the players data"),
+    ("opponent", "the opponent's number in the players data", "ref=players"),
     ("opponent_rating", "the opponent's rating that day, whole Elo; null none"),
 )
 CROSS = _keyed(
@@ -280,7 +322,7 @@ STANDING = _rows(
     ("number", "the row's number (#)"),
     ("place_first", "first place shared"),
     ("place_last", "last place shared"),
-    ("player", "the player's number in the players data"),
+    ("player", "the player's number in the players data", "ref=players"),
     ("score2", "2 x the score"),
     ("performance", "performance rating"),
     ("bound", "1 at least, -1 at most, 0 exact"),
@@ -294,26 +336,35 @@ EXCLUDED = _keyed(
     "the games not rated (data/excluded.<digest>.js sets WHR.excluded): a column per game, "
     "newest tournament first, and the tables its columns point into",
     ("game", "g", "the game's id"),
-    ("tournament", "t", "its tournament: a position in tournaments"),
-    ("black", "b", "Black: a position in player_ids and player_names; -1 not known"),
-    ("white", "w", "White: the same; -1 not known (a bye)"),
-    ("reason", "r", "the reason: a position in reasons"),
-    ("message", "m", "the reason in words: a position in messages"),
-    ("tournaments", "tn", "the tournaments' names"),
-    ("pages", "tp", "their pages' names; empty: no page (no rated game)"),
-    ("ends", "te", "their last days (ISO); empty: not known"),
-    ("player_ids", "pi", "the players' ids"),
-    ("player_names", "pn", "their names, as read"),
+    ("tournament", "t", "its tournament: a position in tournaments", "ref=tournaments"),
+    ("black", "b", "Black: a position in players; -1 not known", "ref=players"),
+    ("white", "w", "White: the same; -1 not known (a bye)", "ref=players"),
+    ("reason", "r", "the reason: a position in reasons", "ref=reasons"),
+    ("message", "m", "why, in words: a position in messages", "ref=messages"),
+    ("tournaments", "tn", "the games' tournaments", "holds=ex_tournaments"),
+    ("players", "pl", "the games' players", "holds=ex_players"),
     ("reasons", "rs", "the reason codes"),
-    ("messages", "ms", "the messages"),
+    ("messages", "ms", "the messages", "holds=ex_messages"),
 )
-RULES = _keyed(
-    "rules",
-    "the rules the list was computed with (RULES in the script)",
-    ("established_games", "established_games", "rated games to be established"),
-    ("active_years", "active_years", "active: the last rated game within these years"),
-    ("gy1_games", "gy1_games", 'rated games in the last year for the "Gy1" list'),
-    ("windows_years", "windows_years", "the years of the Gy columns"),
+EX_TOURNAMENTS = _keyed(
+    "ex_tournaments",
+    "the tournaments of the games not rated, a column per field",
+    ("name", "n", "name"),
+    ("page", "p", "its page's name; empty: no page (no rated game)"),
+    ("end", "e", "its last day (ISO); empty: not known"),
+)
+EX_PLAYERS = _keyed(
+    "ex_players",
+    "the players of the games not rated, a column per field",
+    ("id", "i", "player id"),
+    ("name", "n", "the name, as read"),
+)
+EX_MESSAGES = _keyed(
+    "ex_messages",
+    "why each game is not rated, in words, a column per field",
+    ("text", "t", "the English message (a template of whr.rules.messages, its values in)"),
+    ("template", "m", "the template's message id; empty: no template of these rules makes it"),
+    ("values", "v", "the template's values, in the order they come in the English"),
 )
 
 PAYLOADS: dict[str, Payload] = {
@@ -333,7 +384,9 @@ PAYLOADS: dict[str, Payload] = {
         CROSS,
         STANDING,
         EXCLUDED,
-        RULES,
+        EX_TOURNAMENTS,
+        EX_PLAYERS,
+        EX_MESSAGES,
     )
 }
 """Every payload the page script reads, by name."""
@@ -344,22 +397,647 @@ def script_fields() -> dict[str, dict[str, str | int]]:
     return {name: payload.script() for name, payload in PAYLOADS.items()}
 
 
-FIELDS_MARK = "/*@F@*/{}"
-RULES_MARK = "/*@RULES@*/{}"
+def script_refs(kind: str = "ref") -> dict[str, dict[str, str]]:
+    """Each payload's fields that are positions into something, and into what (``ref``; with
+    ``holds``: the fields that hold a payload, and which)."""
+    return {
+        name: {f.name: getattr(f, kind) for f in p.fields if getattr(f, kind)}
+        for name, p in PAYLOADS.items()
+        if any(getattr(f, kind) for f in p.fields)
+    }
+
+
+# --- texts -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Text:
+    """A text of a declaration: a message (translated by its id) with its values, which may be
+    texts themselves; or a literal that no language changes (``±``, ``Gy1``)."""
+
+    message: str
+    values: tuple[tuple[str, Any], ...] = ()
+    context: str | None = None
+    literal: bool = False
+
+    @property
+    def id(self) -> str:
+        return "" if self.literal else message_id(self.message, self.context)
+
+    def html(self) -> Markup:
+        """The English as HTML, the values in place (no ``<var>``: a heading, a cell)."""
+        if self.literal:
+            return escape(self.message)
+        named = dict(self.values)
+        return Markup(
+            PLACEHOLDER.sub(lambda m: str(_value_html(named[m.group(1)])), html_of(self.message))
+        ).replace("%%", "%")
+
+    def element(self, tag: str, attributes: str = "") -> Markup:
+        """``<tag data-m=ID ...>`` English ``</tag>``: an element whose whole content is it."""
+        mark = f" data-m={self.id}" if self.id else ""
+        return Markup(f"<{tag}{mark}{attributes}>{self.html()}</{tag}>")
+
+    def script(self) -> dict[str, Any]:
+        """What the script's ``text()`` reads: the id ("" for a literal), the English HTML with
+        its ``%(name)s``, the names as they come in it and, when the declaration binds them, the
+        values (HTML, or a text of its own)."""
+        if self.literal:
+            return {"id": "", "en": str(escape(self.message)), "names": [], "values": None}
+        names = PLACEHOLDER.findall(self.message)
+        named = dict(self.values)
+        values = [_value_script(named[n]) for n in names] if self.values else None
+        return {"id": self.id, "en": html_of(self.message), "names": names, "values": values}
+
+
+def _value_html(value: Any) -> Markup:
+    return value.html() if isinstance(value, Text) else escape(value)
+
+
+def _value_script(value: Any) -> Any:
+    return value.script() if isinstance(value, Text) else str(escape(value))
+
+
+def T_(message: str, **values: Any) -> Text:
+    """A message of a declaration (extracted with the others: ``i18n.KEYWORDS``)."""
+    return Text(message, tuple(values.items()))
+
+
+def TP_(context: str, message: str) -> Text:
+    """A message with a context (one English word, two meanings: "Place")."""
+    return Text(message, context=context)
+
+
+def literal(text: str) -> Text:
+    """A text no language changes."""
+    return Text(text, literal=True)
+
+
+TEXTS: dict[str, Text] = {
+    "language": T_("Language"),
+    "all_countries": T_("All countries"),
+    "also_found": T_("also found:"),
+    "in_part": T_("%(n)s in %(part)s"),
+    "one_tournament": T_("one tournament:"),
+    "every_tournament": T_("show every tournament"),
+    "new": T_("new"),
+    "black": T_("Black"),
+    "white": T_("White"),
+    "loss": T_("Loss"),
+    "draw": T_("Draw"),
+    "win": T_("Win"),
+    "active": T_("established, active"),
+    "inactive": T_("established, inactive"),
+    "provisional": T_("provisional"),
+    "rating_history": T_("Rating history"),
+    "chart_caption": T_(
+        "Dots: the days the player played; band: \u00b1 one standard deviation; dashed: after "
+        "the last game."
+    ),
+    "tournaments": T_("Tournaments"),
+    "games": T_("Games"),
+    "newest_first": T_("Newest first (%(link)s)."),
+    "the_columns": T_("the columns"),
+    "at_the_time": T_(
+        "At the time: the player\u2019s rating on the list just before the tournament was "
+        "first rated \u2192 on the first list that rated it, and the change then."
+    ),
+    "today": T_(
+        "Before, After: today\u2019s whole-history estimates of the rating just before and "
+        "just after the tournament (they move as later results come in); Change = After "
+        "\u2212 Before."
+    ),
+    "colours": T_(
+        "\u25cf with Black, \u25cb with White; the opponent's rating on the day of the game."
+    ),
+    "no_rated_games": T_("No rated games."),
+    "pairings": T_("Pairings by round"),
+    "no_games": T_("No games."),
+    "round": T_("Round %(round)s"),
+    "list_date": T_("list date"),
+    "no_history": T_("No rating history."),
+}
+"""The texts the page script writes outside the tables' declarations, by the name it uses."""
+
+
+# --- tables ------------------------------------------------------------------------------------
+
+FORMATS = {
+    "number": "a whole number (a rating, ±); none: nothing",
+    "dash": "a whole number; none: a dash (a rating before a player was on a list)",
+    "count": "a count, grouped as the reader's language groups digits",
+    "rank": "a rank; 0 or none: nothing",
+    "year": "a year; 0: not known, nothing",
+    "text": "text; sorted without case and accents",
+    "date": "an ISO date",
+    "day": "days since 1970-01-01, as an ISO date",
+    "change": 'a change as shown: +12, \u221212, 0; "n": the new mark',
+    "since": "(change, before): the change, the new mark where there was no before",
+    "status": "a status code (0, 1, 2): its words",
+    "player": "a player's number: the link to their page (a woman marked, the native name "
+    "as its title)",
+    "player_label": "the same, with what tells namesakes apart",
+    "link": "(page, name) of a tournament: its name, linked to its page when it has one",
+    "place": "(city, country code, country name): the city and the country in the reader's "
+    "language",
+    "person": "(name, id) of a player of a game not rated: the name as read and the id; none: "
+    "a dash",
+    "reason": "(code, message, template, values): a reason's code and why, in words, in the "
+    "reader's language",
+    "score": "2 x a score: 3\u00bd",
+    "score_games": "(2 x score, games): 3\u00bd/5",
+    "perf": "(performance, bound): 2250, \u22652250",
+    "places": "(first, last) place: 3, 3\u20135",
+    "result": "(game code, renju.net id): the player's result in words, linked to the game",
+    "colour": "a game code: \u25cf Black, \u25cb White",
+    "cell": "a crosstable cell: each game as the EGF format writes it, 12+/b, coloured",
+    "pairing": "(Black's result, renju.net id): 1 : 0, linked to the game",
+    "then": "(before, after, note) at the time: 2091 \u2192 2103 (+12), new \u2192 2103, a dash "
+    "where none was kept; and the note (Python only: a kept column)",
+}
+"""The formatters of the tables' cells, implemented once in Python (``rows.py``) and once in
+the page script (``FORMAT``), by these names: what each shows."""
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column of a table.
+
+    ``fields`` are what it shows: fields of the table's rows ("rating") or of what a field is a
+    position into ("player.birth_year"), given to the formatter ``format`` (a name of
+    :data:`FORMATS`) in that order; ``sort`` is the direction of the first click on its heading
+    (1 ascending, -1 descending; 0: not sortable), by the formatter's key, or by the field
+    ``key`` (its raw value) when one is given; ``static``: shown in the rows a page carries for
+    readers without script."""
+
+    name: str
+    head: Text
+    fields: tuple[str, ...] | str  # (words: "page name")
+    format: str
+    cls: str = ""
+    sort: int = 1
+    title: Text | None = None
+    static: bool = True
+    key: str = ""
+    needs: str = ""  # shown only where the data has this field (the change: a previous list)
+    kept: bool = False  # the script keeps the cell the page's rows hold (drawn by Python)
+    each: str = ""  # a column per entry of the page data's list (a crosstable's rounds)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.fields, str):
+            object.__setattr__(self, "fields", tuple(self.fields.split()))
+        if self.format not in FORMATS:
+            raise ValueError(f"column {self.name!r}: format {self.format!r} is not in FORMATS")
+
+
+@dataclass(frozen=True)
+class Tab:
+    """A part of a table: its rows (where ``where`` holds: ``(field, op, value)``, op ``==`` or
+    ``>``; None: all), its columns in order, its first order (``(column, direction)``; None: the
+    data's), and a note that says what the part is."""
+
+    name: str
+    label: Text
+    where: tuple[str, str, int] | None
+    columns: tuple[str, ...] | str  # (words: "rank player rating")
+    sort: tuple[str, int] | None
+    note: Text | None = None
+
+    def __post_init__(self) -> None:
+        if isinstance(self.columns, str):
+            object.__setattr__(self, "columns", tuple(self.columns.split()))
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A mark drawn before a column's value in the rows a field lists (the field holds row
+    positions): its words, and the symbol a phone shows instead (the words stay for screen
+    readers)."""
+
+    name: str
+    field: str
+    column: str
+    text: Text
+    symbol: str
+
+    def html(self, text: Markup | str | None = None) -> Markup:
+        """The mark as both sides draw it (``text``: its words in the reader's language)."""
+        words = self.text.element("span", " class=t") if text is None else text
+        return Markup(
+            f"<span class={self.name}><span class=s aria-hidden=true>{self.symbol}</span>"
+            f"{words}</span>"
+        )
+
+
+@dataclass(frozen=True)
+class Table:
+    """One table of the site.
+
+    ``rows`` is the payload of its rows (a keyed payload: a row per position of its columns;
+    a rows payload: a row per element); ``derived`` are fields the page script (or, for kept
+    cells, Python) computes beside them, by name; ``tabs`` its parts (one, unnamed, when it has
+    none); ``search`` the fields a search looks in; ``choose`` the field a menu chooses by (a
+    country); ``pin`` a field the address can fix (``#t=<value>``); ``marks`` what is drawn
+    before a value; ``group`` a field whose change starts a group of rows, headed by the HTML
+    of the field ``heading``; ``count``, ``shown`` and ``empty`` the sentences that say how many
+    rows there are, are shown, or that none are. ``virtual``: only the rows on screen are in the
+    document (a big table)."""
+
+    name: str
+    rows: str
+    columns: tuple[Column, ...]
+    tabs: tuple[Tab, ...]
+    derived: tuple[tuple[str, str], ...] = ()
+    search: tuple[str, ...] | str = ()  # (words)
+    choose: str = ""
+    pin: str = ""
+    marks: tuple[Mark, ...] = ()
+    group: str = ""
+    heading: str = ""
+    count: Text | None = None
+    shown: Text | None = None
+    empty: Text | None = None
+    virtual: bool = True
+    plain: tuple[str, ...] | str = ()  # the columns of its plain index pages (none: it has none)
+    static: bool = True  # pages carry some of its rows for readers without script
+
+    def __post_init__(self) -> None:
+        for name in ("search", "plain"):
+            if isinstance(getattr(self, name), str):
+                object.__setattr__(self, name, tuple(getattr(self, name).split()))
+        if not self.static:
+            columns = tuple(replace(c, static=False) for c in self.columns)
+            object.__setattr__(self, "columns", columns)
+        names = [c.name for c in self.columns]
+        if not set(self.plain) <= set(names):
+            raise ValueError(f"table {self.name!r}: plain {self.plain} not among {names}")
+        if len(set(names)) != len(names):
+            raise ValueError(f"table {self.name!r}: a column name twice in {names}")
+        for tab in self.tabs:
+            unknown = [c for c in tab.columns if c not in names]
+            if unknown or (tab.sort and tab.sort[0] not in tab.columns):
+                raise ValueError(f"table {self.name!r}, tab {tab.name!r}: unknown {unknown}")
+        for path in [p for c in self.columns for p in (*c.fields, c.key, c.needs) if p] + [
+            *self.search,
+            *(x for x in (self.choose, self.pin, self.group, self.heading) if x),
+            *(m.field for m in self.marks),
+            *(t.where[0] for t in self.tabs if t.where),
+        ]:
+            resolve(self, path)
+
+    def column(self, name: str) -> Column:
+        return next(c for c in self.columns if c.name == name)
+
+    def tab(self, name: str = "") -> Tab:
+        return next(t for t in self.tabs if t.name == name) if name else self.tabs[0]
+
+    def script(self) -> dict[str, Any]:
+        """The declaration as the page script reads it (``T.<table>``)."""
+
+        def text(t: Text | None) -> dict[str, Any] | None:
+            return t.script() if t else None
+
+        return {
+            "rows": self.rows,
+            "cols": [
+                {
+                    "name": c.name,
+                    "head": c.head.script(),
+                    "title": text(c.title),
+                    "fields": list(c.fields),
+                    "format": c.format,
+                    "cls": c.cls,
+                    "sort": c.sort,
+                    "static": c.static,
+                    "key": c.key,
+                    "needs": c.needs,
+                    "kept": c.kept,
+                    "each": c.each,
+                }
+                for c in self.columns
+            ],
+            "tabs": [
+                {
+                    "name": t.name,
+                    "label": t.label.script(),
+                    "where": dict(zip(("field", "op", "value"), t.where, strict=True))
+                    if t.where
+                    else None,
+                    "columns": list(t.columns),
+                    "sort": {"column": t.sort[0], "dir": t.sort[1]} if t.sort else None,
+                    "note": text(t.note),
+                }
+                for t in self.tabs
+            ],
+            "start": self.tabs[0].name,
+            "search": list(self.search),
+            "choose": self.choose,
+            "pin": self.pin,
+            "marks": [
+                {
+                    "name": m.name,
+                    "field": m.field,
+                    "column": m.column,
+                    "text": m.text.script(),
+                    "symbol": m.symbol,
+                }
+                for m in self.marks
+            ],  # fmt: skip
+            "group": self.group,
+            "heading": self.heading,
+            "count": text(self.count),
+            "shown": text(self.shown),
+            "empty": text(self.empty),
+            "virtual": self.virtual,
+        }
+
+
+def resolve(table: Table, path: str) -> tuple[str, ...]:
+    """The payloads a field path of ``table`` goes through, checked ("player.birth_year":
+    ``("list", "players")``). A step is a field of the payload before; a field that is a
+    position (``ref``) leads on into what it points into: a payload (another, or one a field of
+    the same payload holds), or a list, whose element the path then ends at. A path that ends
+    at a position into a payload gives the position (a player's number, for the link). A
+    derived field of the table is a path of one step. Raises ValueError on an undeclared
+    step."""
+    if path in dict(table.derived):
+        return (table.rows,)
+    if not table.rows:
+        raise ValueError(f"table {table.name!r}: {path!r} is not one of its derived fields")
+    payload = PAYLOADS[table.rows]
+    through = [payload.name]
+    steps = path.split(".")
+    for k, step in enumerate(steps):
+        if step not in payload.names:
+            raise ValueError(f"table {table.name!r}: {path!r}: no {step!r} in {payload.name}")
+        f = payload.field(step)
+        if k == len(steps) - 1:
+            return tuple(through)
+        if not f.ref:
+            raise ValueError(f"table {table.name!r}: {path!r}: {step!r} is no position")
+        if f.ref in payload.names:
+            holder = payload.field(f.ref)
+            if not holder.holds:
+                raise ValueError(f"table {table.name!r}: {path!r}: {f.ref!r} is a list")
+            payload = PAYLOADS[holder.holds]
+        else:
+            payload = PAYLOADS[f.ref]
+        through.append(payload.name)
+    return tuple(through)
+
+
+STATUSES = ("active", "inactive", "provisional")
+"""The status codes' texts (``TEXTS``), in ``whr.tables.STATUSES``' order."""
+
+
+def _years(years: int) -> Text:
+    last = T_("the last year") if years == 1 else T_("the last %(n)s years", n=years)
+    return T_("rated games in %(years)s", years=last)
+
+
+def tables(rules: RuleNumbers) -> dict[str, Table]:
+    """Every table of the site, with the numbers of the rules its list was computed with (the
+    Gy columns' windows, the "Gy1 ≥ N" tab and the tabs' notes). A column's fields, a part's
+    columns and a search's fields are written as words (``"page name"``)."""
+    # fmt: off
+    gy = tuple(
+        Column(f"gy{k + 1}", literal(f"Gy{y}"), field, "count", "n", -1, _years(y))
+        for k, (y, field) in enumerate(zip(rules.windows_years, ("gy1", "gy2", "gy5"), strict=True))
+    )
+    player = Column("player", T_("Player"), "player", "player", "nm", 1)
+    rating = Column("rating", T_("Rating"), "rating", "number", "n", -1)
+    unc = Column("unc", literal("\u00b1"), "uncertainty", "number", "n u", 1,
+                 T_("uncertainty: one standard deviation, Elo"))
+    country = Column("country", T_("Country"), "player.country.code", "text", "", 1)
+    born = Column("born", T_("BY"), "player.birth_year", "year", "n", 1, T_("birth year"))
+    search = "player.name player.native player.id player.city"
+    players_count, shown = T_("%(n)s players"), T_("%(n)s of %(total)s shown")
+    notes = {
+        "gy1": T_(
+            "Established players with at least %(n)s rated games in the year up to the list "
+            "date (the RIF's \u201cGy1 \u2265 %(n)s\u201d list). Rank: among them; World: the "
+            "rank on the list of established active players.", n=rules.gy1_games),
+        "inactive": T_(
+            "Established players whose last rated game is more than %(n)s years before the "
+            "list date: not ranked.", n=rules.active_years),
+        "provisional": T_(
+            "Players with at most %(n)s rated games: not ranked.", n=rules.established_games - 1),
+    }
+
+    def list_table(name: str, country_page: bool) -> Table:
+        """A list's table: the world's, or a country's (its ranks, and World for Prev.)."""
+        prefix = "country_" if country_page else ""
+        rank = Column("rank", T_("Rank"), f"{prefix}rank", "rank", "n", 1,
+                      T_("rank in the country") if country_page
+                      else T_("rank among established active players"))
+        gy1_rank = Column("gy1_rank", T_("Rank"), f"gy1_{prefix}rank", "rank", "n", 1,
+                          T_("rank among the players of this list"))
+        change = Column("change", T_("Change"), "change", "change", "n", -1,
+                        T_("rating change since the previous list"), needs="change")
+        world = Column("world", T_("World"), "rank", "rank", "n", 1, T_("rank on the world list"))
+        prev = Column("prev", T_("Prev."), "previous_rank", "rank", "n", 1,
+                      T_("rank on the previous list"), needs="change")
+        gy1_world = Column("gy1_world", T_("World"), "rank", "rank", "n", 1,
+                           T_("rank on the world list of established active players"))
+        peak = Column("peak", T_("Peak"), "peak", "number", "n", -1,
+                      T_("the best rating up to the list date"))
+        tail = f"peak unc {' '.join(c.name for c in gy)} country born"
+        first = "player rating change"
+        return Table(
+            name, "list",
+            (rank, gy1_rank, player, rating, change, world, prev, gy1_world, peak, unc, *gy,
+             country, born),
+            (
+                Tab("active", T_("Active"), ("status", "==", 0),
+                    f"rank {first} {'world' if country_page else 'prev'} {tail}", ("rank", 1)),
+                Tab("gy1", literal(f"Gy1 \u2265 {rules.gy1_games}"), (gy1_rank.fields[0], ">", 0),
+                    f"gy1_rank {first} gy1_world {tail}", ("gy1_rank", 1), notes["gy1"]),
+                Tab("inactive", T_("Inactive"), ("status", "==", 1), f"{first} {tail}",
+                    ("rating", -1), notes["inactive"]),
+                Tab("provisional", T_("Provisional"), ("status", "==", 2), f"{first} {tail}",
+                    ("rating", -1), notes["provisional"]),
+            ),
+            search=search, choose="player.country.code",
+            marks=(Mark("entered", "entered", "player", T_("newly ranked"), "\u2191"),),
+            count=players_count, shown=shown, empty=T_("No players in this part of the list."),
+        )
+
+    players_index = Table(
+        "players", "list",
+        (
+            Column("id", T_("ID"), "player.id", "text", "", 1, key="player"),
+            player,
+            rating,
+            Column("unc", literal("\u00b1"), "uncertainty", "number", "n u", 1),
+            Column("games", T_("Games"), "games", "count", "n", -1),
+            Column("rank", T_("Rank"), "rank", "rank", "n", 1),
+            Column("status", T_("Status"), "status", "status", "", 1),
+            Column("born", T_("BY"), "player.birth_year", "year", "n", 1),
+            Column("city", T_("City"), "player.city", "text", "", 1),
+            country,
+        ),
+        (Tab("", T_("Players"), None, "id player rating unc games rank status born city country",
+             ("id", 1)),),
+        search=search, choose="player.country.code", count=players_count, shown=shown,
+        plain="id player",
+    )
+    tournaments_index = Table(
+        "tournaments", "tournaments",
+        (
+            Column("tournament", T_("Tournament"), "page name", "link", "nm", 1),
+            Column("place", T_("Place"), "city country.code country.name", "place", "", 1),
+            Column("games", T_("Rated games"), "games", "count", "n", -1),
+            Column("start", T_("Start"), "start", "date", "", -1),
+            Column("end", T_("End"), "end", "date", "", -1),
+            Column("rule", T_("Rule"), "rule", "text", "", 1),
+        ),
+        (Tab("", T_("Tournaments"), None, "tournament place games start end rule", None),),
+        search="name city country.code country.name rule", shown=shown,
+        plain="tournament place games start end rule",
+    )
+    excluded = Table(
+        "excluded", "excluded",
+        (
+            Column("tournament", T_("Tournament"), "tournament.page tournament.name", "link",
+                   "nm", 1),
+            Column("end", T_("End"), "tournament.end", "date", "", -1),
+            Column("game", T_("Game"), "game", "text", "", 1),
+            Column("black", T_("Black"), "black.name black.id", "person", "", 1),
+            Column("white", T_("White"), "white.name white.id", "person", "", 1),
+            Column("reason", T_("Reason"),
+                   "reason message.text message.template message.values", "reason", "why", 1),
+        ),
+        (Tab("", T_("Every game"), None, "tournament end game black white reason", None),),
+        search="game tournament.name black.name black.id white.name white.id reason message.text",
+        pin="tournament.page",
+        count=T_("%(n)s games"), shown=T_("%(n)s of %(total)s games shown"),
+    )
+    today = T_("today's estimate")
+    events = Table(
+        "events", "event",
+        (
+            Column("tournament", T_("Tournament"), "tournament.page tournament.name", "link",
+                   "nm", 0, kept=True),
+            Column("date", T_("Date"), "last_day", "day", "", 0, static=False),
+            Column("score", T_("Score"), "score2 games", "score_games", "", 0),
+            Column("perf", T_("Perf."), "performance bound", "perf", "", 0, T_("performance"),
+                   static=False),
+            Column("then", T_("At the time"), "then_before then_after note", "then", "", 0,
+                   T_("as the lists showed it then"), kept=True),
+            Column("change", T_("Change"), "now_change now_before", "since", "", 0,
+                   T_("After \u2212 Before"), static=False),
+            Column("before", T_("Before"), "now_before", "dash", "", 0, today, static=False),
+            Column("after", T_("After"), "now_after", "number", "", 0, today, static=False),
+        ),
+        (Tab("", T_("Tournaments"), None, "tournament date score perf then change before after",
+             None),),
+        derived=(
+            ("now_before", "today's estimate of the rating just before it: the chart's point "
+                           "before its span; none: new"),
+            ("now_after", "today's estimate just after it: the chart's last at or before its "
+                          "last day"),
+            ("now_change", "now_after - now_before, as shown"),
+            ("note", "the other tournaments of the player the same list first rated (HTML; "
+                     "Python's)"),
+        ),
+        virtual=False,
+    )
+    games = Table(
+        "games", "game",
+        (
+            Column("round", T_("Round"), "round", "text", "", 0),
+            Column("opponent", T_("Opponent"), "opponent", "player_label", "op", 0),
+            Column("result", T_("Result"), "code id", "result", "", 0),
+            Column("colour", literal("\u25cf\u25cb"), "code", "colour", "", 0, T_("colour")),
+            Column("rating", T_("Rating"), "opponent_rating", "number", "", 0),
+        ),
+        (Tab("", T_("Games"), None, "round opponent result colour rating", None),),
+        derived=(
+            ("event", "the game's tournament: its event's position"),
+            ("id", "its renju.net id; none: not linked"),
+            ("heading", "its tournament's name, linked, and its date (HTML)"),
+        ),
+        group="event", heading="heading", virtual=False, static=False,
+    )
+    cross = Table(
+        "cross", "standing",
+        (
+            Column("place", TP_("standings", "Place"), "place_first place_last", "places", "n", 0),
+            Column("number", literal("#"), "number", "number", "no", 0, static=False),
+            Column("player", T_("Player"), "player", "player_label", "nm", 0),
+            Column("score", T_("Score"), "score2", "score", "n sc", 0),
+            Column("round", literal(""), "cells", "cell", "", 0, static=False, each="rounds"),
+            Column("perf", T_("Perf."), "performance bound", "perf", "n", 0, static=False),
+            Column("before", T_("Before"), "before", "dash", "n", 0, static=False),
+            Column("after", T_("After"), "after", "number", "n", 0, static=False),
+            Column("change", T_("Change"), "change before", "since", "n", 0, static=False),
+        ),
+        (Tab("", T_("Standings"), None,
+             "place number player score round perf before after change", None),),
+        virtual=False,
+    )
+    pairings = Table(
+        "pairings", "",
+        (
+            Column("black", T_("Black"), "black", "player_label", "nm pl", 0),
+            Column("black_after", T_("After"), "black_after", "number", "n", 0),
+            Column("result", T_("Result"), "result id", "pairing", "res", 0),
+            Column("white_after", T_("After"), "white_after", "number", "n", 0),
+            Column("white", T_("White"), "white", "player_label", "pl", 0),
+        ),
+        (Tab("", T_("Pairings by round"), None, "black black_after result white_after white",
+             None),),
+        derived=(
+            ("round", "the round's position"),
+            ("heading", "the round's heading (HTML)"),
+            ("black", "Black's number in the players data"),
+            ("white", "White's"),
+            ("black_after", "Black's rating after the tournament"),
+            ("white_after", "White's"),
+            ("result", "Black's result: +, = or -"),
+            ("id", "the game's renju.net id; none: not linked"),
+        ),
+        group="round", heading="heading", virtual=False, static=False,
+    )
+    # fmt: on
+    return {
+        t.name: t
+        for t in (
+            list_table("list", False),
+            list_table("country_list", True),
+            players_index,
+            tournaments_index,
+            excluded,
+            events,
+            games,
+            cross,
+            pairings,
+        )
+    }
+
+
+# --- the script --------------------------------------------------------------------------------
+
+DECLARATION_MARK = "/*@DECLARATION@*/{}"
+
+
+def declaration(rules: RuleNumbers) -> dict[str, Any]:
+    """What the page script is given: the payloads' fields (``F``), what they point into (``R``)
+    and which hold a payload (``H``), the tables (``T``), its texts (``M``) and the languages
+    (``L``: code, name, lang)."""
+    return {
+        "F": script_fields(),
+        "R": script_refs(),
+        "H": script_refs("holds"),
+        "T": {name: t.script() for name, t in tables(rules).items()},
+        "M": {name: t.script() for name, t in TEXTS.items()},
+        "L": [{"code": code, "name": x.name, "lang": x.html} for code, x in LANGUAGES.items()],
+    }
 
 
 def page_script(source: str, rules: RuleNumbers) -> str:
-    """The page script as a site serves it: ``source`` with ``F`` and ``RULES`` filled in."""
-    if source.count(FIELDS_MARK) != 1 or source.count(RULES_MARK) != 1:
-        raise ValueError(f"the page script must hold {FIELDS_MARK} and {RULES_MARK} once each")
-    stated = RULES.object(
-        established_games=rules.established_games,
-        active_years=rules.active_years,
-        gy1_games=rules.gy1_games,
-        windows_years=list(rules.windows_years),
-    )
-    compact = {"separators": (",", ":"), "ensure_ascii": False}
-    return source.replace(FIELDS_MARK, json.dumps(script_fields(), **compact)).replace(  # type: ignore[arg-type]
-        RULES_MARK,
-        json.dumps(stated, **compact),  # type: ignore[arg-type]
-    )
+    """The page script as a site serves it: ``source`` with its :func:`declaration`."""
+    if source.count(DECLARATION_MARK) != 1:
+        raise ValueError(f"the page script must hold {DECLARATION_MARK} once")
+    text = json.dumps(declaration(rules), separators=(",", ":"), ensure_ascii=False)
+    return source.replace(DECLARATION_MARK, text.replace("<", "\\u003c"))

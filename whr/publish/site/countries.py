@@ -11,6 +11,7 @@ from whr.lists import View
 from whr.publish.site.frame import Renderer, text
 from whr.publish.site.lists import ListData, list_page
 from whr.publish.site.names import page_names
+from whr.publish.site.rows import Source
 
 
 def table(view: View) -> pd.DataFrame:
@@ -33,6 +34,28 @@ def table(view: View) -> pd.DataFrame:
             "active": countries["active"].to_numpy(np.int64),
         }
     )
+
+
+def source(countries: pd.DataFrame) -> Source:
+    """Countries (code, name, page) as the row filler reads them (``contract.COUNTRIES``)."""
+    return Source("countries", {c: countries[c].to_numpy(object) for c in ("code", "name", "page")})
+
+
+def named(view: View) -> dict[str, str]:
+    """Every country the data names, whoever plays there: its players' (listed or not) and its
+    tournaments' places, code -> English name (the name the data gives, else the code), for
+    the catalogs (``i18n.write_catalogs``). A place the data names without a code is left
+    out: the page shows its name as the data gives it."""
+    out: dict[str, str] = {}
+    for frame in (view.tables.players, view.tables.tournaments, view.countries):
+        if "country" not in frame:
+            continue
+        names = frame["country_name"] if "country_name" in frame else frame["country"]
+        for code, name in zip(frame["country"].tolist(), names.tolist(), strict=True):
+            code = text(code)
+            if code and (code not in out or out[code] == code):
+                out[code] = text(name) or code
+    return dict(sorted(out.items()))
 
 
 def write(r: Renderer, current: ListData) -> None:

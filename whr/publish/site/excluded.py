@@ -15,9 +15,12 @@ import numpy as np
 import pandas as pd
 from markupsafe import Markup, escape
 
-from whr.publish.site.contract import CFG, EXCLUDED
-from whr.publish.site.frame import NAT, STATIC_ROWS, Renderer, days, iso, js_json, table_html, text
+from whr.publish.site.contract import CFG, EX_MESSAGES, EX_PLAYERS, EX_TOURNAMENTS, EXCLUDED
+from whr.publish.site.frame import NAT, STATIC_ROWS, Renderer, days, iso, js_json, text
+from whr.publish.site.i18n import PLACEHOLDER, message_id
 from whr.publish.site.names import slug
+from whr.publish.site.rows import Context, Source, html
+from whr.rules.messages import MESSAGES, parse
 from whr.rules.reasons import REASONS
 
 
@@ -97,10 +100,23 @@ def _missing(value: Any) -> bool:
     return value is None or (not isinstance(value, str) and bool(pd.isna(value)))
 
 
-def _player(ident: object, name: object) -> str:
-    if _missing(ident):
-        return "\u2013"
-    return f"{escape(name)} <small>{escape(ident)}</small>"
+def messages_payload(codes: list[str], texts: list[str]) -> dict[str, list[Any]]:
+    """The distinct messages (of reasons ``codes``) as ``contract.EX_MESSAGES``: each with its
+    template's message id and values (``whr.rules.messages.parse``), the page script's way to
+    write it in the reader's language; a message no template makes keeps its English only."""
+    templates: list[str] = []
+    values: list[list[str]] = []
+    for code, message in zip(codes, texts, strict=True):
+        found = parse(code, message) if message else None
+        if found is None:
+            templates.append("")
+            values.append([])
+            continue
+        name, named = found
+        template = MESSAGES[name]
+        templates.append(message_id(template))
+        values.append([named[v] for v in PLACEHOLDER.findall(template)])
+    return {"text": texts, "template": templates, "values": values}
 
 
 def write(r: Renderer, ex: pd.DataFrame) -> None:
@@ -116,7 +132,8 @@ def write(r: Renderer, ex: pd.DataFrame) -> None:
     t_code, t_keys = _codes(tid)
     first = {t: k for k, t in reversed(list(enumerate(tid)))}
     reason, reason_codes = _codes(shown["reason"].tolist())
-    message, messages = _codes(shown["message"].tolist())
+    pairs = [f"{c}\u0001{m}" for c, m in zip(shown["reason"], shown["message"], strict=True)]
+    message, distinct_messages = _codes(pairs)
     people = [
         f"{i}\u0001{n}"
         for i, n in zip(
@@ -135,56 +152,58 @@ def write(r: Renderer, ex: pd.DataFrame) -> None:
             for i, n in zip(shown[column].tolist(), shown[f"{column}_name"].tolist(), strict=True)
         ]
 
+    tournaments = {
+        "name": [shown["tournament"].iat[first[t]] for t in t_keys],
+        "page": [shown["page"].iat[first[t]] if t in rated else "" for t in t_keys],
+        "end": [shown["end"].iat[first[t]] for t in t_keys],
+    }
+    players = {
+        "id": [p.split("\u0001", 1)[0] for p in distinct],
+        "name": [p.split("\u0001", 1)[1] for p in distinct],
+    }
+    said = messages_payload(
+        [m.split("\u0001", 1)[0] for m in distinct_messages],
+        [m.split("\u0001", 1)[1] for m in distinct_messages],
+    )
+    columns: dict[str, Any] = {
+        "game": shown["game_id"].tolist(),
+        "tournament": t_code,
+        "black": side("black"),
+        "white": side("white"),
+        "reason": reason,
+        "message": message,
+    }
     payload = EXCLUDED.object(
-        game=shown["game_id"].tolist(),
-        tournament=t_code,
-        black=side("black"),
-        white=side("white"),
-        reason=reason,
-        message=message,
-        tournaments=[shown["tournament"].iat[first[t]] for t in t_keys],
-        pages=[shown["page"].iat[first[t]] if t in rated else "" for t in t_keys],
-        ends=[shown["end"].iat[first[t]] for t in t_keys],
-        player_ids=[p.split("\u0001", 1)[0] for p in distinct],
-        player_names=[p.split("\u0001", 1)[1] for p in distinct],
+        **columns,
+        tournaments=EX_TOURNAMENTS.object(**tournaments),
+        players=EX_PLAYERS.object(**players),
         reasons=reason_codes,
-        messages=messages,
+        messages=EX_MESSAGES.object(**said),
     )
     data = r.data("excluded", "excluded", js_json(payload))
-    head = [
-        ("Tournament", "nm"),
-        ("End", ""),
-        ("Game", ""),
-        ("Black", ""),
-        ("White", ""),
-        ("Reason", ""),
-    ]
-    rows = []
-    for k in range(min(STATIC_ROWS, len(shown))):
-        t = tid[k]
-        name = str(escape(shown["tournament"].iat[k]))
-        if t in rated:
-            name = f'<a href="tournaments/{escape(shown["page"].iat[k])}.html">{name}</a>'
-        why = f"<code>{breakable(str(shown['reason'].iat[k]))}</code>"
-        if shown["message"].iat[k]:
-            why += f" <span lang=en>{escape(shown['message'].iat[k])}</span>"
-        rows.append(
-            [
-                name,
-                str(escape(shown["end"].iat[k])),
-                str(escape(shown["game_id"].iat[k])),
-                _player(shown["black"].iat[k], shown["black_name"].iat[k]),
-                _player(shown["white"].iat[k], shown["white_name"].iat[k]),
-                why,
-            ]
-        )
+    rows = Source(
+        "excluded",
+        {
+            **{
+                k: np.asarray(v, dtype=object if k == "game" else np.int64)
+                for k, v in columns.items()
+            },  # fmt: skip
+            "tournaments": Source("ex_tournaments", tournaments),
+            "players": Source("ex_players", players),
+            "reasons": reason_codes,
+            "messages": Source("ex_messages", said),
+        },
+        size=len(shown),
+    )
+    table = site.tables["excluded"]
+    ids = np.arange(min(STATIC_ROWS, len(shown)))
     r.render(
         "excluded.html",
         "excluded.html",
         reasons=reasons,
         total=len(ex),
-        shown=len(rows),
-        static=table_html(head, rows),
+        shown=len(ids),
+        static=html(table, table.tab(), rows, ids, Context("", site.player_columns)),
         scripts=[data],
-        cfg=CFG.object(page="excluded", root=""),
+        cfg=CFG.object(table="excluded", root=""),
     )

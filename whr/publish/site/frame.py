@@ -41,6 +41,9 @@ from markupsafe import Markup, escape
 
 from whr.digest import text_sha256
 from whr.lists import View
+from whr.publish.site.contract import Table, tables
+from whr.publish.site.i18n import N_, _, attr, counted, inner, mark
+from whr.publish.site.rows import Source
 from whr.tables import days_of
 
 HERE = Path(__file__).parent
@@ -58,9 +61,12 @@ PARALLEL_FROM = 4000  # pages of players and tournaments from which to use sever
 # --- formatting ---------------------------------------------------------------------------------
 
 
-def long_date(day: dt.date) -> str:
-    """``30 November 2026``: a date for headings, the same in every locale."""
-    return f"{day.day} {MONTHS[day.month - 1]} {day.year}"
+def long_date(day: dt.date) -> Markup:
+    """``30 November 2026``: a date for headings, in a ``<time>`` that the page script writes
+    in the reader's language."""
+    return Markup(
+        f"<time datetime={day.isoformat()}>{day.day} {MONTHS[day.month - 1]} {day.year}</time>"
+    )
 
 
 def shown(value: Any) -> str:
@@ -90,12 +96,6 @@ def city(value: Any) -> str:
     """A city name, "" when the source does not know it (see ``UNKNOWN_CITIES``)."""
     out = text(value).strip()
     return "" if out in UNKNOWN_CITIES else out
-
-
-def signed(value: float) -> str:
-    """A rating change as shown: ``+12``, ``−3`` (minus sign), ``0``; rounded to whole Elo."""
-    n = int(np.rint(value))
-    return f"+{n}" if n > 0 else (f"\u2212{-n}" if n < 0 else "0")
 
 
 def floats(values: object) -> np.ndarray:
@@ -186,14 +186,14 @@ def environment() -> jinja2.Environment:
         auto_reload=False,
         extensions=["jinja2.ext.i18n"],
     )
-    # the pages are English (the page script swaps the texts for the reader's language: i18n.py)
+    # the pages are English, each message an element with its id (the page script swaps its
+    # content for the reader's language: i18n.py); {% trans %} calls gettext with the values
     env.install_gettext_callables(  # type: ignore[attr-defined]  # added by the i18n extension
-        lambda message: message,
-        lambda singular, plural, n: singular if n == 1 else plural,
-        newstyle=True,
+        _, lambda singular, plural, n: _(singular if n == 1 else plural), newstyle=True
     )
+    env.globals.update(_=_, gettext=_, N_=N_, attr=attr, mark=mark, inner=inner)
     env.filters["json"] = lambda v: Markup(script_json(v))
-    env.filters["thousands"] = lambda n: f"{int(n):,}"
+    env.filters["thousands"] = counted
     env.filters["shown"] = shown
     return env
 
@@ -202,33 +202,6 @@ STATIC_ROWS = 100
 """Rows of a big table written into its page as HTML, for readers without script (text
 browsers, crawlers, a script that failed); the page script replaces them with its own drawing
 (it writes the table's ``<thead>`` and ``<tbody>`` whole)."""
-
-
-def table_html(
-    head: Iterable[tuple[str, str]], rows: Iterable[Iterable[str]], lean: bool = False
-) -> Markup:
-    """A ``<thead>`` and ``<tbody>`` of a static table: ``head`` is (label, class) per column,
-    each row's cells are HTML already escaped, in the order of ``head``. ``lean``: the rows
-    only, the first a row of headings (the tables of the player and tournament pages: tens of
-    thousands of pages; HTML makes the rows a body itself)."""
-    classes = []
-    out = ["<tr>" if lean else "<thead><tr>"]
-    for label, cls in head:
-        classes.append(f"<td class={cls}>" if cls else "<td>")
-        out.append((f"<th class={cls}>" if cls else "<th>") + str(escape(label)))
-    out.append("\n" if lean else "</thead><tbody>\n")
-    for row in rows:
-        out.append("<tr>" + "".join(c + v for c, v in zip(classes, row, strict=True)) + "\n")
-    if not lean:
-        out.append("</tbody>")
-    return Markup("".join(out))
-
-
-def score_text(score: float) -> str:
-    """A score as the pages write it: ``3½``, ``½``, ``0`` (as the page script's ``score``)."""
-    twice = int(np.rint(2 * score))
-    whole_part = str(twice // 2) if twice >= 2 or twice == 0 else ""
-    return whole_part + ("½" if twice % 2 else "")
 
 
 # --- what every page family shares --------------------------------------------------------------
@@ -252,12 +225,21 @@ class Site:
     countries : pandas.DataFrame
         The countries of the current list: code, name, page, players, active.
     tournaments : pandas.DataFrame
-        By tournament number: tournament_id, page, name, place, rule, n (rated games), start,
-        end, excluded.
+        By tournament number: tournament_id, page, name, city, country (code), country_name,
+        country_position (in ``places``; -1 none), rule, n (rated games), start, end,
+        excluded.
     tournament_page : dict of str to str
         The page name of every tournament id read or played.
     linked : frozenset of str
         The game ids whose results link to renju.net.
+    places : pandas.DataFrame
+        The countries of the tournaments' places: code, name, page ("" none).
+    players_source : rows.Source
+        The players as the row filler reads them (the players data's fields, every page's
+        name), with their countries.
+    names : dict of str to str
+        Every country the data names (its players', listed or not, and its tournaments'
+        places): code -> English name, for the catalogs.
     base_url : str or None
         The site's public address (ending in ``/``): canonical links and the sitemap.
     """
@@ -270,6 +252,9 @@ class Site:
     tournaments: pd.DataFrame
     tournament_page: dict[str, str]
     linked: frozenset[str]
+    places: pd.DataFrame
+    players_source: Source
+    names: dict[str, str]
     base_url: str | None = None
 
     @property
@@ -285,8 +270,14 @@ class Site:
     def player_columns(self) -> dict[str, list[Any]]:
         """The players' columns as lists, by player number, for the rows written one by one."""
         return {
-            c: self.players[c].tolist() for c in ("name", "page", "native", "female", "country")
+            c: self.players[c].tolist()
+            for c in ("name", "page", "native", "female", "country", "label")
         }
+
+    @cached_property
+    def tables(self) -> dict[str, Table]:
+        """Every table of the site (``contract.tables``), with the list's rules."""
+        return tables(self.view.rules)
 
 
 class Renderer:

@@ -1,52 +1,82 @@
 """The site in the players' languages: English, Chinese (simplified), Russian and Japanese.
 
 The pages are rendered once, in English (what a reader without script, a text browser or a
-crawler reads); every text of the templates, of the page families and of the page script is a
-message of the catalogs in ``locale/`` (a ``.pot`` extracted by Babel from the templates, the
-Python modules and ``static/site.js``; one ``.po`` per language). At publish time each
-language's catalog becomes one small script, ``static/lang-<code>.js``, with the country names
-of that language (ISO 3166, from pycountry's translations); the page script loads the reader's
-language, draws its own texts from it and swaps the page's English texts. So the languages
-cost a few kilobytes per site, not a copy of each page (docs/site.md, *Languages*).
+crawler reads); every text of the templates, of the page families and of the page script's
+declarations (``contract.py``) is a message of the catalogs in ``locale/`` (a ``.pot``
+extracted by Babel, one gettext ``.po`` per language, keyed by the English text as gettext
+does). At publish time each language's catalog becomes one small script,
+``static/lang-<code>.js``: every message by its **message id** (:func:`message_id`), with the
+names of the countries the data names in that language (ISO 3166, pycountry's translations).
+The page script loads the reader's language and swaps each translated element by its id, so the
+languages cost a few kilobytes per site, not a copy of each page (docs/site.md, *Languages*).
 
-How a page's English text finds its translation (the page script's ``translate``): a text node
-or an attribute (``placeholder``, ``aria-label``, ``title``) whose text is a message is
-replaced; a message with values (``%(day)s``) matches as a pattern, and each value is itself
-translated when it is a message (a country, "Renju") and written as a date of the language when
-it is a date; an element marked ``data-i18n`` is matched on its HTML: a message whose values are links or
-emphasis, or a paragraph's message with its links and emphasis inside (a ``{% trans %}`` block,
-written as the browser writes HTML back: ``<a href="x">``), so that a translator sees the whole
-sentence. Native names carry their own ``lang`` and are never translated; what stays English
-(the manifest's keys and values on the about page) is marked ``lang=en``.
+How a page carries its texts: a message is an element with its id, ``<span data-m=ID>`` (or
+``data-m`` on the element whose whole content it is: ``<th data-m=ID>``), the English inside,
+each value in a ``<var>`` (:func:`_`); an attribute holding a message has its id beside it
+(``title="birth year" data-mt=ID``, :func:`attr`). A value that is itself translated says so:
+a message (a span of its own), a country by its code (``data-c``), a date (``<time
+datetime>``), a count (``<data value>``). The page script never reads the English to find a
+translation; it looks the id up among the catalog's own entries only (a ``Map``). Native names
+carry their own ``lang`` and are never translated.
 
 Messages change with ``python -m whr.publish.site.i18n``: it extracts the ``.pot`` again and
-merges it into each ``.po`` (new messages empty, to be translated); ``tests/publish/
-test_i18n.py`` holds every catalog complete and the ``.pot`` equal to what extraction finds.
+merges it into each ``.po`` (new messages empty, to be translated);
+``tests/publish/site/test_i18n.py`` holds every catalog complete and the ``.pot`` equal to what
+extraction finds.
 """
 
 from __future__ import annotations
 
+import base64
 import gettext as gettext_module
+import hashlib
 import io
 import json
 import re
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any
+
+from markupsafe import Markup, escape
 
 HERE = Path(__file__).parent
 LOCALE = HERE / "locale"
 POT = LOCALE / "messages.pot"
-LANGUAGES = {"en": "English", "zh": "中文", "ru": "Русский", "ja": "日本語"}
-"""The site's languages (code: its name in itself, as the language switch shows it)."""
-HTML_LANG = {"en": "en", "zh": "zh-Hans", "ru": "ru", "ja": "ja"}
-"""Each language's ``lang`` attribute (BCP 47): Chinese is simplified Chinese."""
-COUNTRY_LOCALE = {"zh": "zh_CN", "ru": "ru", "ja": "ja"}
-"""pycountry's locale of each language's country names."""
-KEYWORDS = {"_": None, "gettext": None, "N_": None, "tr": None, "ptr": ((1, "c"), 2)}
-"""The message functions: ``_`` in the templates and Python, ``gettext`` (what a template's
-``{% trans %}`` block calls), ``N_`` (a message, not yet translated), ``tr`` in the page script
-and ``ptr(context, message)`` where one English word has two meanings ("Place": a venue, or a
-place in the standings)."""
+
+
+@dataclass(frozen=True)
+class Language:
+    """A language of the site: its name in itself (the switch shows it), its ``lang`` (BCP 47)
+    and pycountry's locale of its country names (none: English, the pages' own)."""
+
+    name: str
+    html: str
+    countries: str | None
+
+
+LANGUAGES = {
+    "en": Language("English", "en", None),
+    "zh": Language("中文", "zh-Hans", "zh_CN"),
+    "ru": Language("Русский", "ru", "ru"),
+    "ja": Language("日本語", "ja", "ja"),
+}
+"""The site's languages, by code (each but English with its ``locale/<code>.po``): the one
+place a language is added."""
+TRANSLATED = tuple(code for code in LANGUAGES if code != "en")
+"""The languages with a catalog."""
+KEYWORDS = {
+    "_": None,
+    "attr": (2,),
+    "gettext": None,
+    "N_": None,
+    "T_": None,
+    "TP_": ((1, "c"), 2),
+}
+"""The message functions: ``_`` (an element), ``attr`` (an attribute), ``gettext`` (what a
+template's ``{% trans %}`` block calls), ``N_`` (a message, translated where it is shown),
+``T_`` (a text of a declaration, ``contract.py``), and ``TP_`` with a context where one English
+word has two meanings ("Place": a venue, or a place in the standings)."""
 CONTEXT = "\x04"
 """Between a message's context and its text in the catalogs' keys (gettext's convention)."""
 
@@ -57,6 +87,114 @@ def key(message: str, context: str | None) -> str:
 
 
 PLACEHOLDER = re.compile(r"%\((\w+)\)s")
+MARKUP = re.compile(r"<[a-zA-Z/]")
+"""A message holding a tag is HTML (a paragraph with its links); any other is text."""
+IN_TAG = re.compile(r"<[^>]*%\(\w+\)s")
+
+
+@cache
+def message_id(message: str, context: str | None = None) -> str:
+    """The id the pages and the catalogs give a message: 5 characters of the URL-safe base64
+    of its key's sha256, the same in every build (an archived page meets the ids of today's
+    catalogs); a reworded message gets a new id, which its catalogs must translate."""
+    digest = hashlib.sha256(key(message, context).encode("utf-8")).digest()
+    return base64.urlsafe_b64encode(digest).decode("ascii")[:5]
+
+
+def html_of(message: str) -> str:
+    """A message's English as HTML, its values still ``%(name)s`` (``%%`` kept): a message with
+    tags is HTML already, any other is escaped."""
+    if MARKUP.search(message):
+        if IN_TAG.search(message):
+            raise ValueError(
+                f"message {message!r}: a value inside a tag; make the link a value instead"
+            )
+        return message
+    return str(escape(message))
+
+
+def _var(m: re.Match[str]) -> str:
+    return f"<var>{m.group(0)}</var>"
+
+
+@cache
+def _template(message: str) -> str:
+    """The English HTML of ``message`` with each value's place in a ``<var>`` (for ``%``)."""
+    return PLACEHOLDER.sub(_var, html_of(message))
+
+
+MESSAGE = re.compile(r"<span data-m=([\w-]{5})>")
+
+
+def into(tag: str, html: str, attributes: str = "") -> str:
+    """``<tag attributes>html</tag>`` (the end tag left out for ``dd``, ``dt``, ``th``,
+    ``td``), the tag carrying the message's id when ``html`` is one message's element (one
+    element less, on tens of thousands of pages)."""
+    m = MESSAGE.match(html)
+    end = "" if tag in ("dd", "dt", "th", "td") else f"</{tag}>"
+    if m and html.endswith("</span>") and _balanced(html[m.end() : -7]):
+        return f"<{tag}{attributes} data-m={m.group(1)}>{html[m.end() : -7]}{end}"
+    return f"<{tag}{attributes}>{html}{end}"
+
+
+def _balanced(html: str) -> bool:
+    """Whether every ``<span`` of ``html`` is closed within it (in order)."""
+    depth = 0
+    for m in re.finditer(r"<span\b|</span>", html):
+        depth += 1 if m.group(0) == "<span" else -1
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+def _fill(message: str, values: dict[str, object]) -> str:
+    """The English HTML of ``message`` with ``values`` in their ``<var>`` (escaped unless
+    markup; a value that is a message's element is the ``<var>``, with its id)."""
+    names = set(PLACEHOLDER.findall(message))
+    if names - values.keys():
+        raise KeyError(f"message {message!r} needs the values {sorted(names - values.keys())}")
+    safe = {k: v if isinstance(v, Markup) else escape(v) for k, v in values.items()}
+    if not names:
+        return _template(message).replace("%%", "%")
+    html = str(_template(message) % safe)
+    return VAR_MESSAGE.sub(_var_message, html) if "<var><span data-m=" in html else html
+
+
+VAR_MESSAGE = re.compile(r"<var>(<span data-m=[\w-]{5}>.*?</span>)</var>", re.S)
+
+
+def _var_message(m: re.Match[str]) -> str:
+    inner = into("var", m.group(1))
+    return inner if inner.startswith("<var data-m=") else m.group(0)
+
+
+def inner(message: str, context: str | None = None, **values: object) -> Markup:
+    """The content of an element whose whole content is ``message`` (its English, values in
+    ``<var>``); the element carries :func:`mark` (one span less than :func:`_`)."""
+    return Markup(_fill(message, values))
+
+
+def mark(message: str, context: str | None = None) -> Markup:
+    """``data-m=ID``: the attribute that makes the element it is on ``message``'s."""
+    return Markup(f"data-m={message_id(message, context)}")
+
+
+def _(message: str, **values: object) -> Markup:
+    """``message`` as an element of the page: ``<span data-m=ID>English</span>``, its values
+    in ``<var>`` (``%%`` is a ``%``, as in the templates): the page script swaps its content for
+    the reader's language by the id."""
+    return Markup(f"<span data-m={message_id(message)}>{_fill(message, values)}</span>")
+
+
+ATTRIBUTES = {"title": "data-mt", "placeholder": "data-mp", "aria-label": "data-ma"}
+"""The attributes a message can be in, and the attribute that carries its id there."""
+
+
+def attr(name: str, message: str) -> Markup:
+    """The attribute ``name`` (``title``, ``placeholder``, ``aria-label``) holding ``message``
+    (no values), with its id beside it: ``title="birth year" data-mt=ID``."""
+    text = message.replace("%%", "%")
+    return Markup(f'{name}="{escape(text)}" {ATTRIBUTES[name]}={message_id(message)}')
 
 
 def N_(message: str) -> str:
@@ -64,10 +202,10 @@ def N_(message: str) -> str:
     return message
 
 
-def _(message: str, **values: object) -> str:
-    """``message`` in English with ``values`` put in (``%(name)s``; ``%%`` is a ``%``, as in
-    the templates, where Jinja2 formats every message): the pages' text."""
-    return message % values
+def counted(n: int) -> Markup:
+    """A count as English writes it, ``3,901``, marked as a count (``<data value>``) that the
+    page script writes as the reader's language groups digits."""
+    return Markup(f"<data value={int(n)}>{int(n):,}</data>")
 
 
 GAMES = (N_("Renju"), N_("Gomoku"))
@@ -78,15 +216,13 @@ GAMES = (N_("Renju"), N_("Gomoku"))
 
 
 def extract() -> list[str]:
-    """The messages of the site, in the order found: the templates, the page families, the
-    page script, and the meanings of the reasons a game is not rated."""
+    """The messages of the site, in the order found: the templates and the site's Python (the
+    page families, and the declarations of the page script's tables and texts in
+    ``contract.py``), the meanings of the reasons a game is not rated and the templates of the
+    messages that say why (the rules' own texts, kept where the rules are)."""
     from babel.messages.extract import extract_from_dir
 
-    method_map = [
-        ("templates/**.html", "jinja2"),
-        ("static/site.js", "javascript"),
-        ("*.py", "python"),
-    ]
+    method_map = [("templates/**.html", "jinja2"), ("*.py", "python")]
     options = {"templates/**.html": {"trimmed": "false", "newstyle_gettext": "true"}}
     found: dict[str, None] = {}
     for _file, _line, message, _comments, context in extract_from_dir(
@@ -94,12 +230,11 @@ def extract() -> list[str]:
     ):
         if isinstance(message, str) and message:
             found[key(message, context)] = None
-    # what each reason for leaving a game out means (the not-rated page shows it): the rules'
-    # own texts, kept where the rules are
+    from whr.rules.messages import MESSAGES
     from whr.rules.reasons import REASONS
 
-    for meaning in REASONS.values():
-        found[meaning] = None
+    for text in [*REASONS.values(), *MESSAGES.values()]:
+        found[text] = None
     return list(found)
 
 
@@ -171,9 +306,9 @@ def countries(language: str, codes: list[str], names: list[str]) -> dict[str, st
     name it does not translate) is left out: the page keeps the English name."""
     import pycountry
 
-    t = gettext_module.translation(
-        "iso3166-1", pycountry.LOCALES_DIR, languages=[COUNTRY_LOCALE[language]]
-    )
+    locale = LANGUAGES[language].countries
+    assert locale is not None, language
+    t = gettext_module.translation("iso3166-1", pycountry.LOCALES_DIR, languages=[locale])
     iso = alpha2()
     out = {}
     for code, name in zip(codes, names, strict=True):
@@ -182,6 +317,8 @@ def countries(language: str, codes: list[str], names: list[str]) -> dict[str, st
             continue
         two = code if len(code) == 2 else iso.get(code)
         entry = pycountry.countries.get(alpha_2=two) if two else None
+        if entry is None and len(code) == 3 and code.isalpha() and code.isupper():
+            entry = pycountry.countries.get(alpha_3=code)  # an ISO 3166 code the file lacks
         if entry is None:
             continue
         english = getattr(entry, "common_name", None) or entry.name
@@ -228,19 +365,41 @@ def native_lang(native: str, country: str) -> str:
     )
 
 
-def write_catalogs(static: Path, codes: list[str], names: list[str]) -> list[str]:
-    """Write each language's catalog, ``static/lang-<code>.js`` (the messages, and the names of
-    the countries ``codes`` with English ``names``), for the page script; returns the names."""
+def positional(message: str, translation: str) -> str:
+    """``translation`` as the page script fills it in: HTML (escaped unless ``message`` is
+    HTML itself), ``%%`` a ``%``, and each ``%(name)s`` as ``{k}``: k is the place of the
+    name's first ``<var>`` on the page (the values come in the English order)."""
+    first: dict[str, int] = {}
+    for k, name in enumerate(PLACEHOLDER.findall(message)):
+        first.setdefault(name, k)
+    html = translation if MARKUP.search(message) else str(escape(translation))
+    if "{" in html:
+        raise ValueError(f"translation {translation!r}: no braces (they number the values)")
+    html = PLACEHOLDER.sub(lambda m: "{" + str(first[m.group(1)]) + "}", html)
+    return html.replace("%%", "%")
+
+
+def catalog_payload(language: str, countries_by_code: dict[str, str]) -> dict[str, Any]:
+    """What ``lang-<language>.js`` holds: ``m``, every message as ``[id, translation]``
+    (:func:`positional`), and ``c``, the names of the countries ``countries_by_code`` (code:
+    English name) in the language as ``[code, name]``; pairs, which the page script puts in
+    ``Map``\\ s (a code or an id is never a key into an object with a prototype)."""
+    messages = []
+    for k, translation in catalog(language).items():
+        context, _sep, message = k.rpartition(CONTEXT)
+        mid = message_id(message, context or None)
+        messages.append([mid, positional(message, translation)])
+    local = countries(language, list(countries_by_code), list(countries_by_code.values()))
+    return {"m": sorted(messages), "c": sorted(local.items())}
+
+
+def write_catalogs(static: Path, countries_by_code: dict[str, str]) -> list[str]:
+    """Write each language's catalog, ``static/lang-<code>.js`` (:func:`catalog_payload`), for
+    the page script; returns the files' names."""
     written = []
-    for language in LANGUAGES:
-        if language == "en":
-            continue
-        local = countries(language, codes, names)
-        by_name = {n: local[c] for c, n in zip(codes, names, strict=True) if c in local}
-        # the messages as the pages show them: a % is %% in a message (Jinja2's formatting)
-        shown = {k.replace("%%", "%"): v.replace("%%", "%") for k, v in catalog(language).items()}
-        payload = {"m": shown, "c": local, "n": by_name}
-        text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    for language in TRANSLATED:
+        payload = catalog_payload(language, countries_by_code)
+        text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
         text = text.replace("<", "\\u003c")  # never ends a script element
         name = f"lang-{language}.js"
         (static / name).write_text(f"(self.WHR=self.WHR||{{}}).i18n={text};\n", encoding="utf-8")
@@ -254,9 +413,7 @@ def update() -> None:
 
     text = pot_text(extract())
     POT.write_text(text, encoding="utf-8")
-    for language in LANGUAGES:
-        if language == "en":
-            continue
+    for language in TRANSLATED:
         path = LOCALE / f"{language}.po"
         with open(POT, "rb") as f:
             template = read_po(f)

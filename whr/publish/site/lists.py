@@ -18,23 +18,14 @@ from markupsafe import Markup, escape
 from whr.lists import ListView
 from whr.lists.views import positions
 from whr.publish.site.contract import CFG, LIST
-from whr.publish.site.frame import (
-    STATIC_ROWS,
-    Renderer,
-    Site,
-    floats,
-    json_arrays,
-    long_date,
-    signed,
-    table_html,
-    whole,
-)
+from whr.publish.site.frame import STATIC_ROWS, Renderer, Site, floats, json_arrays, long_date
 from whr.publish.site.i18n import _
+from whr.publish.site.rows import Context, Source, html, order
 from whr.tables import STATUSES
 
-TABS = ("active", "gy1", "inactive", "provisional")
-TAB_PAGES = {"active": "index.html", **{t: f"{t}.html" for t in TABS[1:]}}
-"""The current list's page of each tab."""
+TAB_PAGES = {"active": "index.html", "gy1": "gy1.html", "inactive": "inactive.html",
+             "provisional": "provisional.html"}  # fmt: skip
+"""The current list's page of each tab (contract's list table)."""
 
 
 @dataclass(frozen=True)
@@ -84,6 +75,7 @@ def columns(lv: ListView) -> dict[str, np.ndarray]:
         "player": lv.number,
         "rating": floats(frame["rating"]),
         "uncertainty": floats(frame["uncertainty"]),
+        "peak": floats(frame["best_rating"]),
         "gy1": frame["gy1"].to_numpy(np.int64),
         "gy2": frame["gy2"].to_numpy(np.int64),
         "gy5": frame["gy5"].to_numpy(np.int64),
@@ -123,118 +115,44 @@ def list_data(lv: ListView) -> ListData:
     return ListData(lv, columns_json(values), status, counts, "change" in values)
 
 
-ENTERED = Markup(
-    "<span class=entered><span class=s aria-hidden=true>\u2191</span>"
-    f"<span class=t>{escape(_('newly ranked'))}</span></span>"
-)
-"""The "newly ranked" mark before a name, as the page script draws it (and the legend shows
-it): its words, shown as an arrow on a phone (the words then stay for screen readers)."""
-
-
-def player_link(site: Site, p: int, root: str) -> str:
-    """Player number ``p``'s name linked to their page, as the page script's ``Players.link``
-    writes it (a woman's link marked, the native name as its title)."""
-    players = site.player_columns
-    female = " class=f" if players["female"][p] else ""
-    native = players["native"][p]
-    title = f' title="{escape(native)}"' if native else ""
-    page = escape(players["page"][p])
-    return f'<a href="{root}p/{page}.html"{female}{title}>{escape(players["name"][p])}</a>'
-
-
-def country_code(site: Site, p: int) -> str:
-    """Player number ``p``'s country code as the page script shows it (one of the current
-    list's countries, else none)."""
-    code = site.player_columns["country"][p]
-    return str(escape(code)) if code in site.country_page else ""
-
-
-def grouped(n: int) -> str:
-    """A count as English writes it, ``3,901`` (the page script writes it in the reader's
-    language; ratings, ranks, years and ids are never grouped: docs/site.md)."""
-    return f"{n:,}"
+def source(site: Site, values: dict[str, np.ndarray]) -> Source:
+    """A list's rows for the row filler (``rows.Source``): its columns as the data file holds
+    them (whole numbers, ``"n"`` a new player's change), the players they point into."""
+    columns: dict[str, object] = {
+        k: (np.rint(v) if v.dtype.kind == "f" else v) for k, v in values.items()
+    }
+    if "change" in values:
+        change = np.rint(values["change"]).astype(object)
+        change[np.isnan(values["change"])] = "n"
+        columns["change"] = change
+    return Source("list", columns, {"players": site.players_source}, size=len(values["player"]))
 
 
 def static_rows(site: Site, data: ListData, tab: str, country: str | None, root: str) -> Markup:
     """The first rows of a list's tab as HTML (:data:`frame.STATIC_ROWS`), as the page script
-    draws them first: the same columns (its ``columns(t)``), marks (new, newly ranked, a
-    woman) and numbers, in the same order (by rank on the ranked tabs, the country's rank on a
-    country's page; by rating on the others)."""
-    lv = data.list
-    f = lv.frame
-    values = columns(lv)
-    mine = np.ones(len(f), bool)
+    draws them first (the declared table, ``contract.tables``: its columns, marks and order);
+    of a country's players on its page (the country's table)."""
+    table = site.tables["country_list" if country else "list"]
+    rows = source(site, columns(data.list))
+    mine = None
     if country:
-        mine = (f["country"] == country).fillna(False).to_numpy(bool)
-    ranked = tab in ("active", "gy1")
-    if tab == "active":
-        rank = values["country_rank"] if country else values["rank"]
-        chosen = np.flatnonzero(mine & (data.status == 0))
-    elif tab == "gy1":
-        rank = values["gy1_country_rank"] if country else values["gy1_rank"]
-        chosen = np.flatnonzero(mine & (rank > 0))
-    else:
-        rank = values["rank"]
-        chosen = np.flatnonzero(mine & (data.status == TABS.index(tab) - 1))
-    if ranked:  # as the script sorts: the rank ascending, none last, ties in the data's order
-        key = np.where(rank[chosen] > 0, rank[chosen], np.inf)
-        chosen = chosen[np.argsort(key, kind="stable")]
-    else:  # the rating shown, descending
-        chosen = chosen[np.argsort(-np.rint(values["rating"][chosen]), kind="stable")]
-    chosen = chosen[:STATIC_ROWS]
-    # the columns: what matters most first (rank, player, rating, change), then the others
-    more: list[tuple[str, np.ndarray]] = []
-    if tab == "active" and country:
-        more.append((_("World"), values["rank"]))
-    elif tab == "active" and data.change:
-        more.append((_("Prev."), values["previous_rank"]))
-    elif tab == "gy1":
-        more.append((_("World"), values["rank"]))
-    head = ([(_("Rank"), "n")] if ranked else []) + [(_("Player"), "nm"), (_("Rating"), "n")]
-    if data.change:
-        head.append((_("Change"), "n"))
-    head += [(label, "n") for label, _values in more]
-    windows = site.view.rules.windows_years
-    head += [("\u00b1", "n u"), *((f"Gy{y}", "n") for y in windows)]
-    head += [(_("Country"), ""), (_("BY"), "n")]
-    shown_rating = whole(values["rating"][chosen])
-    shown_unc = whole(values["uncertainty"][chosen])
-    change = values.get("change")
-    entered = lv.entered
-    new = f"<span class=new>{escape(_('new'))}</span>"
-    mark = f"{ENTERED} "
-    years = site.players["birth_year"].to_numpy(np.int64)  # 0: not known
-    rows = []
-    for k, i in enumerate(chosen.tolist()):
-        p = int(lv.number[i])
-        cells = [rank_text(rank[i])] if ranked else []
-        cells.append((mark if entered[i] else "") + player_link(site, p, root))
-        cells.append(shown_rating[k])
-        if change is not None:
-            d = change[i]
-            cells.append(new if d != d else signed(d))
-        cells += [rank_text(v[i]) for _label, v in more]
-        cells.append(shown_unc[k])
-        cells += [grouped(int(values[g][i])) for g in ("gy1", "gy2", "gy5")]
-        cells += [country_code(site, p), str(years[p]) if years[p] else ""]
-        rows.append(cells)
-    return table_html(head, rows)
+        mine = np.flatnonzero(rows.array("player.country.code") == country)
+    part = table.tab(tab)
+    ids = order(table, part, rows, mine)[:STATIC_ROWS]
+    return html(table, part, rows, ids, Context(root, site.player_columns))
 
 
-def rank_text(rank: float) -> str:
-    """A rank as the lists show it: whole, never grouped; none (0) as nothing."""
-    return str(int(rank)) if rank > 0 else ""
-
-
-def heading(site: Site, day: dt.date, country: str | None = None) -> str:
+def heading(site: Site, day: dt.date, country: dict[str, str] | None = None) -> Markup:
+    game = _(site.game)
     if country:
+        name = Markup(f"<span data-c={escape(country['code'])}>{escape(country['name'])}</span>")
         return _(
             "%(game)s rating list of %(country)s — %(date)s",
-            game=site.game,
-            country=country,
+            game=game,
+            country=name,
             date=long_date(day),
         )
-    return _("%(game)s world rating list — %(date)s", game=site.game, date=long_date(day))
+    return _("%(game)s world rating list — %(date)s", game=game, date=long_date(day))
 
 
 def list_page(
@@ -259,22 +177,24 @@ def list_page(
         counts["players"] = int(mine.sum())
         counts["games"] = None
     root = "../" * path.count("/")
+    table = r.site.tables["country_list" if country else "list"]
     cfg = CFG.object(
+        table=table.name,
         list=data.key,
         tab=tab,
-        country=country["code"] if country else "",
-        change=data.change,
+        country=country["code"] if country else None,
         root=root,
     )
     r.render(
         path,
         "list.html",
         static=static_rows(r.site, data, tab, country["code"] if country else None, root),
-        entered=ENTERED,
+        table=table,
         shown=min(STATIC_ROWS, counts[tab] or 0),
         tab=tab,
         tab_pages=TAB_PAGES if data.key == "current" and not country else None,
-        heading=heading(r.site, data.day, country["name"] if country else None),
+        change=data.change,
+        heading=heading(r.site, data.day, country),
         day=data.day.isoformat(),
         year=None if data.key == "current" else data.day.year,
         counts=counts,

@@ -3,7 +3,8 @@ the plain index pages that link every player and every tournament (``index/playe
 ``index/tournaments-N.html``, :data:`PART` entries each), so that every page of the site is
 reached by a static link from ``index.html``: by text browsers, crawlers, and readers whose
 script is off or failed. With script on, the page script replaces the first rows with its own
-drawing of the whole table.
+drawing of the whole table. Both are the declared tables' rows (``contract.tables``), written by
+the one row filler (``rows.py``).
 """
 
 from __future__ import annotations
@@ -11,15 +12,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
-from whr.publish.site.frame import STATIC_ROWS, Renderer, Site, floats, table_html, text, whole
-from whr.publish.site.i18n import _
-from whr.publish.site.lists import country_code, grouped, player_link, rank_text
-from whr.tables import STATUSES
-
-STATUS_TEXTS = (_("established, active"), _("established, inactive"), _("provisional"))
-"""What the players index says of each status (:data:`whr.tables.STATUSES`' order)."""
+from whr.publish.site import countries
+from whr.publish.site.contract import Tab, Table
+from whr.publish.site.frame import STATIC_ROWS, Renderer, Site
+from whr.publish.site.i18n import _, counted
+from whr.publish.site.lists import columns, source
+from whr.publish.site.rows import Context, Source, html, order
 
 PART = 1000
 """Entries per plain index page."""
@@ -54,96 +54,73 @@ def parts_nav(family: str, n: int, root: str) -> Markup:
     return Markup(" · ".join(links))
 
 
-def _players_rows(site: Site, lo: int, hi: int, root: str) -> Markup:
-    """The players numbered lo..hi-1 (the players index's order: by id) as table rows: on an
-    index page (``root`` "../") id and name, on ``players.html`` every column the page script
-    draws, as it draws them."""
-    p = site.players.iloc[lo:hi]
-    if root:  # an index page: lean (66 pages of 1,000 at 1M games): id and name
-        rows = [
-            [str(escape(pid)), f"<a href={root}p/{escape(page)}.html>{escape(name)}</a>"]
-            for pid, name, page in zip(p["player"], p["name"], p["page"], strict=True)
-        ]
-        return table_html([("ID", ""), ("Player", "")], rows, lean=True)
-    f = site.view.current.frame.set_index("player").reindex(p["player"].to_numpy(object))
-    rating, unc = whole(floats(f["rating"])), whole(floats(f["uncertainty"]))
-    games, rank = np.nan_to_num(floats(f["games"])), np.nan_to_num(floats(f["rank"]))
-    status = dict(zip(STATUSES, STATUS_TEXTS, strict=True))
-    rows = []
-    for k, (pid, year, place) in enumerate(
-        zip(p["player"], p["birth_year"], p["city"], strict=True)
-    ):
-        rows.append(
-            [
-                str(escape(pid)),
-                player_link(site, lo + k, root),
-                rating[k],
-                unc[k],
-                grouped(int(games[k])),
-                rank_text(rank[k]),
-                status.get(text(f["status"].iat[k]), ""),
-                str(year) if year else "",
-                str(escape(place)),
-                country_code(site, lo + k),
-            ]
-        )
-    head = [
-        (_("ID"), ""), (_("Player"), "nm"), (_("Rating"), "n"), ("\u00b1", "n u"),
-        (_("Games"), "n"), (_("Rank"), "n"), (_("Status"), ""), (_("BY"), "n"),
-        (_("City"), ""), (_("Country"), ""),
-    ]  # fmt: skip
-    return table_html(head, rows)
+def players_source(site: Site) -> Source:
+    """The players index's rows: the current list (every listed player once), ordered by
+    player number (the players index's order: by id)."""
+    return source(site, columns(site.view.current))
 
 
-def _tournaments_rows(site: Site, lo: int, hi: int, root: str) -> Markup:
-    """The tournaments numbered lo..hi-1 (newest first) as table rows, with the columns of the
-    page script's drawing (on ``tournaments.html``)."""
-    t = site.tournaments.iloc[lo:hi]
-    rows = [
-        [
-            f"<a href={root}tournaments/{escape(page)}.html>{escape(name)}</a>",
-            str(escape(place)),
-            grouped(int(n)),
-            str(escape(start)),
-            str(escape(end)),
-            str(escape(rule)),
-        ]
-        for page, name, place, n, start, end, rule in zip(
-            t["page"], t["name"], t["place"], t["n"], t["start"], t["end"], t["rule"], strict=True
-        )
-    ]
-    head = [
-        (_("Tournament"), "nm"), (_("Place"), ""), (_("Rated games"), "n"), (_("Start"), ""),
-        (_("End"), ""), (_("Rule"), ""),
-    ]  # fmt: skip
-    return table_html(head, rows)
+def tournaments_source(site: Site) -> Source:
+    """The tournaments index's rows: the tournaments data's fields, by tournament number."""
+    t = site.tournaments
+    places = site.places
+    return Source(
+        "tournaments",
+        {
+            "page": t["page"].to_numpy(object),
+            "name": t["name"].to_numpy(object),
+            "city": t["city"].to_numpy(object),
+            "country": t["country_position"].to_numpy(np.int64),
+            "games": t["n"].to_numpy(np.int64),
+            "start": t["start"].to_numpy(object),
+            "end": t["end"].to_numpy(object),
+            "rule": t["rule"].to_numpy(object),
+            "countries": countries.source(places),
+        },
+    )
+
+
+def _rows(site: Site, table: Table, rows: Source, lo: int, hi: int, root: str) -> Markup:
+    """Rows lo..hi-1 of the index ``table`` in its first order: its first part's columns (on
+    an index page, ``root`` "../", its plain columns)."""
+    part = table.tab()
+    ids = order(table, part, rows)[lo:hi]
+    if root:
+        part = Tab(part.name, part.label, None, table.plain, None)
+    return html(table, part, rows, ids, Context(root, site.player_columns), lean=bool(root))
 
 
 def first_players(site: Site) -> Markup:
     """The players index's first rows (``players.html``)."""
-    return _players_rows(site, 0, min(STATIC_ROWS, len(site.players)), "")
+    table = site.tables["players"]
+    return _rows(site, table, players_source(site), 0, STATIC_ROWS, "")
 
 
 def first_tournaments(site: Site) -> Markup:
     """The tournaments index's first rows (``tournaments.html``)."""
-    return _tournaments_rows(site, 0, min(STATIC_ROWS, len(site.tournaments)), "")
+    table = site.tables["tournaments"]
+    return _rows(site, table, tournaments_source(site), 0, STATIC_ROWS, "")
 
 
 def write(r: Renderer) -> None:
     """The plain index pages of the players and of the tournaments."""
     site = r.site
-    for family, n, rows, what in (
-        ("players", len(site.players), _players_rows, _("Players by ID")),
-        ("tournaments", len(site.tournaments), _tournaments_rows, _("Tournaments, newest first")),
+    for family, rows, what in (
+        ("players", players_source(site), _("Players by ID")),
+        ("tournaments", tournaments_source(site), _("Tournaments, newest first")),
     ):
-        for part in parts(family, n):
+        table = site.tables[family]
+        for part in parts(family, rows.size):
             r.render(
                 part.path,
                 "plain_index.html",
                 heading=_(
-                    "%(what)s: %(part)s of %(total)s", what=what, part=part.label, total=f"{n:,}"
+                    "%(what)s: %(part)s of %(total)s",
+                    what=what,
+                    part=part.label,
+                    total=counted(rows.size),
                 ),
-                table=rows(site, part.lo, part.hi, "../"),
-                parts=parts_nav(family, n, "../"),
+                table=_rows(site, table, rows, part.lo, part.hi, "../"),
+                parts=parts_nav(family, rows.size, "../"),
                 index=f"{family}.html",
             )

@@ -24,7 +24,9 @@ from whr.publish.site.contract import (
     PLAYER,
     PLAYERS,
     SERIES,
+    TEXTS,
 )
+from whr.publish.site.countries import source as countries_source
 from whr.publish.site.frame import (
     Family,
     Renderer,
@@ -38,24 +40,24 @@ from whr.publish.site.frame import (
     js_json,
     json_numbers,
     safe_in_script,
-    score_text,
-    signed,
     text,
     whole,
 )
-from whr.publish.site.i18n import _, native_lang
+from whr.publish.site.i18n import N_, _, inner, into, mark, native_lang
 from whr.publish.site.lists import ListData, shown_change
 from whr.publish.site.names import namesake_labels, page_names
+from whr.publish.site.rows import Context, Source, cells, shown_columns, signed, table_html
 
 EPOCH_DAY = np.datetime64("1970-01-01", "D")
 
 
 def status_labels(rules: RuleNumbers) -> tuple[str, str, str]:
-    """What each status means, by status code (``whr.tables.STATUSES`` order)."""
+    """What each status means, by status code (``whr.tables.STATUSES`` order), as a fact's
+    ``<dd>``."""
     return (
-        _("established, active"),
-        _("established, inactive: no rated game in %(n)s years", n=rules.active_years),
-        _("provisional: at most %(n)s rated games", n=rules.established_games - 1),
+        into("dd", _("established, active")),
+        into("dd", _("established, inactive: no rated game in %(n)s years", n=rules.active_years)),
+        into("dd", _("provisional: at most %(n)s rated games", n=rules.established_games - 1)),
     )
 
 
@@ -86,6 +88,29 @@ def table(view: View) -> pd.DataFrame:
     )
     out["page"] = [pages[p] for p in ids.tolist()]
     return out
+
+
+def source(players: pd.DataFrame, countries: pd.DataFrame) -> Source:
+    """The players (:func:`table`) as the row filler reads them: the players data's fields,
+    each page's name, and their countries (``countries``: the current list's)."""
+    code_index = {c: i for i, c in enumerate(countries["code"].tolist())}
+    return Source(
+        "players",
+        {
+            "id": players["player"].to_numpy(object),
+            "name": players["name"].to_numpy(object),
+            "label": players["label"].to_numpy(object),
+            "native": players["native"].to_numpy(object),
+            "city": players["city"].to_numpy(object),
+            "country": np.asarray(
+                [code_index.get(c, -1) for c in players["country"].tolist()], np.int64
+            ),
+            "birth_year": players["birth_year"].to_numpy(np.int64),
+            "female": players["female"].to_numpy(bool).astype(np.int64),
+            "page": players["page"].to_numpy(object),
+            "countries": countries_source(countries),
+        },
+    )
 
 
 def data(site: Site) -> str:
@@ -127,7 +152,7 @@ def write_index(r: Renderer) -> None:
         static=plain.first_players(r.site),
         parts=plain.parts_nav("players", len(r.site.players), ""),
         scripts=[r.data_files["players"], r.data_files["lists.current"]],
-        cfg=CFG.object(page="players", root=""),
+        cfg=CFG.object(table="players", list="current", root=""),
     )
 
 
@@ -227,8 +252,14 @@ class Columns:
         self.list_day = int((np.datetime64(view.as_of, "D") - EPOCH_DAY).astype(np.int64))
         self.as_of = view.as_of.isoformat()
         self.country_page = site.country_page
-        self.t_name = site.tournaments["name"].tolist()
-        self.t_page = site.tournaments["page"].tolist()
+        self.tournaments = Source(
+            "tournaments",
+            {
+                "page": site.tournaments["page"].to_numpy(object),
+                "name": site.tournaments["name"].to_numpy(object),
+            },
+        )
+        self.table = site.tables["events"]
 
     def _events(self, view: View) -> None:
         """Each player's tournaments (the standings' rows), newest first."""
@@ -447,9 +478,8 @@ def _events_json(cols: Columns, lo: int, hi: int, e_lo: int, e_hi: int) -> list[
     )
 
 
-TOURNAMENTS, NO_GAMES, NEW = _("Tournaments"), _("No rated games."), _("new")
-EVENTS_HEAD = f"<h2>{TOURNAMENTS}</h2><p>" + _("Score/games, at the time:")
-"""What the static list of a player's tournaments says first (the script draws a table)."""
+TOURNAMENTS, NO_GAMES = TEXTS["tournaments"].element("h2"), TEXTS["no_rated_games"].element("p")
+"""What the rows of a player's tournaments say first, and where they have none."""
 
 
 def native_html(native: str, country: str) -> str:
@@ -462,71 +492,84 @@ def native_html(native: str, country: str) -> str:
 def _plain_events(
     cols: Columns, starts: np.ndarray, ends: np.ndarray, e_lo: int, e_hi: int
 ) -> list[Markup]:
-    """Each player's tournaments as an HTML list, newest first: "<name> 4½/9 2091 → 2103
-    (+12)" (score of games; before → after (change) at the time, as the lists showed them
-    then: "new → 2103" for a player new to the list, "–" where none was kept; "with <name>"
-    where one list first rated another of the player's tournaments too), the values as the
-    page script draws them from the same rounded numbers (:func:`_events_json`). The script
-    replaces it, and takes the tournaments' names and links and those notes from it. Lean on
-    purpose (a list, no classes, no quotes: page names are plain): tens of thousands of pages."""
+    """Each player's tournaments, newest first, as the declared table's rows without script
+    (``contract``'s events: the tournament, score/games, the change at the time as the lists
+    showed it then, and "with <name>" where one list first rated another of the player's
+    tournaments too), from the one row filler; the page script keeps the tournament's link and
+    the change at the time from them when it draws the whole table. Lean (no classes):
+    tens of thousands of pages."""
     ev = slice(e_lo, e_hi)
-    then_before, then_after = (whole(x[ev]) for x in cols.ev_then)
     first_list = cols.ev_list[ev].tolist()  # the day of the list that first rated it; -1 none
-    names = [escape(cols.t_name[t]) for t in cols.ev_tournament[ev].tolist()]
-    rows = []
-    for k, (t, score, games) in enumerate(
-        zip(
-            cols.ev_tournament[ev].tolist(),
-            cols.ev_score[ev].tolist(),
-            cols.ev_games[ev].tolist(),
-            strict=True,
-        )
-    ):
-        b, a = then_before[k], then_after[k]
-        if not a:
-            then = "–"
-        elif not b:
-            then = f"{NEW} → {a}"
-        else:
-            then = f"{b} → {a} ({signed(int(a) - int(b))})"
-        rows.append(
-            f"<li><a href=../tournaments/{escape(cols.t_page[t])}.html>{names[k]}</a> "
-            f"{score_text(score)}/{games} {then}"
-        )
-    out = []
+    names = cols.tournaments.array("name")[cols.ev_tournament[ev]].tolist()
+    notes: list[str] = [""] * (e_hi - e_lo)
     for s, e in zip(starts.tolist(), ends.tolist(), strict=True):
-        if s == e:
-            out.append(Markup(f"<h2>{TOURNAMENTS}</h2><p>{NO_GAMES}</p>"))
-            continue
-        items = rows[s:e]
         together: dict[int, list[int]] = {}  # one list first rated several: say so, by name
         for k in range(s, e):
             if first_list[k] >= 0:
                 together.setdefault(first_list[k], []).append(k)
         for shared in together.values():
             for k in shared if len(shared) > 1 else ():
-                others = ", ".join(str(names[j]) for j in shared if j != k)
-                note = _("with %(tournaments)s", tournaments=others)
-                items[k - s] += f" <small>{note}</small>"
-        out.append(Markup(f"{EVENTS_HEAD}<ul class=events>{''.join(items)}</ul>"))
+                others = ", ".join(names[j] for j in shared if j != k)
+                message = N_("with %(tournaments)s")
+                notes[k] = (
+                    f"<small class=with {mark(message)}>{inner(message, tournaments=others)}</small>"
+                )
+    rows = Source(
+        "event",
+        {
+            "tournament": cols.ev_tournament[ev],
+            "score2": np.rint(2 * cols.ev_score[ev]).astype(np.int64),
+            "games": cols.ev_games[ev],
+            "then_before": np.rint(cols.ev_then[0][ev]),
+            "then_after": np.rint(cols.ev_then[1][ev]),
+            "note": np.asarray(notes, dtype=object),
+        },
+        {"tournaments": cols.tournaments},
+    )
+    table = cols.table
+    columns = shown_columns(table, table.tab(), rows)
+    every = cells(table, columns, rows, np.arange(rows.size), Context("../", {}))
+    out = []
+    for s, e in zip(starts.tolist(), ends.tolist(), strict=True):
+        if s == e:
+            out.append(Markup(f"{TOURNAMENTS}{NO_GAMES}"))
+            continue
+        out.append(
+            Markup(f"{TOURNAMENTS}<table>{table_html(columns, every[s:e], lean=True)}</table>")
+        )
     return out
 
 
-# the facts' texts (messages: the page script swaps them for the reader's language), as
-# printf templates where they have values (formatted once: tens of thousands of pages)
-FROM, BORN, STATUS, RANK, GAMES = _("From"), _("Born"), _("Status"), _("Rank"), _("Games")
-FIRST_LAST, BEST, PREVIOUS_LIST = _("First, last game"), _("Best rating"), _("Previous list")
-CHANGE, NOT_ON_IT = _("change"), _("not on it: new on this list")
+# the facts' texts: messages, by their ids (the page script writes them in the reader's
+# language), as printf templates where they have values (formatted once: tens of thousands of
+# pages)
+def _label(message: str) -> str:
+    return f"<dt {mark(message)}>{inner(message)}"
 
 
-# printf templates (``%s`` in the order of the English text) of the facts with values
-WORLD_COUNTRY = _("%(world)s in the world, %(country)s in the country", world="%s", country="%s")
-PREVIOUS_RANK = _("%(ranks)s (previous list: %(rank)s)", ranks="%s", rank="%s")
-NEWLY_RANKED = _("%(ranks)s (newly ranked: not ranked on the previous list)", ranks="%s")
-GAMES_SPLIT = _(
-    "%(n)s: %(won)s won, %(drawn)s drawn, %(lost)s lost", n="%s", won="%s", drawn="%s", lost="%s"
+FROM, BORN, STATUS, RANK, GAMES = (
+    _label(N_("From")), _label(N_("Born")), _label(N_("Status")), _label(N_("Rank")),
+    _label(N_("Games")),
+)  # fmt: skip
+FIRST_LAST, BEST = _label(N_("First, last game")), _label(N_("Best rating"))
+PREVIOUS_LIST = _label(N_("Previous list"))
+CHANGE, NOT_ON_IT = str(_("change")), into("dd", _("not on it: new on this list"))
+WORLD_COUNTRY = str(
+    _("%(world)s in the world, %(country)s in the country", world="%s", country="%s")
 )
-BEST_ON = _("%(rating)s on %(day)s", rating="%s", day="%s")
+PREVIOUS_RANK = str(_("%(ranks)s (previous list: %(rank)s)", ranks="%s", rank="%s"))
+NEWLY_RANKED = str(_("%(ranks)s (newly ranked: not ranked on the previous list)", ranks="%s"))
+GAMES_SPLIT = str(
+    _(
+        "%(n)s: %(won)s won, %(drawn)s drawn, %(lost)s lost",
+        n="%s",
+        won="%s",
+        drawn="%s",
+        lost="%s",
+    )  # fmt: skip
+)
+BEST_ON = into("dd", _("%(rating)s on %(day)s", rating="%s", day="%s"))
+RATING_ON = N_("Rating on %(day)s")
 
 
 def _player_facts(cols: Columns, lo: int, hi: int) -> list[str]:
@@ -537,11 +580,13 @@ def _player_facts(cols: Columns, lo: int, hi: int) -> list[str]:
     counts = np.rint(cols.counts[:, s]).astype(np.int64).T.tolist()
     rating, unc, best = whole(cols.rating[s]), whole(cols.unc[s]), whole(cols.best[s])
     previous, change = whole(cols.previous[s]), cols.change[s].tolist()
-    rating_on = _("Rating on %(day)s", day=cols.as_of)
+    rating_on = f"<dt {mark(RATING_ON)}>{inner(RATING_ON, day=cols.as_of)}"
     out = []
     for k, i in enumerate(range(lo, hi)):
         code, page = cols.country[i], cols.country_page.get(cols.country[i], "")
         country = str(escape(cols.country_name[i] or code))
+        if code:
+            country = f"<span data-c={escape(code)}>{country}</span>"
         if page:
             country = f"<a href=../countries/{page}.html>{country}</a>"
         place = ", ".join(x for x in (str(escape(cols.city[i])), country) if x) or "–"
@@ -552,15 +597,15 @@ def _player_facts(cols: Columns, lo: int, hi: int) -> list[str]:
             ranks = NEWLY_RANKED % ranks
         n, w, d, lost, g1, g2, g5 = counts[k]
         out.append(
-            f"<dl class=facts><dt>ID<dd>{escape(cols.ids[i])}<dt>{FROM}<dd>{place}"
-            + (f"<dt>{BORN}<dd>{cols.birth_year[i]}" if cols.birth_year[i] else "")
-            + f"<dt>{rating_on}<dd><strong>{rating[k]}</strong>"
+            f"<dl class=facts><dt>ID<dd>{escape(cols.ids[i])}{FROM}<dd>{place}"
+            + (f"{BORN}<dd>{cols.birth_year[i]}" if cols.birth_year[i] else "")
+            + f"{rating_on}<dd><strong>{rating[k]}</strong>"
             + (f" ± {unc[k]}" if unc[k] else "")
             + (_previous(previous[k], change[k]) if cols.has_previous else "")
-            + f"<dt>{STATUS}<dd>{cols.status_labels[cols.status[i]]}<dt>{RANK}<dd>{ranks}"
-            f"<dt>{GAMES}<dd>{GAMES_SPLIT % (n, w, d, lost)} · Gy1 {g1}, Gy2 {g2}, Gy5 {g5}"
-            f"<dt>{FIRST_LAST}<dd>{first[k]}, {last[k]}"
-            f"<dt>{BEST}<dd>{BEST_ON % (best[k], best_day[k])}</dl>"
+            + f"{STATUS}{cols.status_labels[cols.status[i]]}{RANK}{into('dd', ranks)}"
+            f"{GAMES}<dd>{GAMES_SPLIT % (n, w, d, lost)} · Gy1 {g1}, Gy2 {g2}, Gy5 {g5}"
+            f"{FIRST_LAST}<dd>{first[k]}, {last[k]}"
+            f"{BEST}{BEST_ON % (best[k], best_day[k])}</dl>"
         )
     return out
 
@@ -569,8 +614,8 @@ def _previous(previous: str, change: float) -> str:
     """The facts' row of the previous list: its rating and the change since, as shown (today's
     rating shown minus the previous one shown)."""
     if change != change:
-        return f"<dt>{PREVIOUS_LIST}<dd>{NOT_ON_IT}"
+        return f"{PREVIOUS_LIST}{NOT_ON_IT}"
     return (
-        f"<dt>{PREVIOUS_LIST}<dd><span class=prev>{previous}</span> · {CHANGE} "
+        f"{PREVIOUS_LIST}<dd><span class=prev>{previous}</span> · {CHANGE} "
         f"<strong class=delta>{signed(change)}</strong>"
     )

@@ -12,7 +12,7 @@ from markupsafe import Markup, escape
 
 from whr.lists import View
 from whr.publish.site import plain
-from whr.publish.site.contract import CFG, CROSS, STANDING, TOURNAMENTS
+from whr.publish.site.contract import CFG, COUNTRIES, CROSS, STANDING, TOURNAMENTS, Column
 from whr.publish.site.frame import (
     Family,
     Renderer,
@@ -22,46 +22,51 @@ from whr.publish.site.frame import (
     js_json,
     json_numbers,
     safe_in_script,
-    score_text,
     text,
 )
-from whr.publish.site.i18n import _
+from whr.publish.site.i18n import N_, _, inner, into, mark
 from whr.publish.site.names import page_names
+from whr.publish.site.rows import Context, Source, cells, place_html, shown_columns, table_html
 
 _SYMBOL = {1.0: "+", 0.5: "=", 0.0: "-"}  # in the page data; shown + = −
 
 
-# the facts' texts (messages: the page script swaps them for the reader's language)
-PLACE, DATES, RULE, RATED, NOT_RATED = (
-    _("Place"), _("Dates"), _("Rule"), _("Rated games"), _("Not rated"),
-)  # fmt: skip
-BETWEEN = _("%(games)s between %(players)s players", games="%s", players="%s")
-AND_WHY = _("%(n)s games, and why", n="%s")
+# the facts' texts: messages, by their ids (the page script writes them in the reader's
+# language); formatted once (tens of thousands of pages)
+def _label(message: str, context: str | None = None) -> str:
+    return f"<dt {mark(message, context)}>{inner(message)}"
 
 
-def table(view: View) -> tuple[pd.DataFrame, dict[str, str]]:
+PLACE, DATES, RULE = _label(N_("Place")), _label(N_("Dates")), _label(N_("Rule"))
+RATED, NOT_RATED = _label(N_("Rated games")), _label(N_("Not rated"))
+BETWEEN = into("dd", _("%(games)s between %(players)s players", games="%s", players="%s"))
+AND_WHY = str(_("%(n)s games, and why", n="%s"))
+
+
+def table(view: View) -> tuple[pd.DataFrame, dict[str, str], pd.DataFrame]:
     """The tournaments with rated games by number (:attr:`whr.lists.View.tournaments`), with
-    their page, name, place and rule as the pages show them; and the page name of every
-    tournament id read or played."""
+    their page, name, place and rule as the pages show them; the page name of every
+    tournament id read or played; and the countries of their places (code, name: the
+    tournament's, else the list's for the code, else the code)."""
     index = view.tournaments
     tours = view.tables.tournaments.drop_duplicates("tournament_id")
     ids = index["tournament_id"].to_numpy(object)
     pages = page_names([*tours["tournament_id"].astype("str").tolist(), *sorted(ids.tolist())])
     facts = tours.set_index(tours["tournament_id"].astype("str")).reindex(ids)
-    # a country the tournament names only by its code is named as the list names it
     named = dict(
         zip(
             view.countries["country"].tolist(), view.countries["country_name"].tolist(), strict=True
         )
     )
-    place = [
-        ", ".join(x for x in (city(c), text(cn) or text(named.get(k)) or text(k)) if x)
-        for c, cn, k in zip(
-            facts["city"].tolist(),
-            facts["country_name"].tolist(),
-            facts["country"].tolist(),
-            strict=True,
-        )
+    codes = [text(k) for k in facts["country"].tolist()]
+    names = [
+        text(cn) or text(named.get(k)) or k
+        for k, cn in zip(codes, facts["country_name"].tolist(), strict=True)
+    ]
+    places: dict[tuple[str, str], int] = {}
+    position = [
+        places.setdefault((k, n), len(places)) if k or n else -1
+        for k, n in zip(codes, names, strict=True)
     ]
     out = pd.DataFrame(
         {
@@ -71,8 +76,10 @@ def table(view: View) -> tuple[pd.DataFrame, dict[str, str]]:
                 text(name) or t or "(no tournament)"
                 for t, name in zip(ids.tolist(), facts["name"].tolist(), strict=True)
             ],
-            "place": place,
-            "country": [text(k) for k in facts["country"].tolist()],
+            "city": [city(c) for c in facts["city"].tolist()],
+            "country": codes,
+            "country_name": names,
+            "country_position": np.asarray(position, np.int64),
             "rule": [text(x) for x in facts["rule"].tolist()],
             "n": index["games"].to_numpy(np.int64),
             "start": index["start"].tolist(),
@@ -80,12 +87,15 @@ def table(view: View) -> tuple[pd.DataFrame, dict[str, str]]:
             "excluded": index["excluded"].to_numpy(np.int64),
         }
     )
-    return out, pages
+    countries = pd.DataFrame(
+        {"code": [k for k, _n in places], "name": [n for _k, n in places]}, dtype=object
+    )
+    return out, pages, countries
 
 
 def write_index(r: Renderer) -> None:
     """The tournaments data file (:data:`contract.TOURNAMENTS`) and ``tournaments.html``."""
-    t = r.site.tournaments
+    t, places = r.site.tournaments, r.site.places
     r.data(
         "tournaments",
         "tournaments",
@@ -93,11 +103,17 @@ def write_index(r: Renderer) -> None:
             TOURNAMENTS.object(
                 page=t["page"].tolist(),
                 name=t["name"].tolist(),
-                place=t["place"].tolist(),
+                city=t["city"].tolist(),
+                country=t["country_position"].tolist(),
                 games=t["n"].tolist(),
                 start=t["start"].tolist(),
                 end=t["end"].tolist(),
                 rule=t["rule"].tolist(),
+                countries=COUNTRIES.object(
+                    code=places["code"].tolist(),
+                    name=places["name"].tolist(),
+                    page=places["page"].tolist(),
+                ),
             )
         ),
     )
@@ -108,7 +124,7 @@ def write_index(r: Renderer) -> None:
         static=plain.first_tournaments(r.site),
         parts=plain.parts_nav("tournaments", len(t), ""),
         scripts=[r.data_files["tournaments"]],
-        cfg=CFG.object(page="tournaments", root=""),
+        cfg=CFG.object(table="tournaments", root=""),
     )
 
 
@@ -122,8 +138,9 @@ class Columns:
         self.n = len(t)
         self.page = t["page"].tolist()
         self.name = t["name"].tolist()
-        self.place = t["place"].tolist()
+        self.city = t["city"].tolist()
         self.country = t["country"].tolist()
+        self.country_name = t["country_name"].tolist()
         self.rule = t["rule"].tolist()
         self.games = t["n"].tolist()
         self.start = t["start"].tolist()
@@ -158,26 +175,26 @@ class Columns:
         for k, label in zip(heads["tournament_id"].tolist(), heads["round"].tolist(), strict=True):
             self.rounds.setdefault(k, []).append(label or "–")
         self.linked = site.linked
-        self.p_name = site.players["name"].tolist()
-        self.p_page = site.players["page"].tolist()
+        self.players = site.player_columns
+        self.table = site.tables["cross"]
 
 
-def _standings(cols: Columns, ss: slice) -> list[str]:
-    """The standings rows ``ss`` as HTML list items, "place player score" as the crosstable
-    shows them (lean: no classes, no quotes, page names are plain; tens of thousands of
-    pages)."""
-    out = []
-    for first, last, p, score in zip(
-        cols.s_first[ss].tolist(),
-        cols.s_last[ss].tolist(),
-        cols.s_player[ss].tolist(),
-        cols.s_score[ss].tolist(),
-        strict=True,
-    ):
-        link = f"<a href=../p/{escape(cols.p_page[p])}.html>{escape(cols.p_name[p])}</a>"
-        place = str(first) if first == last else f"{first}\u2013{last}"
-        out.append(f"<li>{place} {link} {score_text(score)}\n")
-    return out
+def _standings(cols: Columns, ss: slice) -> tuple[list[Column], list[list[str]]]:
+    """The standings rows ``ss`` as the crosstable's rows without script (place, player,
+    score: the declared table's static columns), from the one row filler."""
+    table = cols.table
+    rows = Source(
+        "standing",
+        {
+            "number": cols.s_row[ss],
+            "place_first": cols.s_first[ss],
+            "place_last": cols.s_last[ss],
+            "player": cols.s_player[ss],
+            "score2": np.rint(2 * cols.s_score[ss]).astype(np.int64),
+        },
+    )
+    columns = shown_columns(table, table.tab(), rows)
+    return columns, cells(table, columns, rows, np.arange(rows.size), Context("../", cols.players))
 
 
 def pages(r: Renderer) -> Family:
@@ -192,18 +209,6 @@ def pages(r: Renderer) -> Family:
     )
     paths = [f"tournaments/{page}.html" for page in cols.page]
     return Family(tournament_pages, cols, stencil, cols.n, paths)
-
-
-def _place(place: str, code: str) -> str:
-    """A tournament's place as its page shows it: "City, Country", the country (last, when
-    the tournament has a country ``code``) marked with its code, which the page script writes
-    in the reader's language; "–" when not known."""
-    if not place:
-        return "–"
-    if not code:
-        return str(escape(place))
-    city, sep, country = place.rpartition(", ")
-    return f"{escape(city)}{sep}<span data-c={escape(code)}>{escape(country)}</span>"
 
 
 def tournament_pages(r: Renderer, cols: Columns, page: Stencil, lo: int, hi: int) -> None:
@@ -256,22 +261,24 @@ def tournament_pages(r: Renderer, cols: Columns, page: Stencil, lo: int, hi: int
         cells=joined,
     )
     by_t: dict[int, list[str]] = {}
-    plain_rows: dict[int, list[str]] = {}
-    for tk, text_, cells_ in zip(tournament, rows, _standings(cols, ss), strict=True):
+    plain_rows: dict[int, list[list[str]]] = {}
+    columns, standing_cells = _standings(cols, ss)
+    for tk, text_, cells_ in zip(tournament, rows, standing_cells, strict=True):
         by_t.setdefault(tk, []).append(text_)
         plain_rows.setdefault(tk, []).append(cells_)
     for k in range(lo, hi):
         mine_rows = by_t.get(k, [])
         start, end = cols.start[k], cols.end[k]
+        place = place_html(cols.city[k], cols.country[k], cols.country_name[k]) or "–"
         facts = (
-            f"<dl class=facts><dt>{PLACE}<dd>{_place(cols.place[k], cols.country[k])}"
-            f"<dt>{DATES}<dd>{start if start == end else f'{start} – {end}'}"
-            f"<dt>{RULE}<dd>{escape(cols.rule[k] or '–')}"
-            f"<dt>{RATED}<dd>{BETWEEN % (cols.games[k], len(mine_rows))}"
+            f"<dl class=facts>{PLACE}<dd>{place}"
+            f"{DATES}<dd>{start if start == end else f'{start} – {end}'}"
+            f"{RULE}<dd>{escape(cols.rule[k] or '–')}"
+            f"{RATED}{BETWEEN % (cols.games[k], len(mine_rows))}"
         )
         if cols.excluded[k]:
             facts += (
-                f'<dt>{NOT_RATED}<dd><a href="../excluded.html#t={cols.page[k]}">'
+                f'{NOT_RATED}<dd><a href="../excluded.html#t={cols.page[k]}">'
                 f"{AND_WHY % cols.excluded[k]}</a>"
             )
         payload = CROSS.text(
@@ -281,7 +288,7 @@ def tournament_pages(r: Renderer, cols: Columns, page: Stencil, lo: int, hi: int
             name=cols.name[k],
             canonical=r.canonical(f"tournaments/{cols.page[k]}.html"),
             facts=Markup(facts + "</dl>"),
-            standings=Markup("".join(plain_rows.get(k, []))),
+            standings=table_html(columns, plain_rows.get(k, []), lean=True),
             data=Markup(safe_in_script(payload)),
         )
         r.write(f"tournaments/{cols.page[k]}.html", html)

@@ -1,131 +1,106 @@
-// The page script of the rating site: the lists, the players and tournaments indexes, a player's
-// games, a tournament's pairings, and (second part) the rating charts. No network request and no
-// dependency: the data comes from data/*.js files loaded with <script> (they set window.WHR), so
-// the site works from file://. Big tables are drawn virtually: only the rows on screen (and a
-// margin) are in the document.
+// The page script of the rating site: every table of the site drawn from its declaration, the
+// reader's language, and (last part) the rating charts. No network request and no dependency:
+// the data comes from data/*.js files loaded with <script> (they set window.WHR), so the site
+// works from file://. Big tables are drawn virtually: only the rows on screen (and a margin)
+// are in the document.
 //
-// The page data is read only by name: F.<payload>.<field> is a field's key in a keyed payload
-// (an object, such as a list's columns) or its position in a row (an array, such as a player's
-// tournament). F and RULES (the rules the list was computed with) are written in below from the
-// declarations of whr/publish/site/contract.py when the site is rendered.
-var WHR_FIELDS = /*@F@*/{}, WHR_RULES = /*@RULES@*/{};
+// Everything it draws is declared in whr/publish/site/contract.py and written in below as the
+// site is rendered: the payloads' fields (F: a field's key in a keyed payload, its position in
+// a row) and what they point into (R, H), the tables (T: columns, parts, marks), the texts (M)
+// and the languages (L). This script names no column and holds no text of its own: a table is
+// drawn by the one generic table below, a cell by the formatter its column names (FORMAT, the
+// same names and output as the Python row filler, rows.py).
+var WHR_DECLARATION = /*@DECLARATION@*/{};
 
-// The reader's language (whr/publish/site/i18n.py): the pages are English; a reader who chose
+// The reader's language (whr/publish/site/i18n.py). The pages are English; a reader who chose
 // another language in the header's switch (remembered in localStorage) gets its catalog
-// (static/lang-<code>.js, loaded before the page is drawn), the texts this script writes from
-// it (tr), and the page's own texts swapped (translatePage). Without script: English.
+// (static/lang-<code>.js, loaded before the page is drawn): each translated element of the page
+// carries its message's id (data-m, data-mt, data-mp, data-ma), looked up in the catalog's Map,
+// its values (<var>) put back in; the texts this script writes come from the same catalog by
+// the same ids (text, t). Without script: English.
 var WHR_I18N = (function () {
   "use strict";
-  var NAMES = { en: "English", zh: "\u4e2d\u6587", ru: "\u0420\u0443\u0441\u0441\u043a\u0438\u0439", ja: "\u65e5\u672c\u8a9e" };
-  var HTML_LANG = { en: "en", zh: "zh-Hans", ru: "ru", ja: "ja" };
-  var KEY = "whr.lang";
-  var MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
-  var LONG_DATE = new RegExp("^(?<day>\\d{1,2}) (?<month>" + MONTHS.join("|") + ") (?<year>\\d{4})$");
-  var lang = "en", cat = null, queue = [], patterns = null;
+  var D = WHR_DECLARATION, LANGS = new Map(D.L.map(function (l) { return [l.code, l]; }));
+  var KEY = "whr.lang", lang = "en", messages = null, countries = null, queue = [];
   try { lang = localStorage.getItem(KEY) || "en"; } catch (e) { /* no storage: English */ }
-  if (!NAMES[lang]) lang = "en";
+  if (!LANGS.has(lang)) lang = "en";
+  var HTML = LANGS.get(lang).lang;
   // counts with the language's digit groups (Intl.NumberFormat: 3,901 in English, Chinese and
   // Japanese, 3 901 with a no-break space in Russian); ratings, ranks, years and ids are written
   // without groups in every language, as rating lists write them (docs/site.md)
-  var GROUPS = new Intl.NumberFormat(HTML_LANG[lang], { maximumFractionDigits: 0 });
+  var GROUPS = new Intl.NumberFormat(HTML, { maximumFractionDigits: 0 });
   function group(n) { return n === null || n === undefined || n === "" ? "" : GROUPS.format(n); }
   var me = document.currentScript, src = me && me.src ? me.src : "";
+  function own(o, k) { return o !== null && o !== undefined && Object.prototype.hasOwnProperty.call(o, k); }
 
-  function tr(s, a) {
-    var m = (cat && cat.m[s]) || s;
-    return a ? m.replace(/%\((\w+)\)s/g, function (x, k) { return a[k]; }) : m;
+  // a message by its id: the catalog's translation ({k}: the k-th value) or the English
+  // (%(name)s: the values in turn); the values are HTML
+  function fill(id, english, args) {
+    var local = messages && id ? messages.get(id) : undefined;
+    if (typeof local === "string") return local.replace(/\{(\d+)\}/g, function (x, k) { return args[+k] === undefined ? "" : args[+k]; });
+    var k = 0;
+    return english.replace(/%\(\w+\)s/g, function () { var v = args[k++]; return v === undefined ? "" : v; });
   }
-  function ptr(context, s, a) {  // a message with a context: one English word, two meanings
-    var m = cat && cat.m[context + "\u0004" + s];
-    return m ? tr(m, a) : tr(s, a);
+  // a declared text (contract.Text.script: its id, English, the names of its values as they
+  // come and, bound in the declaration, the values), its values given by name (HTML) or bound;
+  // a value may be a declared text itself
+  function text(m, values) {
+    var args = m.names.map(function (name, k) {
+      var v = values && own(values, name) ? values[name] : (m.values ? m.values[k] : "");
+      return v !== null && typeof v === "object" ? text(v) : String(v);
+    });
+    return fill(m.id, m.en, args);
   }
-  function country(code, name) { return (cat && cat.c[code]) || name; }
-  // "30 November 2026" as the language writes it
-  function longDate(s) {
-    var d = LONG_DATE.exec(s);
-    if (!d || lang === "en") return null;
-    var day = new Date(Date.UTC(+d.groups.year, MONTHS.indexOf(d.groups.month), +d.groups.day));
-    return new Intl.DateTimeFormat(HTML_LANG[lang], { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" }).format(day);
+  function t(name, values) { return own(D.M, name) ? text(D.M[name], values) : ""; }
+  function plain(html) {  // a message's HTML as text (for an attribute)
+    return html.replace(/<[^>]*>/g, "").replace(/&(lt|gt|quot|#39|amp);/g, function (x, e) {
+      return { lt: "<", gt: ">", quot: "\"", "#39": "'", amp: "&" }[e];
+    });
   }
-  function escapeHtml(s) {
-    return s.replace(/[&<>\u00a0]/g, function (c) { return { "&": "&amp;", "<": "&lt;", ">": "&gt;", "\u00a0": "&nbsp;" }[c]; });
+  function country(code, name) {
+    var local = countries && typeof code === "string" ? countries.get(code) : undefined;
+    return typeof local === "string" ? local : name;
   }
-  // the messages with values, as patterns of their English text (html: of their HTML; a
-  // message with tags in it is HTML already)
-  function compile(html) {
-    return Object.keys(cat.m).filter(function (k) { return k.indexOf("%(") >= 0; }).map(function (k) {
-      var names = [], markup = k.indexOf("<") >= 0;
-      var re = k.split(/%\((\w+)\)s/).map(function (part, i) {
-        if (i % 2) { names.push(part); return "([\\s\\S]+?)"; }
-        return (html && !markup ? escapeHtml(part) : part).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-      }).join("");
-      return { re: new RegExp("^" + re + "$"), names: names, to: cat.m[k], fixed: k.replace(/%\(\w+\)s/g, "").length };
-    }).sort(function (a, b) { return b.fixed - a.fixed; });  // the most specific first
+  function longDate(iso) {
+    var d = /^(?<year>\d{4})-(?<month>\d{2})-(?<day>\d{2})$/.exec(iso);
+    if (!d) return null;
+    return new Intl.DateTimeFormat(HTML, { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" })
+      .format(new Date(Date.UTC(+d.groups.year, +d.groups.month - 1, +d.groups.day)));
   }
-  // a count of the English page ("3,901") as the language groups digits
-  function number(s) { return lang !== "en" && /^\d{1,3}(,\d{3})+$/.test(s) ? group(+s.replace(/,/g, "")) : s; }
-  function value(v) {  // a message's value: a message itself (a country, "Renju"), a date, a number
-    var t = cat.m[v] || cat.n[v] || longDate(v) || (number(v) !== v && number(v));
-    return t || (/[A-Za-z]{2}/.test(v) && translate(v, false)) || v;
-  }
-  function translate(s, html) {
-    var t = s.trim();
-    if (!t) return null;
-    if (!html && t.indexOf("\u00b7") >= 0) {  // "List of 2026-11-30 · Whole-History Rating ·": part by part
-      var parts = s.split(/(\s*\u00b7\s*)/), any = false;
-      parts = parts.map(function (x, i) {
-        var y = i % 2 || !x.trim() ? null : translate(x, false);
-        any = any || y !== null;
-        return y === null ? x : y;
-      });
-      return any ? parts.join("") : null;
-    }
-    var exact = cat.m[t] || cat.n[t];
-    if (exact) return s.replace(t, exact);
-    var core = /^(?<before>[(:\s]*)(?<text>[\s\S]*?)(?<after>[().:;,\s]*)$/.exec(t).groups;  // "(current)", "White (" before a link
-    exact = core.text !== t && (cat.m[core.text] || cat.n[core.text]);
-    if (exact) return s.replace(t, core.before + exact + core.after);
-    var d = longDate(t) || (number(t) !== t && number(t));
-    if (d) return s.replace(t, d);
-    if (!patterns) patterns = { text: compile(false), html: compile(true) };
-    var list = html ? patterns.html : patterns.text;
-    for (var p = 0; p < list.length; p++) {
-      var m = list[p].re.exec(t);
-      if (!m) continue;
-      var values = {};
-      list[p].names.forEach(function (n, k) { values[n] = value(m[k + 1]); });
-      return s.replace(t, list[p].to.replace(/%\((\w+)\)s/g, function (x, n) { return values[n]; }));
-    }
-    return null;
-  }
-  var SKIP = "script,style,code,[lang]:not(html),[translate=no],table.v tbody";
+  // the page's own texts in the language, by their ids (never by their English)
   function translatePage() {
-    if (!cat) return;
-    document.documentElement.lang = HTML_LANG[lang];
-    var marked = document.querySelectorAll("[data-i18n]");
-    for (var i = 0; i < marked.length; i++) {
-      var h = translate(marked[i].innerHTML, true);
-      if (h !== null) marked[i].innerHTML = h;
+    if (!messages) return;
+    document.documentElement.lang = HTML;
+    var marked = document.querySelectorAll("[data-m]");
+    for (var i = marked.length - 1; i >= 0; i--) {  // the innermost first: a value may be a message
+      var e = marked[i], local = messages.get(e.getAttribute("data-m"));
+      if (typeof local !== "string") continue;
+      var vars = Array.prototype.filter.call(e.querySelectorAll("var"), function (v) { return v.parentNode.closest("[data-m]") === e; });
+      e.innerHTML = fill(e.getAttribute("data-m"), "", vars.map(function (v) { return v.outerHTML; }));
     }
+    new Map([["data-mt", "title"], ["data-mp", "placeholder"], ["data-ma", "aria-label"]]).forEach(function (name, mark) {
+      Array.prototype.forEach.call(document.querySelectorAll("[" + mark + "]"), function (e) {
+        var local = messages.get(e.getAttribute(mark));
+        if (typeof local === "string") e.setAttribute(name, plain(local));
+      });
+    });
     Array.prototype.forEach.call(document.querySelectorAll("[data-c]"), function (e) {  // a country, by its code
       e.textContent = country(e.getAttribute("data-c"), e.textContent);
     });
-    var walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT), nodes = [], n;
-    while ((n = walk.nextNode())) if (!n.parentNode.closest(SKIP)) nodes.push(n);
-    nodes.forEach(function (node) { var t = translate(node.nodeValue, false); if (t !== null) node.nodeValue = t; });
-    ["placeholder", "aria-label", "title"].forEach(function (a) {
-      Array.prototype.forEach.call(document.querySelectorAll("[" + a + "]"), function (e) {
-        if (e.closest(SKIP)) return;
-        var t = translate(e.getAttribute(a), false);
-        if (t !== null) e.setAttribute(a, t);
-      });
+    Array.prototype.forEach.call(document.querySelectorAll("time[datetime]"), function (e) {
+      var d = longDate(e.getAttribute("datetime"));
+      if (d) e.textContent = d;
     });
-    var title = translate(document.title, false);
-    if (title !== null) document.title = title;
+    Array.prototype.forEach.call(document.querySelectorAll("data[value]"), function (e) {  // a count
+      if (/^\d+$/.test(e.getAttribute("value"))) e.textContent = group(+e.getAttribute("value"));
+    });
+    // the title: the page's heading and the site's name, as the English title is made
+    var h1 = document.querySelector("main h1"), brand = document.querySelector("header .brand");
+    if (h1) document.title = h1.textContent.trim() + (brand ? " \u00b7 " + brand.textContent.trim() : "");
     // a table in the order of its first column's names (the countries) in the language's order
     Array.prototype.forEach.call(document.querySelectorAll("table[data-by-name] tbody"), function (body) {
       var rows = Array.prototype.slice.call(body.rows);
-      rows.sort(function (a, b) { return a.firstElementChild.textContent.localeCompare(b.firstElementChild.textContent, HTML_LANG[lang]); });
+      rows.sort(function (a, b) { return a.firstElementChild.textContent.localeCompare(b.firstElementChild.textContent, HTML); });
       rows.forEach(function (r) { body.appendChild(r); });
     });
   }
@@ -135,13 +110,13 @@ var WHR_I18N = (function () {
     if (!header || header.querySelector("select.lang")) return;
     var sel = document.createElement("select");
     sel.className = "lang";
-    sel.setAttribute("aria-label", tr("Language"));
-    Object.keys(NAMES).forEach(function (k) {
+    sel.setAttribute("aria-label", plain(t("language")));
+    LANGS.forEach(function (l) {
       var o = document.createElement("option");
-      o.value = k;
-      o.lang = HTML_LANG[k];
-      o.textContent = NAMES[k];
-      o.selected = k === lang;
+      o.value = l.code;
+      o.lang = l.lang;
+      o.textContent = l.name;
+      o.selected = l.code === lang;
       sel.appendChild(o);
     });
     sel.addEventListener("change", function () {
@@ -153,8 +128,8 @@ var WHR_I18N = (function () {
   function run() {
     var fns = queue;
     queue = null;
+    translatePage();  // first: the drawing keeps some of the page's cells (a player's tournaments)
     fns.forEach(function (fn) { fn(); });
-    translatePage();
     languageSwitch();
   }
   var loaded = lang === "en" || !src, domReady = document.readyState !== "loading";
@@ -162,27 +137,32 @@ var WHR_I18N = (function () {
   if (!loaded) {
     var s = document.createElement("script");
     s.src = src.replace(/site\.js(?:[?#].*)?$/, "lang-" + lang + ".js");
-    s.onload = function () { cat = (window.WHR || {}).i18n || null; loaded = true; maybe(); };
+    s.onload = function () {
+      var c = (window.WHR || {}).i18n;
+      if (c && Array.isArray(c.m) && Array.isArray(c.c)) { messages = new Map(c.m); countries = new Map(c.c); }
+      loaded = true;
+      maybe();
+    };
     s.onerror = function () { loaded = true; maybe(); };  // English, rather than nothing
     document.head.appendChild(s);
   }
   if (!domReady) document.addEventListener("DOMContentLoaded", function () { domReady = true; maybe(); });
   // the page's drawing waits for the catalog; run at once when it is there (English)
   function ready(fn) { if (queue) { queue.push(fn); if (queue.length === 1) setTimeout(maybe, 0); } else fn(); }
-  // "Busan, Korea" (or "Busan, KOR"): the country, last, in the language; the city as it is
-  function place(s) {
-    var at = s.lastIndexOf(", "), last = at < 0 ? s : s.slice(at + 2);
-    var local = cat && (cat.n[last] || cat.c[last]);
-    return local ? s.slice(0, s.length - last.length) + local : s;
+  // a message's translation with its values (HTML), or null when the catalog has none
+  function translated(id, args) {
+    var local = messages ? messages.get(id) : undefined;
+    return typeof local === "string" ? fill(id, "", args) : null;
   }
-  return { tr: tr, ptr: ptr, country: country, place: place, number: number, group: group, ready: ready, lang: function () { return lang; } };
+  return { t: t, text: text, translated: translated, plain: plain, country: country, group: group, own: own, ready: ready, lang: function () { return HTML; } };
 })();
 (function () {
   "use strict";
-  var W = window.WHR || {}, F = WHR_FIELDS, RULES = WHR_RULES, tr = WHR_I18N.tr, ptr = WHR_I18N.ptr;
+  var D = WHR_DECLARATION, F = D.F, R = D.R, H = D.H, T = D.T;
+  var W = window.WHR || {}, I = WHR_I18N, t = I.t, text = I.text, own = I.own;
   var cfgEl = document.getElementById("cfg");
   var CFG = cfgEl ? JSON.parse(cfgEl.textContent) : {};
-  var ROOT = CFG[F.cfg.root] || "";
+  var ROOT = own(CFG, F.cfg.root) ? CFG[F.cfg.root] : "../";
   var NON_ASCII = /[^\x00-\x7f]/;
 
   function $(id) { return document.getElementById(id); }
@@ -195,17 +175,21 @@ var WHR_I18N = (function () {
     s = String(s).toLowerCase();
     return NON_ASCII.test(s) ? s.normalize("NFD").replace(/[\u0300-\u036f]/g, "") : s;
   }
-  var thousands = WHR_I18N.group;  // a count, grouped as the reader's language groups digits
-  function signed(n) { return n > 0 ? "+" + n : (n < 0 ? "\u2212" + (-n) : "0"); }
   function words(q) { return fold(q.trim()).split(/\s+/).filter(Boolean); }
+  function none(v) { return v === null || v === undefined; }
+  function signed(n) { return n > 0 ? "+" + n : (n < 0 ? "\u2212" + (-n) : "0"); }
+  function isoDay(d) { return new Date(d * 86400000).toISOString().slice(0, 10); }
+  function score(twice) { return (twice >= 2 || twice === 0 ? String(Math.floor(twice / 2)) : "") + (twice % 2 ? "\u00bd" : ""); }
+  function gameLink(id, html, cls) { return "<a" + (cls ? " class=" + cls : "") + " href=\"https://www.renju.net/game/" + esc(id) + "/\" rel=nofollow>" + html + "</a>"; }
+  function attr(html) { return esc(I.plain(html)); }
 
-  // --- state in the address: #t=tab&q=search&c=country ----------------------------------------
+  // --- state in the address: #t=tab&q=search&c=country (a Map: a name from the address is no key into an object) ---
   function readHash() {
-    var s = {};
+    var s = new Map();
     location.hash.replace(/^#/, "").split("&").forEach(function (kv) {
       var i = kv.indexOf("=");
       if (i > 0) {
-        try { s[kv.slice(0, i)] = decodeURIComponent(kv.slice(i + 1)); } catch (e) { /* bad escape */ }
+        try { s.set(kv.slice(0, i), decodeURIComponent(kv.slice(i + 1))); } catch (e) { /* bad escape */ }
       }
     });
     return s;
@@ -219,102 +203,204 @@ var WHR_I18N = (function () {
     var h = hashOf(s);
     try { history.replaceState(null, "", h || location.pathname + location.search); } catch (e) { /* file:// */ }
   }
+  function schedule(fn) {
+    var pending = false;
+    return function () {
+      if (pending) return;
+      pending = true;
+      requestAnimationFrame(function () { pending = false; fn(); });
+    };
+  }
 
-  // --- the players data -----------------------------------------------------------------------
+  // --- a payload's values by field (contract.py: a field that is a position leads on into what
+  // it points into, R: a payload, or H: a payload a field of the same payload holds; or a list) ---
+  var SOURCES = new Map();  // the payloads a page has, by name (the players data)
+  function Source(payload, data, size) {
+    this.payload = payload;
+    this.data = data;
+    this.derived = new Map();
+    this.cache = new Map();
+    this.keys = own(F, payload) ? F[payload] : {};
+    this.size = size;
+  }
+  Source.prototype.raw = function (name) {
+    if (this.derived.has(name)) return this.derived.get(name);
+    if (!own(this.keys, name)) return undefined;
+    var k = this.keys[name], data = this.data;
+    if (Array.isArray(data)) return data.map(function (row) { return row[k]; });
+    return own(data, k) ? data[k] : undefined;
+  };
+  Source.prototype.has = function (path) { return this.raw(path.split(".")[0]) !== undefined; };
+  Source.prototype.column = function (path) {  // every row's value of a field path
+    if (this.cache.has(path)) return this.cache.get(path);
+    var steps = path.split("."), first = steps.shift(), values = this.raw(first), refs = own(R, this.payload) ? R[this.payload] : {};
+    var out = values;
+    if (values !== undefined && own(refs, first)) {
+      var ref = refs[first], holds = own(H, this.payload) ? H[this.payload] : {}, target = null, list = null;
+      if (own(holds, ref)) target = new Source(holds[ref], this.raw(ref), 0);
+      else if (own(this.keys, ref)) list = this.raw(ref);
+      else if (SOURCES.has(ref)) target = SOURCES.get(ref);
+      if (list) out = values.map(function (p) { return p >= 0 && p < list.length ? list[p] : null; });
+      else if (target && steps.length) {
+        var there = target.column(steps.join("."));
+        out = values.map(function (p) { return p >= 0 && p < there.length ? there[p] : null; });
+      }
+    }
+    this.cache.set(path, out);
+    return out;
+  };
+  Source.prototype.add = function (name, values) { this.derived.set(name, values); this.cache.clear(); };
+
+  // --- the players (each page's names, from the players data) ---
   function Players(d) {
-    var C = d[F.players.countries];
+    var pages = d[F.players.page];
     this.id = d[F.players.id];
     this.name = d[F.players.name];
     this.label = d[F.players.label];
     this.native = d[F.players.native];
-    this.city = d[F.players.city];
-    this.country = d[F.players.country];
-    this.birthYear = d[F.players.birth_year];
     this.female = d[F.players.female];
-    this.pages = d[F.players.page];
-    this.countries = { code: C[F.countries.code], name: C[F.countries.name] };
+    this.pages = new Map(Object.keys(pages).map(function (k) { return [+k, pages[k]]; }));
     this.size = this.id.length;
-    this._keys = null;
+    this.source = new Source("players", d, this.size);
+    this._folded = null;
   }
-  Players.prototype.countryName = function (c) { return WHR_I18N.country(this.countries.code[c], this.countries.name[c]); };
-  Players.prototype.page = function (i) { return this.pages[i] || this.id[i]; };
-  Players.prototype.code = function (i) { var c = this.country[i]; return c < 0 ? "" : this.countries.code[c]; };
-  Players.prototype.link = function (i, root, label) {
-    if (i < 0) return "?";
-    return "<a href=\"" + root + "p/" + esc(this.page(i)) + ".html\"" + (this.female[i] ? " class=f" : "") +
+  Players.prototype.page = function (i) { return this.pages.has(i) ? this.pages.get(i) : this.id[i]; };
+  Players.prototype.link = function (i, label) {
+    if (none(i) || i < 0 || i >= this.size) return "?";
+    return "<a href=\"" + ROOT + "p/" + esc(this.page(i)) + ".html\"" + (this.female[i] ? " class=f" : "") +
       (this.native[i] ? " title=\"" + esc(this.native[i]) + "\"" : "") + ">" + esc(this.name[i]) + "</a>" +
       (label && this.label[i] ? " <small>" + esc(this.label[i]) + "</small>" : "");
   };
-  Players.prototype.keys = function () {  // what a search looks in: name, native name, id, city
-    if (!this._keys) {
-      var k = new Array(this.size);
-      for (var i = 0; i < this.size; i++) k[i] = fold(this.name[i] + "\u0001" + this.native[i] + "\u0001" + this.id[i] + "\u0001" + this.city[i]);
-      this._keys = k;
-    }
-    return this._keys;
+  Players.prototype.nameKey = function (i) {
+    if (!this._folded) this._folded = this.name.map(fold);
+    return none(i) || i < 0 ? null : this._folded[i];
   };
-  Players.prototype.nameKey = function (i) { return fold(this.name[i]); };
+  var P = null;
 
-  // a list's columns (absent ones undefined: the change without a previous list, the games and
-  // country ranks on a year-end list)
-  function List(d) {
-    this.player = d[F.list.player];
-    this.rating = d[F.list.rating];
-    this.uncertainty = d[F.list.uncertainty];
-    this.gy = [d[F.list.gy1], d[F.list.gy2], d[F.list.gy5]];  // in the order of RULES' windows
-    this.status = d[F.list.status];
-    this.rank = d[F.list.rank];
-    this.gy1Rank = d[F.list.gy1_rank];
-    this.previousRank = d[F.list.previous_rank];
-    this.change = d[F.list.change];
-    this.entered = {};  // the rows of the players who entered the ranking since the previous list
-    (d[F.list.entered] || []).forEach(function (i) { this.entered[i] = true; }, this);
-    this.games = d[F.list.games];
-    this.countryRank = d[F.list.country_rank];
-    this.gy1CountryRank = d[F.list.gy1_country_rank];
-    this.size = this.player.length;
-  }
-
-  // the rules the list was computed with, as its texts state them
-  var ESTABLISHED = RULES[F.rules.established_games], ACTIVE_YEARS = RULES[F.rules.active_years];
-  var GY1_GAMES = RULES[F.rules.gy1_games], WINDOWS = RULES[F.rules.windows_years];
-  function lastYears(y) { return y === 1 ? tr("the last year") : tr("the last %(n)s years", { n: y }); }
+  // --- the formatters (contract.FORMATS; rows.py draws the same cells in Python) ---
+  var STATUSES = ["active", "inactive", "provisional"];
+  var RESULTS = [{ cls: "l", text: "loss" }, { cls: "d", text: "draw" }, { cls: "w", text: "win" }];
+  var EGF = /^(?<opponent>\d+)(?<result>[+=-])(?<colour>[bw])(?:@(?<id>\d+))?$/;
+  var RESULT_CLASS = new Map([["+", "w"], ["=", "d"], ["-", "l"]]);
+  var PAIRING = new Map([["+", "1 : 0"], ["=", "\u00bd : \u00bd"], ["-", "0 : 1"]]);
+  function whole(v) { return none(v) ? "" : String(v); }
+  function newMark() { return "<span class=new>" + t("new") + "</span>"; }
+  function positive(v) { return v ? v : null; }
+  function byText(v) { return v ? fold(v) : null; }
+  // each formatter is given the values of its column's fields, in the declared order
+  var FORMAT = {
+    number: { html: function (x) { return whole(x); } },
+    dash: { html: function (x) { return none(x) ? "\u2013" : String(x); } },
+    count: { html: function (n) { return none(n) ? "" : I.group(n); } },
+    rank: { html: function (r) { return r ? String(r) : ""; }, key: positive },
+    year: { html: function (y) { return y ? String(y) : ""; }, key: positive },
+    text: { html: function (s) { return esc(none(s) ? "" : s); }, key: byText },
+    date: { html: function (s) { return esc(none(s) ? "" : s); }, key: function (s) { return s || null; } },
+    day: { html: function (d) { return none(d) ? "" : isoDay(d); } },
+    change: {
+      html: function (d) { return d === "n" ? newMark() : (none(d) ? "" : signed(d)); },
+      key: function (d) { return d === "n" ? null : d; }
+    },
+    since: { html: function (d, before) { return none(before) ? newMark() : (none(d) ? "" : signed(d)); } },
+    status: { html: function (s) { return none(s) ? "" : t(STATUSES[s]); } },
+    player: { html: function (p) { return P.link(p, false); }, key: function (p) { return P.nameKey(p); } },
+    player_label: { html: function (p) { return P.link(p, true); }, key: function (p) { return P.nameKey(p); } },
+    link: {
+      html: function (page, name) { return page ? "<a href=\"" + ROOT + "tournaments/" + esc(page) + ".html\">" + esc(name) + "</a>" : esc(none(name) ? "" : name); },
+      key: function (page, name) { return byText(name); }
+    },
+    place: {
+      html: function (city, code, name) {
+        var where = none(code) && none(name) ? "" : esc(I.country(code, name || code));
+        return [esc(city || ""), where].filter(Boolean).join(", ");
+      },
+      key: function (city, code, name) { return byText([city || "", I.country(code, name || code || "")].join(" ")); }
+    },
+    person: {
+      html: function (name, id) { return none(id) ? "\u2013" : esc(name) + " <small>" + esc(id) + "</small>"; },
+      key: function (name, id) { return none(id) ? null : fold(name); }
+    },
+    reason: {
+      // the reason's code and why, in the reader's language: the rules' template by its id,
+      // with the game's values; a message no catalog has stays English, and says so
+      html: function (code, text, template, values) {
+        var html = "<code>" + esc(code) + "</code>";
+        if (!text) return html;
+        var why = template ? I.translated(template, (values || []).map(esc)) : null, english = why === null;
+        if (english) why = esc(text);
+        return html + " <span" + (english && I.lang() !== "en" ? " lang=en" : "") + " title=\"" + attr(why) + "\">" + why + "</span>";
+      },
+      key: function (code) { return code; }
+    },
+    score: { html: function (twice) { return score(twice); } },
+    score_games: { html: function (twice, games) { return score(twice) + "/" + games; } },
+    perf: { html: function (value, bound) { return none(value) ? "" : (bound > 0 ? "\u2265" : (bound < 0 ? "\u2264" : "")) + value; } },
+    places: { html: function (first, last) { return first === last ? String(first) : first + "\u2013" + last; } },
+    result: {
+      html: function (code, id) {
+        var r = RESULTS[code % 3], words = t(r.text);
+        return "<span class=" + r.cls + ">" + (id ? gameLink(id, words) : words) + "</span>";
+      }
+    },
+    colour: {
+      html: function (code) { return code >= 3 ? "<span title=\"" + attr(t("white")) + "\">\u25cb</span>" : "<span title=\"" + attr(t("black")) + "\">\u25cf</span>"; }
+    },
+    cell: {  // "12+b 14=w@345": each game as the EGF table format writes it, 12+/b, coloured
+      html: function (cell) {
+        return String(cell || "").split(" ").filter(Boolean).map(function (g) {
+          var m = EGF.exec(g);
+          if (!m) return esc(g);
+          var game = m.groups, shown = game.opponent + (game.result === "-" ? "\u2212" : game.result) + "/" + game.colour;
+          var cls = RESULT_CLASS.get(game.result);
+          return game.id ? gameLink(game.id, shown, cls) : "<span class=" + cls + ">" + shown + "</span>";
+        }).join(" ");
+      }
+    },
+    pairing: { html: function (result, id) { var r = PAIRING.get(result) || ""; return id ? gameLink(id, r) : r; } }
+  };
 
   // --- a virtual table -------------------------------------------------------------------------
   var ROW_HEIGHT = 30;  // table.v's row height in style.css, until a row on screen is measured
   var MARGIN_ROWS = 20;  // rows drawn above and below the screen
-  // cols: [{label, title, cls, first (1 ascending, -1 descending on the first click), key(i)
-  // (sort value, null = none: always last), html(i)}]. Rows are ids; ties keep the data order.
-  function VTable(table, onSort) {
+  // cols: [{label, title, cls, first (1 ascending, -1 descending on the first click; 0 none),
+  // key(i) (sort value, null = none: always last), html(i)}]. Rows are ids; ties keep the data
+  // order. A table that is not virtual draws every row; group(i) starts a group of rows with
+  // a heading row where it changes.
+  function VTable(table, onSort, virtual, group) {
     var self = this;
     this.table = table;
-    this.body = table.querySelector("tbody");
+    this.body = table.querySelector("tbody") || table.appendChild(document.createElement("tbody"));
     this.cols = [];
     this.ids = [];
     this.sortCol = -1;
     this.dir = 1;
     this.rowH = ROW_HEIGHT;  // measured on the first visible row drawn
-    this.printing = false;  // every row is in the document (to print)
+    this.printing = !virtual;  // every row is in the document (to print; or always)
+    this.virtual = virtual;
+    this.group = group;
     this.total = 0;  // rows of the data (ids are 0 .. total - 1)
     this.shownFirst = -1;  // the rows in the document: shownFirst .. shownLast - 1
     this.shownLast = -1;
     this.onSort = onSort;
-    var pending = false;
-    this.schedule = function () {
-      if (pending) return;
-      pending = true;
-      requestAnimationFrame(function () { pending = false; self.draw(false); });
-    };
-    window.addEventListener("scroll", this.schedule, { passive: true });
-    window.addEventListener("resize", this.schedule);
-    // printing: every row (the paper has no scroll position), back to the window after
-    function printing(on) { if (self.printing !== on) { self.printing = on; self.draw(true); } }
-    window.addEventListener("beforeprint", function () { printing(true); });
-    window.addEventListener("afterprint", function () { printing(false); });
-    if (window.matchMedia) {
-      var print = window.matchMedia("print");
-      var onChange = function (e) { printing(e.matches); };
-      if (print.addEventListener) print.addEventListener("change", onChange); else if (print.addListener) print.addListener(onChange);
+    if (!table.tHead) table.createTHead();
+    if (virtual) {
+      var pending = false;
+      this.schedule = function () {
+        if (pending) return;
+        pending = true;
+        requestAnimationFrame(function () { pending = false; self.draw(false); });
+      };
+      window.addEventListener("scroll", this.schedule, { passive: true });
+      window.addEventListener("resize", this.schedule);
+      // printing: every row (the paper has no scroll position), back to the window after
+      var printing = function (on) { if (self.printing !== on) { self.printing = on; self.draw(true); } };
+      window.addEventListener("beforeprint", function () { printing(true); });
+      window.addEventListener("afterprint", function () { printing(false); });
+      if (window.matchMedia) {
+        var print = window.matchMedia("print");
+        var onChange = function (e) { printing(e.matches); };
+        if (print.addEventListener) print.addEventListener("change", onChange); else if (print.addListener) print.addListener(onChange);
+      }
     }
     table.tHead.addEventListener("click", function (e) {
       var b = e.target.closest("button[data-col]");
@@ -327,8 +413,8 @@ var WHR_I18N = (function () {
     this.dir = dir || 1;
     var html = "<tr>";
     cols.forEach(function (c, k) {
-      html += "<th" + (c.cls ? " class=\"" + c.cls + "\"" : "") + (c.title ? " title=\"" + esc(c.title) + "\"" : "") + ">" +
-        (c.key ? "<button type=button data-col=" + k + ">" + esc(c.label) + "</button>" : esc(c.label)) + "</th>";
+      html += "<th" + (c.cls ? " class=\"" + c.cls + "\"" : "") + (c.title ? " title=\"" + attr(c.title) + "\"" : "") + ">" +
+        (c.first ? "<button type=button data-col=" + k + ">" + c.label + "</button>" : c.label) + "</th>";
     });
     this.table.tHead.innerHTML = html + "</tr>";
     this.marks();
@@ -350,7 +436,7 @@ var WHR_I18N = (function () {
   };
   VTable.prototype.sort = function () {
     var col = this.cols[this.sortCol], dir = this.dir;
-    if (!col || !col.key) { this.ids.sort(function (a, b) { return a - b; }); return; }
+    if (!col || !col.first) { this.ids.sort(function (a, b) { return a - b; }); return; }
     if (!col.cache) {  // the sort values of every row, computed once per column
       col.cache = new Array(this.total);
       for (var i = 0; i < this.total; i++) col.cache[i] = col.key(i);
@@ -358,7 +444,7 @@ var WHR_I18N = (function () {
     var vals = col.cache;
     this.ids.sort(function (a, b) {
       var x = vals[a], y = vals[b];
-      var ex = x === null || x === "", ey = y === null || y === "";
+      var ex = x === null || x === undefined || x === "", ey = y === null || y === undefined || y === "";
       if (ex || ey) return ex === ey ? a - b : (ex ? 1 : -1);
       return (x < y ? -dir : (x > y ? dir : 0)) || a - b;
     });
@@ -366,11 +452,11 @@ var WHR_I18N = (function () {
   VTable.prototype.setRows = function (ids) {
     this.ids = ids;
     this.sort();
-    this.table.setAttribute("aria-rowcount", ids.length + 1);
+    if (this.virtual) this.table.setAttribute("aria-rowcount", ids.length + 1);
     this.draw(true);
   };
   VTable.prototype.rowHtml = function (i, pos) {
-    var html = "<tr aria-rowindex=" + (pos + 2) + ">";
+    var html = this.virtual ? "<tr aria-rowindex=" + (pos + 2) + ">" : "<tr>";
     this.cols.forEach(function (c) { html += "<td" + (c.cls ? " class=\"" + c.cls + "\"" : "") + ">" + c.html(i); });
     return html + "</tr>";
   };
@@ -389,11 +475,19 @@ var WHR_I18N = (function () {
     if (!force && first === this.shownFirst && last === this.shownLast) return;
     this.shownFirst = first;
     this.shownLast = last;
-    var span = this.cols.length, html = "";
+    var span = this.cols.length, html = "", group = this.group, before = null;
     if (first > 0) html += "<tr class=sp aria-hidden=true><td colspan=" + span + " style=\"height:" + first * h + "px\"></td></tr>";
-    for (var p = first; p < last; p++) html += this.rowHtml(this.ids[p], p);
+    for (var p = first; p < last; p++) {
+      var i = this.ids[p];
+      if (group && group.of(i) !== before) {
+        before = group.of(i);
+        html += "<tr class=t><th colspan=" + span + " scope=rowgroup>" + group.heading(i) + "</th></tr>";
+      }
+      html += this.rowHtml(i, p);
+    }
     if (last < n) html += "<tr class=sp aria-hidden=true><td colspan=" + span + " style=\"height:" + (n - last) * h + "px\"></td></tr>";
     this.body.innerHTML = html;
+    if (!this.virtual) return;
     var row = visible && !this.printing && this.body.querySelector("tr[aria-rowindex]");
     var measured = row ? row.getBoundingClientRect().height : 0;
     if (measured > 0 && Math.abs(measured - h) > 0.5 && !remeasured) {
@@ -410,473 +504,300 @@ var WHR_I18N = (function () {
     });
   };
 
-  // --- the filter form shared by the big tables ----------------------------------------------------
-  function schedule(fn) {
-    var pending = false;
-    return function () {
-      if (pending) return;
-      pending = true;
-      requestAnimationFrame(function () { pending = false; fn(); });
-    };
-  }
-
-  // --- rating lists ----------------------------------------------------------------------------
-  // texts from the reader's catalog are made by texts() (init): the script runs before the
-  // catalog is loaded, so a tr() here would be English
-  var TAB_LABELS, STATUS, ENTERED, RESULT;
-  function texts() {
-    TAB_LABELS = { active: tr("Active"), gy1: "Gy1 \u2265 " + GY1_GAMES, inactive: tr("Inactive"), provisional: tr("Provisional") };
-    STATUS = [tr("established, active"), tr("established, inactive"), tr("provisional")];
-    ENTERED = "<span class=entered><span class=s aria-hidden=true>\u2191</span><span class=t>" + esc(tr("newly ranked")) + "</span></span>";  // the list pages' legend says what it means
-    RESULT = [{ cls: "l", text: tr("Loss") }, { cls: "d", text: tr("Draw") }, { cls: "w", text: tr("Win") }];  // a player's games
-  }
-
-  function num(v) { return v === null || v === undefined ? "" : String(v); }
-  function rankText(v) { return v ? String(v) : ""; }
-  function rankKey(v) { return v ? v : null; }
-
-  function listApp() {
-    var P = new Players(W.players), L = new List(W.lists[CFG[F.cfg.list]]), n = L.size;
-    var fixed = CFG[F.cfg.country] || "", hasChange = CFG[F.cfg.change], startTab = CFG[F.cfg.tab];
-    var table = new VTable($("list"), save);
-    table.total = n;
-    var q = $("q"), sel = $("c"), shown = $("shown");
-    var keys = P.keys(), code = new Array(n);
-    for (var i = 0; i < n; i++) code[i] = P.code(L.player[i]);
-    var inTab = {
-      active: function (i) { return L.status[i] === 0; },
-      gy1: function (i) { return (fixed ? L.gy1CountryRank[i] : L.gy1Rank[i]) > 0; },
-      inactive: function (i) { return L.status[i] === 1; },
-      provisional: function (i) { return L.status[i] === 2; }
-    };
-    var total = {};
-    Object.keys(inTab).forEach(function (t) {
-      var c = 0;
-      for (var i = 0; i < n; i++) if ((!fixed || code[i] === fixed) && inTab[t](i)) c++;
-      total[t] = c;
+  // --- a declared table (contract.Table), drawn over a source ----------------------------------
+  // the columns of a part: those the data has, a column per entry of a list where declared
+  // (a crosstable's rounds), each with its heading, its cells and its sort key from its formatter
+  function columnsOf(decl, tab, source, lists, kept) {
+    var byName = new Map(decl.cols.map(function (c) { return [c.name, c]; }));
+    var marks = decl.marks.filter(function (m) { return source.has(m.field); }).map(function (m) {
+      var rows = new Set(source.raw(m.field));
+      return { column: m.column, rows: rows, html: "<span class=" + m.name + "><span class=s aria-hidden=true>" + esc(m.symbol) + "</span><span class=t>" + text(m.text) + "</span></span> " };
     });
-    var state = readHash();
-    var tab = inTab[state.t] ? state.t : startTab;
-    q.value = state.q || "";
-    var country = fixed || state.c || "";
-
-    var player = { label: tr("Player"), cls: "nm", first: 1, key: function (i) { return P.nameKey(L.player[i]); },
-      html: function (i) { return (L.entered[i] ? ENTERED + " " : "") + P.link(L.player[i], ROOT, false); } };  // the mark first: a long name is cut, not the mark
-    var rating = { label: tr("Rating"), cls: "n", first: -1, key: function (i) { return L.rating[i]; }, html: function (i) { return L.rating[i]; } };
-    var change = { label: tr("Change"), title: tr("rating change since the previous list"), cls: "n", first: -1,
-      key: function (i) { return L.change[i] === "n" ? null : L.change[i]; },
-      html: function (i) { var d = L.change[i]; return d === "n" ? "<span class=new>" + esc(tr("new")) + "</span>" : (d === null ? "" : signed(d)); } };
-    var unc = { label: "\u00b1", title: tr("uncertainty: one standard deviation, Elo"), cls: "n u", first: 1, key: function (i) { return L.uncertainty[i]; }, html: function (i) { return num(L.uncertainty[i]); } };
-    function count(k) {
-      var values = L.gy[k];
-      return { label: "Gy" + WINDOWS[k], title: tr("rated games in %(years)s", { years: lastYears(WINDOWS[k]) }), cls: "n", first: -1, key: function (i) { return values[i]; }, html: function (i) { return thousands(values[i]); } };
-    }
-    var tail = [count(0), count(1), count(2),
-      { label: tr("Country"), first: 1, key: function (i) { return code[i]; }, html: function (i) { return esc(code[i]); } },
-      { label: tr("BY"), title: tr("birth year"), cls: "n", first: 1, key: function (i) { return P.birthYear[L.player[i]] || null; }, html: function (i) { return P.birthYear[L.player[i]] || ""; } }];
-    function rankCol(label, values, title) { return { label: label, title: title, cls: "n", first: 1, key: function (i) { return rankKey(values[i]); }, html: function (i) { return rankText(values[i]); } }; }
-
-    // what matters most comes first (a phone shows about four columns): rank, player, rating,
-    // change; then the other ranks, the uncertainty and the activity counts
-    function columns(t) {
-      var cols = [], more = [];
-      if (t === "active") {
-        cols.push(rankCol(tr("Rank"), fixed ? L.countryRank : L.rank, fixed ? tr("rank in the country") : tr("rank among established active players")));
-        if (fixed) more.push(rankCol(tr("World"), L.rank, tr("rank on the world list")));
-        else if (hasChange) more.push(rankCol(tr("Prev."), L.previousRank, tr("rank on the previous list")));
-      } else if (t === "gy1") {
-        cols.push(rankCol(tr("Rank"), fixed ? L.gy1CountryRank : L.gy1Rank, tr("rank among the players of this list")));
-        more.push(rankCol(tr("World"), L.rank, tr("rank on the world list of established active players")));
-      }
-      cols.push(player, rating);
-      if (hasChange) cols.push(change);
-      return cols.concat(more, [unc], tail);
-    }
-    var NOTES = {
-      gy1: tr("Established players with at least %(n)s rated games in the year up to the list date (the RIF's \u201cGy1 \u2265 %(n)s\u201d list). Rank: among them; World: the rank on the list of established active players.", { n: GY1_GAMES }),
-      inactive: tr("Established players whose last rated game is more than %(n)s years before the list date: not ranked.", { n: ACTIVE_YEARS }),
-      provisional: tr("Players with at most %(n)s rated games: not ranked.", { n: ESTABLISHED - 1 })
-    };
-
-    function setTab(t) {
-      tab = t;
-      var cols = columns(t);
-      if (t === "active" || t === "gy1") table.setColumns(cols, 0, 1);  // by rank
-      else table.setColumns(cols, 1, -1);  // by rating
-      $("about-tab").textContent = NOTES[t] || "";
-      fillCountries();
-    }
-    function fillCountries() {
-      if (!sel) return;
-      var seen = {}, list = [];
-      for (var i = 0; i < n; i++) if (code[i] && inTab[tab](i)) seen[code[i]] = (seen[code[i]] || 0) + 1;
-      var C = P.countries;
-      for (var c = 0; c < C.code.length; c++) if (seen[C.code[c]]) list.push(c);
-      list.sort(function (a, b) { return P.countryName(a).localeCompare(P.countryName(b), WHR_I18N.lang()); });
-      var html = "<option value=\"\">" + esc(tr("All countries")) + "</option>", found = false;
-      list.forEach(function (c) {
-        found = found || C.code[c] === country;
-        html += "<option value=\"" + esc(C.code[c]) + "\">" + esc(P.countryName(c)) + " (" + thousands(seen[C.code[c]]) + ")</option>";
+    var out = [];
+    tab.columns.forEach(function (name) {
+      var c = byName.get(name);
+      if (!c) return;
+      if (c.kept ? !(kept && kept.has(name)) : !c.fields.concat(c.needs ? [c.needs] : []).every(function (p) { return source.has(p); })) return;
+      var f = own(FORMAT, c.format) ? FORMAT[c.format] : null;
+      var values = c.fields.map(function (p) { return source.column(p); });
+      var mine = marks.filter(function (m) { return m.column === name; });
+      var keyOf = c.key ? source.column(c.key) : null;
+      var entries = c.each ? (lists && lists.has(c.each) ? lists.get(c.each) : []) : [null];
+      entries.forEach(function (entry, k) {
+        var at = function (i) {  // a cell's values; a column of each entry: the entry's part
+          return values.map(function (col) { return c.each ? String(col[i] || "").split(",")[k] : col[i]; });
+        };
+        var cell = c.kept && kept && kept.has(name) ? function (i) { return kept.get(name)[i] || ""; }
+          : function (i) { return f ? f.html.apply(null, at(i)) : ""; };
+        out.push({
+          name: name,
+          label: c.each ? esc(entry) : text(c.head),
+          title: c.title ? text(c.title) : "",
+          cls: c.cls,
+          first: c.each ? 0 : c.sort,
+          key: keyOf ? function (i) { return keyOf[i]; } : function (i) {
+            var v = at(i);
+            return f && f.key ? f.key.apply(null, v) : v.filter(function (x) { return !none(x); }).shift();
+          },
+          html: mine.length ? function (i) {
+            var pre = "";
+            mine.forEach(function (m) { if (m.rows.has(i)) pre += m.html; });
+            return pre + cell(i);
+          } : cell
+        });
       });
-      if (country && !found) html += "<option value=\"" + esc(country) + "\">" + esc(country) + " (0)</option>";
+    });
+    return out;
+  }
+  // the rows where a part's condition holds
+  function whereOf(tab, source) {
+    if (!tab.where) return function () { return true; };
+    var values = source.column(tab.where.field), v = tab.where.value;
+    return tab.where.op === "==" ? function (i) { return values[i] === v; } : function (i) { return values[i] > v; };
+  }
+  // the part's first order: its sort column (by position among its columns) and direction
+  function firstSort(tab, cols) {
+    var data = { column: -1, dir: 1 };  // the data's order
+    if (!tab.sort) return data;
+    for (var k = 0; k < cols.length; k++) if (cols[k].name === tab.sort.column) return { column: k, dir: tab.sort.dir };
+    return data;
+  }
+
+  // A declared table with its parts (tabs), search, menu (a country), pin (#t=<value>) and
+  // counts, over the page's elements: #tabs, #about-tab, #filters, #q, #c, #shown (those the page has)
+  function tableApp(name, element, source, options) {
+    var decl = T[name], n = source.size, opts = options || {};
+    var hash = readHash(), tabs = decl.tabs, several = tabs.length > 1;
+    var group = decl.group ? { of: function (i) { return source.column(decl.group)[i]; }, heading: function (i) { return source.column(decl.heading)[i]; } } : null;
+    var table = new VTable(element, save, decl.virtual, group);
+    table.total = n;
+    var q = $("q"), sel = $("c"), shown = $("shown"), filters = $("filters");
+    var inTab = new Map(tabs.map(function (tb) { return [tb.name, whereOf(tb, source)]; }));
+    var chosen = decl.choose ? source.column(decl.choose) : null;
+    var fixed = opts.fixed || "";
+    var pinned = decl.pin ? source.column(decl.pin) : null;
+    var keys = null;
+    function searchKeys() {  // what a search looks in, per row, computed once
+      if (!keys) {
+        var cols = decl.search.map(function (p) { return source.column(p); });
+        keys = new Array(n);
+        for (var i = 0; i < n; i++) keys[i] = fold(cols.map(function (c) { return none(c[i]) ? "" : c[i]; }).join("\u0001"));
+      }
+      return keys;
+    }
+    function mine(i) { return !fixed || chosen[i] === fixed; }
+    var total = new Map();
+    tabs.forEach(function (tb) {
+      var c = 0, holds = inTab.get(tb.name);
+      for (var i = 0; i < n; i++) if (mine(i) && holds(i)) c++;
+      total.set(tb.name, c);
+    });
+    var start = opts.tab && inTab.has(opts.tab) ? opts.tab : decl.start;
+    var tab = several && hash.has("t") && inTab.has(hash.get("t")) ? hash.get("t") : start;
+    var pin = !several && decl.pin && hash.has("t") ? hash.get("t") : "";
+    var country = fixed || (hash.has("c") ? hash.get("c") : "");
+    if (q) q.value = hash.has("q") ? hash.get("q") : "";
+    function partOf(name) { return tabs.filter(function (tb) { return tb.name === name; })[0]; }
+    function setTab(name) {
+      tab = name;
+      var part = partOf(name), cols = columnsOf(decl, part, source, opts.lists, opts.kept), s = firstSort(part, cols);
+      table.setColumns(cols, s.column, s.dir);
+      if ($("about-tab")) $("about-tab").innerHTML = part.note ? text(part.note) : "";
+      fillChoices();
+    }
+    function fillChoices() {  // the menu: the countries with rows in the part, in the language's order
+      if (!sel || !chosen) return;
+      var seen = new Map(), holds = inTab.get(tab);
+      for (var i = 0; i < n; i++) if (chosen[i] && holds(i)) seen.set(chosen[i], (seen.get(chosen[i]) || 0) + 1);
+      var names = source.column(decl.choose.replace(/\.code$/, ".name"));  // (the English, for a code no catalog names)
+      var named = new Map();
+      for (var j = 0; j < n; j++) if (chosen[j] && !named.has(chosen[j])) named.set(chosen[j], I.country(chosen[j], names[j] || chosen[j]));
+      var list = Array.from(seen.keys()).sort(function (a, b) { return named.get(a).localeCompare(named.get(b), I.lang()); });
+      var html = "<option value=\"\">" + t("all_countries") + "</option>";
+      list.forEach(function (c) { html += "<option value=\"" + esc(c) + "\">" + esc(named.get(c)) + " (" + I.group(seen.get(c)) + ")</option>"; });
+      if (country && !seen.has(country)) html += "<option value=\"" + esc(country) + "\">" + esc(country) + " (0)</option>";
       sel.innerHTML = html;
       sel.value = country;
     }
     function apply() {
-      var w = words(q.value), c = sel ? sel.value : fixed;
+      var w = q ? words(q.value) : [], c = sel ? sel.value : fixed, k = w.length ? searchKeys() : null;
       country = c;
-      var ids = [], hits = { active: 0, gy1: 0, inactive: 0, provisional: 0 };
-      var tabs = Object.keys(hits);
+      var ids = [], hits = new Map(tabs.map(function (tb) { return [tb.name, 0]; })), holds = inTab.get(tab);
       for (var i = 0; i < n; i++) {
-        if (c && code[i] !== c) continue;
-        var k = keys[L.player[i]], ok = true;
-        for (var j = 0; j < w.length && ok; j++) ok = k.indexOf(w[j]) >= 0;
+        if (c && chosen && chosen[i] !== c) continue;
+        if (pin && pinned[i] !== pin) continue;
+        var ok = true;
+        for (var j = 0; j < w.length && ok; j++) ok = k[i].indexOf(w[j]) >= 0;
         if (!ok) continue;
-        for (var t = 0; t < tabs.length; t++) if (inTab[tabs[t]](i)) hits[tabs[t]]++;
-        if (inTab[tab](i)) ids.push(i);
+        if (several) tabs.forEach(function (tb) { if (inTab.get(tb.name)(i)) hits.set(tb.name, hits.get(tb.name) + 1); });
+        if (holds(i)) ids.push(i);
       }
-      var filtered = w.length > 0 || (c && !fixed);
-      var empty = total[tab] === 0;
-      $("filters").hidden = empty;
-      $("list").parentNode.hidden = empty || ids.length === 0;
+      var filtered = w.length > 0 || (c && !fixed) || !!pin, empty = total.get(tab) === 0 && !!decl.empty;
+      if (filters) filters.hidden = empty;
+      element.parentNode.hidden = empty || ids.length === 0;
       table.setRows(ids);  // after the box is shown: a hidden table cannot be measured
-      var text;
-      if (empty) text = tr("No players in this part of the list.");
-      else if (!filtered) text = tr("%(n)s players", { n: thousands(ids.length) });
-      else text = tr("%(n)s of %(total)s shown", { n: thousands(ids.length), total: thousands(total[tab]) });
-      var also = tabs.filter(function (t) { return t !== tab && filtered && hits[t] > 0; });
-      shown.innerHTML = esc(text) + (also.length ? " · " + esc(tr("also found:")) + " " + also.map(function (t) {
-        return "<a href=\"" + esc(hashOf({ t: t, q: q.value, c: fixed ? "" : c })) + "\">" + esc(tr("%(n)s in %(part)s", { n: thousands(hits[t]), part: TAB_LABELS[t] })) + "</a>";
-      }).join(", ") : "");
-      Array.prototype.forEach.call($("tabs").querySelectorAll("a[data-tab]"), function (a) {
-        var t = a.getAttribute("data-tab");
-        a.className = t === tab ? "on" : "";
-        if (t === tab) a.setAttribute("aria-current", "page"); else a.removeAttribute("aria-current");
-        a.setAttribute("href", hashOf({ t: t, q: q.value, c: fixed ? "" : c }));
-        a.querySelector("span").textContent = filtered ? thousands(hits[t]) + "/" + thousands(total[t]) : thousands(total[t]);
-      });
+      if (shown) {
+        var html = "";
+        if (empty) html = text(decl.empty);
+        else if (!filtered) html = decl.count ? text(decl.count, { n: I.group(ids.length) }) : "";
+        else html = text(decl.shown, { n: I.group(ids.length), total: I.group(total.get(tab)) });
+        var also = several && filtered ? tabs.filter(function (tb) { return tb.name !== tab && hits.get(tb.name) > 0; }) : [];
+        if (also.length) {
+          html += " \u00b7 " + t("also_found") + " " + also.map(function (tb) {
+            return "<a href=\"" + esc(hashOf({ t: tb.name, q: q ? q.value : "", c: fixed ? "" : c })) + "\">" + t("in_part", { n: I.group(hits.get(tb.name)), part: text(tb.label) }) + "</a>";
+          }).join(", ");
+        }
+        if (pin) html += " (" + t("one_tournament") + " <a href=\"" + esc(hashOf({ q: q ? q.value : "" })) + "\" id=all-rows>" + t("every_tournament") + "</a>)";
+        shown.innerHTML = html;
+      }
+      if ($("tabs")) {
+        Array.prototype.forEach.call($("tabs").querySelectorAll("a[data-tab]"), function (a) {
+          var name = a.getAttribute("data-tab");
+          a.className = name === tab ? "on" : "";
+          if (name === tab) a.setAttribute("aria-current", "page"); else a.removeAttribute("aria-current");
+          a.setAttribute("href", hashOf({ t: name, q: q ? q.value : "", c: fixed ? "" : c }));
+          var count = a.querySelector("span.count");
+          if (count && total.has(name)) count.textContent = filtered ? I.group(hits.get(name)) + "/" + I.group(total.get(name)) : I.group(total.get(name));
+        });
+      }
       save();
     }
-    function save() { writeHash({ t: tab === startTab ? "" : tab, q: q.value, c: fixed ? "" : country }); }
+    function save() {
+      if (!q && !sel && !pin && !several) return;
+      writeHash({ t: several ? (tab === start ? "" : tab) : pin, q: q ? q.value : "", c: fixed || !sel ? "" : country });
+    }
     setTab(tab);
-    var later = schedule(apply);
-    q.addEventListener("input", later);
+    if (q) q.addEventListener("input", schedule(apply));
     if (sel) sel.addEventListener("change", apply);
-    $("filters").addEventListener("submit", function (e) { e.preventDefault(); });
+    if (filters) filters.addEventListener("submit", function (e) { e.preventDefault(); });
+    if (shown) shown.addEventListener("click", function (e) {
+      if (e.target.id === "all-rows") { e.preventDefault(); pin = ""; apply(); }
+    });
     window.addEventListener("hashchange", function () {
       if (location.hash.indexOf("=") < 0) return;  // a place on the page (#main), not a state
       var s = readHash();
-      q.value = s.q || "";
-      if (!fixed) country = s.c || "";
-      var t = inTab[s.t] ? s.t : startTab;
-      if (t !== tab) setTab(t); else fillCountries();
+      if (q) q.value = s.has("q") ? s.get("q") : "";
+      if (!fixed) country = s.has("c") ? s.get("c") : "";
+      if (several) {
+        var next = s.has("t") && inTab.has(s.get("t")) ? s.get("t") : start;
+        if (next !== tab) setTab(next); else fillChoices();
+      } else {
+        if (decl.pin) pin = s.has("t") ? s.get("t") : "";
+        fillChoices();
+      }
       apply();
     });
     apply();
-    W.view = table;
+    return table;
   }
 
+  // --- the pages ---------------------------------------------------------------------------------
+  // a big table's page (cfg.table): the lists, the players and tournaments indexes, the games not rated
+  function indexPage() {
+    var name = CFG[F.cfg.table], element = $("list");
+    if (!own(T, name) || !element) return;
+    var decl = T[name], source = null, list = own(CFG, F.cfg.list) && W.lists ? W.lists[CFG[F.cfg.list]] : null;
+    if (decl.rows === "list" && list && P) source = new Source("list", list, list[F.list.player].length);
+    else if (decl.rows === "tournaments" && W.tournaments) source = new Source("tournaments", W.tournaments, W.tournaments[F.tournaments.page].length);
+    else if (decl.rows === "excluded" && W.excluded) source = new Source("excluded", W.excluded, W.excluded[F.excluded.game].length);
+    if (!source) return;
+    W.view = tableApp(name, element, source, { tab: CFG[F.cfg.tab], fixed: own(CFG, F.cfg.country) ? CFG[F.cfg.country] : "" });
+  }
 
-  // --- the players index -------------------------------------------------------------------------
-  function playersApp() {
-    var P = new Players(W.players), L = new List(W.lists.current), n = P.size;
-    var pos = new Array(n);
-    for (var j = 0; j < L.size; j++) pos[L.player[j]] = j;
-    var table = new VTable($("list"), save), q = $("q"), sel = $("c"), shown = $("shown");
-    table.total = n;
-    var keys = P.keys();
-    function val(values) { return function (i) { return values[pos[i]]; }; }
-    var cols = [
-      { label: tr("ID"), first: 1, key: function (i) { return i; }, html: function (i) { return esc(P.id[i]); } },
-      { label: tr("Player"), cls: "nm", first: 1, key: function (i) { return P.nameKey(i); }, html: function (i) { return P.link(i, "", false); } },
-      { label: tr("Rating"), cls: "n", first: -1, key: val(L.rating), html: val(L.rating) },
-      { label: "\u00b1", cls: "n u", first: 1, key: val(L.uncertainty), html: function (i) { return num(L.uncertainty[pos[i]]); } },
-      { label: tr("Games"), cls: "n", first: -1, key: val(L.games), html: function (i) { return thousands(L.games[pos[i]]); } },
-      { label: tr("Rank"), cls: "n", first: 1, key: function (i) { return rankKey(L.rank[pos[i]]); }, html: function (i) { return rankText(L.rank[pos[i]]); } },
-      { label: tr("Status"), first: 1, key: val(L.status), html: function (i) { return STATUS[L.status[pos[i]]]; } },
-      { label: tr("BY"), cls: "n", first: 1, key: function (i) { return P.birthYear[i] || null; }, html: function (i) { return P.birthYear[i] || ""; } },
-      { label: tr("City"), first: 1, key: function (i) { return P.city[i] ? fold(P.city[i]) : null; }, html: function (i) { return esc(P.city[i]); } },
-      { label: tr("Country"), first: 1, key: function (i) { return P.code(i) || null; }, html: function (i) { return esc(P.code(i)); } }
-    ];
-    table.setColumns(cols, 0, 1);
-    var state = readHash();
-    q.value = state.q || "";
-    var C = P.countries, html = "<option value=\"\">" + esc(tr("All countries")) + "</option>", order = [];
-    for (var c = 0; c < C.code.length; c++) order.push(c);
-    order.sort(function (a, b) { return P.countryName(a).localeCompare(P.countryName(b), WHR_I18N.lang()); });
-    order.forEach(function (c) { html += "<option value=\"" + esc(C.code[c]) + "\">" + esc(P.countryName(c)) + "</option>"; });
-    sel.innerHTML = html;
-    sel.value = state.c || "";
-    function apply() {
-      var w = words(q.value), cc = sel.value, ids = [];
-      for (var i = 0; i < n; i++) {
-        if (cc && P.code(i) !== cc) continue;
-        var k = keys[i], ok = true;
-        for (var j = 0; j < w.length && ok; j++) ok = k.indexOf(w[j]) >= 0;
-        if (ok) ids.push(i);
-      }
-      table.setRows(ids);
-      shown.textContent = (w.length || cc) ? tr("%(n)s of %(total)s shown", { n: thousands(ids.length), total: thousands(n) }) : tr("%(n)s players", { n: thousands(n) });
-      save();
+  // a player's page: the rating chart, the tournaments (their names and links, and the change at
+  // the time, kept from the page's own rows) and the games, grouped by tournament
+  function playerPage() {
+    var all = JSON.parse($("player-data").textContent), events = all[F.player.events];
+    var rows = $("record").querySelector("table");
+    var kept = new Map();  // the kept columns' cells, from the page's rows (rows.py wrote them)
+    if (rows) {  // its columns: the part's columns shown without script, in order
+      var decl = T.events, shownCols = decl.tabs.filter(function (tb) { return tb.name === decl.start; }).shift().columns.filter(function (name) {
+        return decl.cols.some(function (c) { return c.name === name && c.static; });
+      });
+      var body = Array.prototype.filter.call(rows.querySelectorAll("tr"), function (r) { return !r.querySelector("th"); });
+      shownCols.forEach(function (name, k) {
+        kept.set(name, body.map(function (r) { return r.cells.item(k) ? r.cells.item(k).innerHTML.trim() : ""; }));
+      });
     }
-    function save() { writeHash({ q: q.value, c: sel.value }); }
-    q.addEventListener("input", schedule(apply));
-    sel.addEventListener("change", apply);
-    $("filters").addEventListener("submit", function (e) { e.preventDefault(); });
-    apply();
-    W.view = table;
-  }
-
-  // --- the tournaments index -----------------------------------------------------------------------
-  function Tournaments(d) {
-    this.page = d[F.tournaments.page];
-    this.name = d[F.tournaments.name];
-    this.place = d[F.tournaments.place];
-    this.games = d[F.tournaments.games];
-    this.start = d[F.tournaments.start];
-    this.end = d[F.tournaments.end];
-    this.rule = d[F.tournaments.rule];
-    this.size = this.page.length;
-  }
-  function tournamentsApp() {
-    var T = new Tournaments(W.tournaments), n = T.size;
-    var table = new VTable($("list"), null), q = $("q"), shown = $("shown");
-    table.total = n;
-    var keys = new Array(n);
-    for (var i = 0; i < n; i++) keys[i] = fold(T.name[i] + "\u0001" + T.place[i] + "\u0001" + T.rule[i]);
-    function text(values) { return function (i) { return values[i] ? fold(values[i]) : null; }; }
-    function value(values) { return function (i) { return values[i]; }; }
-    var cols = [
-      { label: tr("Tournament"), cls: "nm", first: 1, key: text(T.name), html: function (i) { return "<a href=\"tournaments/" + esc(T.page[i]) + ".html\">" + esc(T.name[i]) + "</a>"; } },
-      { label: tr("Place"), first: 1, key: text(T.place), html: function (i) { return esc(WHR_I18N.place(T.place[i])); } },
-      { label: tr("Rated games"), cls: "n", first: -1, key: value(T.games), html: function (i) { return thousands(T.games[i]); } },
-      { label: tr("Start"), first: -1, key: value(T.start), html: value(T.start) },
-      { label: tr("End"), first: -1, key: value(T.end), html: value(T.end) },
-      { label: tr("Rule"), first: 1, key: text(T.rule), html: function (i) { return esc(T.rule[i]); } }
-    ];
-    table.setColumns(cols, -1, 1);  // data order: newest first
-    q.value = readHash().q || "";
-    function apply() {
-      var w = words(q.value), ids = [];
-      for (var i = 0; i < n; i++) {
-        var ok = true;
-        for (var j = 0; j < w.length && ok; j++) ok = keys[i].indexOf(w[j]) >= 0;
-        if (ok) ids.push(i);
-      }
-      table.setRows(ids);
-      shown.textContent = w.length ? tr("%(n)s of %(total)s shown", { n: thousands(ids.length), total: thousands(n) }) : "";
-      writeHash({ q: q.value });
-    }
-    q.addEventListener("input", schedule(apply));
-    $("filters").addEventListener("submit", function (e) { e.preventDefault(); });
-    apply();
-    W.view = table;
-  }
-
-  // --- a player's tournaments and games -------------------------------------------------------
-  // player-data (contract.PLAYER): the rating chart's data and the player's tournaments (event
-  // rows), newest first, each with its games (game rows, flat). The sections are drawn here (the
-  // page holds the facts and a short static list of the tournaments, whose names and links are
-  // read from it: tens of thousands of pages, the fewer bytes the better).
-  var GAME_SIZE = Object.keys(F.game).length;  // the numbers of one game in the flat rows
-  function isoDay(d) { return new Date(d * 86400000).toISOString().slice(0, 10); }
-  function score(twice) { return (twice >= 2 || twice === 0 ? String(Math.floor(twice / 2)) : "") + (twice % 2 ? "\u00bd" : ""); }
-  function performance(value, bound) { return value === null ? "" : (bound > 0 ? "\u2265" : (bound < 0 ? "\u2264" : "")) + value; }
-  function gameLink(id, text, cls) { return "<a" + (cls ? " class=" + cls : "") + " href=\"https://www.renju.net/game/" + esc(id) + "/\" rel=nofollow>" + text + "</a>"; }
-  function atTheTime(e, note) {  // before -> after as the lists showed them then, and the change as displayed
-    var b = e[F.event.then_before], a = e[F.event.then_after];
-    if (a === null) return "<td>\u2013";
-    return "<td>" + (b === null ? tr("new") + " \u2192 " + a : b + " \u2192 " + a + " (" + signed(e[F.event.then_change]) + ")") +
-      (note ? "<small class=with>" + esc(note) + "</small>" : "");  // (translated with the page)
-  }
-  // today's estimates before and after a tournament: the chart's points just before its rating
-  // days (null: none, new) and at the last (the last rating day at or before its last day)
-  function beforeAfter(series, e) {
-    var t = series ? series[F.series.day] : [], r = series ? series[F.series.rating] : [], day = e[F.event.last_day], lo = 0, hi = t.length;
-    while (lo < hi) { var mid = (lo + hi) >> 1; if (t[mid] <= day) lo = mid + 1; else hi = mid; }
-    var b = lo - 1 - e[F.event.span];
-    return { before: b >= 0 ? r[b] : null, after: lo ? r[lo - 1] : null };
-  }
-  function playerApp() {
-    var all = JSON.parse($("player-data").textContent), data = all[F.player.events];
-    // the tournaments' names and links, from the page's static list (in the events' order)
-    // and the notes of the tournaments one list first rated together ("with ...")
-    var items = Array.prototype.slice.call($("record").querySelectorAll("ul.events > li"));
-    var links = items.map(function (li) {
-      var a = li.querySelector("a");
-      return a ? "<a href=\"" + esc(a.getAttribute("href")) + "\">" + esc(a.textContent) + "</a>" : "";
-    });
-    var notes = items.map(function (li) { var n = li.querySelector("small"); return n ? n.textContent : ""; });
+    var source = new Source("event", events, events.length);
     var series = all[F.player.chart][F.chart.series][0];
-    $("record").innerHTML = "<h2>" + tr("Rating history") + "</h2><figure class=chart data-band=1 data-days=1><svg role=img aria-label=\"" + esc(tr("Rating history")) + "\"></svg>" +
-      "<figcaption>" + tr("Dots: the days the player played; band: \u00b1 one standard deviation; dashed: after the last game.") + "</figcaption></figure>" +
-      "<h2>" + tr("Tournaments") + "</h2><div id=events></div><h2>" + tr("Games") + "</h2><div id=games></div>";
+    var days = series ? series[F.series.day] : [], ratings = series ? series[F.series.rating] : [];
+    var before = [], after = [], change = [];
+    events.forEach(function (e) {  // today's estimates: the chart's point before its rating days, and its last
+      var day = e[F.event.last_day], lo = 0, hi = days.length;
+      while (lo < hi) { var mid = (lo + hi) >> 1; if (days[mid] <= day) lo = mid + 1; else hi = mid; }
+      var b = lo - 1 - e[F.event.span], x = b >= 0 ? ratings[b] : null, y = lo ? ratings[lo - 1] : null;
+      before.push(x); after.push(y); change.push(none(x) || none(y) ? null : y - x);
+    });
+    source.add("now_before", before);
+    source.add("now_after", after);
+    source.add("now_change", change);
+    var flat = [], gameSize = Object.keys(F.game).length;
+    events.forEach(function (e, k) {
+      var g = e[F.event.played], ids = e[F.event.ids];
+      for (var j = 0; j < g.length; j += gameSize) flat.push({ e: k, row: g.slice(j, j + gameSize), id: ids ? ids[j / gameSize] : null });
+    });
+    var games = new Source("game", flat.map(function (x) { return x.row; }), flat.length);
+    var links = kept.get("tournament") || [];
+    games.add("event", flat.map(function (x) { return x.e; }));
+    games.add("id", flat.map(function (x) { return x.id; }));
+    games.add("heading", flat.map(function (x) { return (links[x.e] || "") + " \u00b7 " + isoDay(events[x.e][F.event.last_day]); }));
+    var link = "<a href=\"" + ROOT + "about.html#tournaments\">" + t("the_columns") + "</a>";
+    $("record").innerHTML = "<h2>" + t("rating_history") + "</h2><figure class=chart data-band=1 data-days=1><svg role=img aria-label=\"" + attr(t("rating_history")) + "\"></svg>" +
+      "<figcaption>" + t("chart_caption") + "</figcaption></figure>" +
+      "<h2>" + t("tournaments") + "</h2><div id=events>" + (events.length ? "<p class=meta>" + t("newest_first", { link: link }) + "</p>" +
+      "<p class=meta id=at-the-time>" + t("at_the_time") + "</p><p class=meta id=today-estimates>" + t("today") + "</p>" +
+      "<div class=scroll><table class=games></table></div>" : "<p>" + t("no_rated_games") + "</p>") + "</div>" +
+      "<h2>" + t("games") + "</h2><div id=games>" + (events.length ? "<p class=meta>" + t("colours") + "</p><div class=scroll><table class=\"games played\"></table></div>" : "") + "</div>";
     $("record").querySelector("figure").chartData = all[F.player.chart];  // drawn by the chart script
-    var P = new Players(W.players);
-    function tournament(k) { return links[k] || ""; }
-    var columns = "<a href=../about.html#tournaments>" + tr("the columns") + "</a>";
-    var html = "<p class=meta>" + tr("Newest first (%(link)s).", { link: columns }) + "</p>" +
-      "<p class=meta id=at-the-time>" + tr("At the time: the player\u2019s rating on the list just before the tournament was first rated \u2192 on the first list that rated it, and the change then.") + "</p>" +
-      "<p class=meta id=today-estimates>" + tr("Before, After: today\u2019s whole-history estimates of the rating just before and just after the tournament (they move as later results come in); Change = After \u2212 Before.") + "</p>" +
-      "<div class=scroll><table class=games><thead><tr><th class=nm>" + tr("Tournament") + "<th>" + tr("Date") + "<th>" + tr("Score") + "<th title=\"" + esc(tr("performance")) + "\">" + tr("Perf.") +
-      "<th title=\"" + esc(tr("as the lists showed it then")) + "\">" + tr("At the time") +
-      "<th title=\"" + esc(tr("After \u2212 Before")) + "\">" + tr("Change") + "<th title=\"" + esc(tr("today's estimate")) + "\">" + tr("Before") + "<th title=\"" + esc(tr("today's estimate")) + "\">" + tr("After") + "<th>" + tr("Games") + "</thead><tbody>";
-    data.forEach(function (e, k) {
-      var today = beforeAfter(series, e), before = today.before, after = today.after;
-      html += "<tr><td class=nm>" + tournament(k) + "<td>" + isoDay(e[F.event.last_day]) + "<td>" + score(e[F.event.score2]) +
-        "<td>" + performance(e[F.event.performance], e[F.event.bound]) + atTheTime(e, notes[k]) +
-        (before === null ? "<td class=new>" + tr("new") + "<td>\u2013" : "<td>" + (after === null ? "" : signed(after - before)) + "<td>" + before) +
-        "<td>" + (after === null ? "" : after) + "<td>" + e[F.event.games] + "</tr>";
-    });
-    $("events").innerHTML = data.length ? html + "</tbody></table></div>" : "<p>" + tr("No rated games.") + "</p>";
-    html = "<p class=meta>" + tr("\u25cf with Black, \u25cb with White; the opponent's rating on the day of the game.") + "</p>" +
-      "<div class=scroll><table class=\"games played\"><thead><tr><th>" + tr("Round") + "<th class=op>" + tr("Opponent") + "<th>" + tr("Result") + "<th title=\"" + esc(tr("colour")) + "\">\u25cf\u25cb<th>" + tr("Rating") + "</thead><tbody>";
-    data.forEach(function (e, k) {
-      html += "<tr class=t><td colspan=5>" + tournament(k) + " \u00b7 " + isoDay(e[F.event.last_day]) + "</td></tr>";
-      var ids = e[F.event.ids];
-      for (var g = e[F.event.played], j = 0; j < g.length; j += GAME_SIZE) {
-        var code = g[j + F.game.code], res = RESULT[code % 3], text = res.text, id = ids && ids[j / GAME_SIZE];
-        if (id) text = gameLink(id, text);
-        html += "<tr><td>" + esc(g[j + F.game.round]) + "<td class=op>" + P.link(g[j + F.game.opponent], "../", true) + "<td class=" + res.cls + ">" + text +
-          "<td title=\"" + (code >= 3 ? tr("White") + "\">\u25cb" : tr("Black") + "\">\u25cf") + "<td>" + (g[j + F.game.opponent_rating] === null ? "" : g[j + F.game.opponent_rating]) + "</tr>";
-      }
-    });
-    $("games").innerHTML = data.length ? html + "</tbody></table></div>" : "";
+    if (!events.length) return;
+    tableApp("events", $("events").querySelector("table"), source, { kept: kept });
+    tableApp("games", $("games").querySelector("table"), games, {});
   }
 
-  // --- a tournament's crosstable and its pairings, drawn from its data ------------------------
-  // cross-data (contract.CROSS): the round labels and the standing rows. A standing's cells: the
-  // rounds' cells joined by ",", a cell's games by " ", a game "12+b" (opponent's #, + = -
-  // result, b/w colour) or "12+b@345" (game 345 on renju.net). Shown as the EGF table format
-  // writes it: "12+/b", coloured by the result.
-  var GAME = /^(?<opponent>\d+)(?<result>[+=-])(?<colour>[bw])(?:@(?<id>\d+))?$/;
-  var RESULT_CLASS = { "+": "w", "=": "d", "-": "l" };
-  var RESULT_TEXT = { "+": "1 : 0", "=": "\u00bd : \u00bd", "-": "0 : 1" };
-  function crossApp() {
-    var data = JSON.parse($("cross-data").textContent), P = new Players(W.players);
-    var rounds = data[F.cross.rounds], rows = data[F.cross.rows];
-    var who = {}, after = {}, byRound = rounds.map(function () { return []; });
-    // place, number, player and score first (on a phone: together on the first screen); the
-    // number and the name stay in view while the rounds scroll (the cells refer to the number)
-    var html = "<div class=scroll tabindex=0><table class=cross id=cross><thead><tr><th class=n>" + ptr("standings", "Place") + "<th class=no>#<th class=nm>" + tr("Player") + "<th class=\"n sc\">" + tr("Score") +
-      rounds.map(function (r) { return "<th>" + esc(r); }).join("") +
-      "<th class=n>" + tr("Perf.") + "<th class=n>" + tr("Before") + "<th class=n>" + tr("After") + "<th class=n>" + tr("Change") + "</thead><tbody>";
-    rows.forEach(function (x) {
-      var me = String(x[F.standing.number]), first = x[F.standing.place_first], last = x[F.standing.place_last];
-      who[me] = P.link(x[F.standing.player], "../", true);
-      after[me] = x[F.standing.after] === null ? NaN : x[F.standing.after];
-      html += "<tr><td class=n>" + (first === last ? first : first + "\u2013" + last) + "<td class=no>" + me + "<td class=nm>" + who[me] +
-        "<td class=\"n sc\">" + score(x[F.standing.score2]);
-      x[F.standing.cells].split(",").forEach(function (cell, c) {
-        html += "<td>" + cell.split(" ").filter(Boolean).map(function (g) {
-          var m = GAME.exec(g);
-          if (!m) return esc(g);
-          var game = m.groups, text = game.opponent + (game.result === "-" ? "\u2212" : game.result) + "/" + game.colour;
-          var cls = RESULT_CLASS[game.result];
-          if (game.colour === "b" && c < byRound.length) {  // each game once: from Black's row
-            var result = RESULT_TEXT[game.result];
-            byRound[c].push({ black: me, white: game.opponent, result: game.id ? gameLink(game.id, result) : result });
-          }
-          return game.id ? gameLink(game.id, text, cls) : "<span class=" + cls + ">" + text + "</span>";
-        }).join(" ");
+  // a tournament's page: the crosstable, and from it the pairings of each round (the best pairs
+  // first: by the higher, then the lower rating after)
+  function tournamentPage() {
+    var data = JSON.parse($("cross-data").textContent), rounds = data[F.cross.rounds], standings = data[F.cross.rows];
+    var source = new Source("standing", standings, standings.length);
+    $("standings").innerHTML = "<div class=scroll tabindex=0><table class=cross id=cross></table></div>";
+    tableApp("cross", $("cross"), source, { lists: new Map([["rounds", rounds]]) });
+    var byNumber = new Map(), pairs = [];
+    standings.forEach(function (x) { byNumber.set(String(x[F.standing.number]), x); });
+    standings.forEach(function (x) {
+      String(x[F.standing.cells]).split(",").forEach(function (cell, c) {
+        cell.split(" ").filter(Boolean).forEach(function (g) {
+          var m = EGF.exec(g), game = m && m.groups, other = game && byNumber.get(game.opponent);
+          if (!game || game.colour !== "b" || !other || c >= rounds.length) return;  // each game once: from Black's row
+          pairs.push({ round: c, black: x, white: other, result: game.result, id: game.id || null });
+        });
       });
-      html += "<td class=n>" + performance(x[F.standing.performance], x[F.standing.bound]) +
-        (x[F.standing.before] === null ? "<td class=n>\u2013<td class=n>" + x[F.standing.after] + "<td class=\"n new\">" + tr("new") : "<td class=n>" + x[F.standing.before] + "<td class=n>" + x[F.standing.after] + "<td class=n>" + signed(x[F.standing.change])) + "</tr>";
     });
-    $("standings").innerHTML = html + "</tbody></table></div>";
-    if ($("pairings")) pairings(rounds, byRound, who, after);
-  }
-  // the pairings by round, the best pairs first (by the higher, then the lower rating after)
-  function pairings(rounds, byRound, who, after) {
-    var html = "";
-    byRound.forEach(function (games, c) {
-      if (!games.length) return;
-      games.sort(function (x, y) {
-        var hx = Math.max(after[x.black], after[x.white]), hy = Math.max(after[y.black], after[y.white]);
-        return hy - hx || Math.min(after[y.black], after[y.white]) - Math.min(after[x.black], after[x.white]);
-      });
-      html += "<h3>" + esc(tr("Round %(round)s", { round: rounds[c] })) + "</h3><div class=scroll><table class=pairings><thead><tr><th class=nm>" + tr("Black") + "<th>" + tr("After") + "<th>" + tr("Result") + "<th>" + tr("After") + "<th>" + tr("White") + "</thead><tbody>";
-      games.forEach(function (g) {
-        html += "<tr><td class=\"nm pl\">" + who[g.black] + "<td>" + after[g.black] + "<td class=res>" + g.result + "<td>" + after[g.white] + "<td class=pl>" + who[g.white] + "</tr>";
-      });
-      html += "</tbody></table></div>";
-    });
-    $("pairings").innerHTML = "<h2>" + tr("Pairings by round") + "</h2>" + (html || "<p>" + tr("No games.") + "</p>");
-  }
-
-  // --- the games not rated, drawn from their data file (contract.EXCLUDED) ------------------
-  // searched by player (name or id), tournament, reason, message or game id; #t=<page> shows one
-  // tournament's games (the tournament pages link so)
-  function excludedApp() {
-    var X = W.excluded, q = $("q"), shown = $("shown");
-    if (!X || !q || !$("excluded-list")) return;
-    var game = X[F.excluded.game], tour = X[F.excluded.tournament], black = X[F.excluded.black], white = X[F.excluded.white];
-    var reason = X[F.excluded.reason], message = X[F.excluded.message], n = game.length;
-    var tNames = X[F.excluded.tournaments], tPages = X[F.excluded.pages], tEnds = X[F.excluded.ends];
-    var pIds = X[F.excluded.player_ids], pNames = X[F.excluded.player_names];
-    var reasons = X[F.excluded.reasons], messages = X[F.excluded.messages];
-    var table = new VTable($("excluded-list"), null);
-    table.total = n;
-    function who(k) { return k < 0 ? "" : pNames[k] + "\u0001" + pIds[k]; }
-    var keys = new Array(n);
-    for (var i = 0; i < n; i++) {
-      keys[i] = fold(game[i] + "\u0001" + tNames[tour[i]] + "\u0001" + who(black[i]) + "\u0001" + who(white[i]) +
-        "\u0001" + reasons[reason[i]] + "\u0001" + messages[message[i]]);
-    }
-    function player(k) { return k < 0 ? "\u2013" : esc(pNames[k]) + " <small>" + esc(pIds[k]) + "</small>"; }
-    function text(values, at) { return function (i) { return fold(values[at[i]]) || null; }; }
-    var cols = [
-      { label: tr("Tournament"), cls: "nm", first: 1, key: text(tNames, tour), html: function (i) {
-        var t = tour[i];
-        return tPages[t] ? "<a href=\"tournaments/" + esc(tPages[t]) + ".html\">" + esc(tNames[t]) + "</a>" : esc(tNames[t]);
-      } },
-      { label: tr("End"), first: -1, key: function (i) { return tEnds[tour[i]] || null; }, html: function (i) { return esc(tEnds[tour[i]]); } },
-      { label: tr("Game"), first: 1, key: function (i) { return game[i]; }, html: function (i) { return esc(game[i]); } },
-      { label: tr("Black"), first: 1, key: function (i) { return black[i] < 0 ? null : fold(pNames[black[i]]); }, html: function (i) { return player(black[i]); } },
-      { label: tr("White"), first: 1, key: function (i) { return white[i] < 0 ? null : fold(pNames[white[i]]); }, html: function (i) { return player(white[i]); } },
-      { label: tr("Reason"), cls: "why", first: 1, key: function (i) { return reasons[reason[i]]; }, html: function (i) {
-        var m = messages[message[i]];
-        // the message is the rules' own English sentence (the legend above says the reason in
-        // the reader's language); cut to the column, whole in its title
-        return "<code>" + esc(reasons[reason[i]]) + "</code>" + (m ? " <span lang=en title=\"" + esc(m) + "\">" + esc(m) + "</span>" : "");
-      } }
-    ];
-    table.setColumns(cols, -1, 1);  // data order: newest tournament first
-    var state = readHash(), only = state.t || "";
-    q.value = state.q || "";
-    function apply() {
-      var w = words(q.value), ids = [];
-      for (var i = 0; i < n; i++) {
-        if (only && tPages[tour[i]] !== only) continue;
-        var ok = true;
-        for (var j = 0; j < w.length && ok; j++) ok = keys[i].indexOf(w[j]) >= 0;
-        if (ok) ids.push(i);
-      }
-      table.setRows(ids);
-      $("excluded-list").parentNode.hidden = ids.length === 0;
-      var filtered = w.length > 0 || only;
-      shown.innerHTML = filtered ? esc(tr("%(n)s of %(total)s games shown", { n: thousands(ids.length), total: thousands(n) })) +
-        (only ? " (" + esc(tr("one tournament:")) + " <a href=\"" + esc(hashOf({ q: q.value })) + "\" id=all-games>" + esc(tr("show every tournament")) + "</a>)" : "") : esc(tr("%(n)s games", { n: thousands(n) }));
-      writeHash({ t: only, q: q.value });
-    }
-    shown.addEventListener("click", function (e) {
-      if (e.target.id === "all-games") { e.preventDefault(); only = ""; apply(); }
-    });
-    q.addEventListener("input", schedule(apply));
-    $("filters").addEventListener("submit", function (e) { e.preventDefault(); });
-    apply();
-    W.view = table;
+    function high(p) { return Math.max(p.black[F.standing.after] || 0, p.white[F.standing.after] || 0); }
+    function low(p) { return Math.min(p.black[F.standing.after] || 0, p.white[F.standing.after] || 0); }
+    pairs.sort(function (a, b) { return a.round - b.round || high(b) - high(a) || low(b) - low(a); });
+    var box = $("pairings");
+    if (!box) return;
+    box.innerHTML = "<h2>" + t("pairings") + "</h2>" + (pairs.length ? "<div class=scroll><table class=pairings></table></div>" : "<p>" + t("no_games") + "</p>");
+    if (!pairs.length) return;
+    var p = new Source("", [], pairs.length);
+    function take(f) { return pairs.map(f); }
+    p.add("round", take(function (x) { return x.round; }));
+    p.add("heading", take(function (x) { return t("round", { round: esc(rounds[x.round]) }); }));
+    p.add("black", take(function (x) { return x.black[F.standing.player]; }));
+    p.add("white", take(function (x) { return x.white[F.standing.player]; }));
+    p.add("black_after", take(function (x) { return x.black[F.standing.after]; }));
+    p.add("white_after", take(function (x) { return x.white[F.standing.after]; }));
+    p.add("result", take(function (x) { return x.result; }));
+    p.add("id", take(function (x) { return x.id; }));
+    tableApp("pairings", box.querySelector("table"), p, {});
   }
 
   function init() {
-    var page = CFG[F.cfg.page];
-    texts();
-    if (CFG[F.cfg.list] && W.lists && W.players) listApp();
-    else if (page === "players" && W.players) playersApp();
-    else if (page === "tournaments" && W.tournaments) tournamentsApp();
-    else if (page === "excluded") excludedApp();
-    if ($("player-data") && W.players) playerApp();
-    if ($("cross-data") && W.players) crossApp();
+    if (W.players) { P = new Players(W.players); SOURCES.set("players", P.source); }
+    if (own(CFG, F.cfg.table)) indexPage();
+    if ($("player-data") && P) playerPage();
+    if ($("cross-data") && P) tournamentPage();
   }
   WHR_I18N.ready(init);
 })();
@@ -886,7 +807,7 @@ var WHR_I18N = (function () {
 // history), a legend below the chart and a hover read-out. No dependencies.
 (function () {
   "use strict";
-  var F = WHR_FIELDS, tr = WHR_I18N.tr;
+  var F = WHR_DECLARATION.F, t = WHR_I18N.t, plain = WHR_I18N.plain;
   var NS = "http://www.w3.org/2000/svg";
   var DAY = 86400000;
   var COLOURS = ["#1f5fa8", "#d1495b", "#2e933c", "#edae49", "#6a4c93", "#00798c", "#8c564b", "#e377c2",
@@ -938,7 +859,7 @@ var WHR_I18N = (function () {
     var m = { l: 44, r: 12, t: 12, b: 24 };
     svg.setAttribute("viewBox", "0 0 " + W + " " + H);
     while (svg.firstChild) svg.removeChild(svg.firstChild);
-    if (!series.length) { el("text", { x: 20, y: 30 }, svg).textContent = tr("No rating history."); return; }
+    if (!series.length) { el("text", { x: 20, y: 30 }, svg).textContent = plain(t("no_history")); return; }
     var t0 = Infinity, t1 = -Infinity, r0 = Infinity, r1 = -Infinity;
     series.forEach(function (s) {
       for (var i = 0; i < s.t.length; i++) {
@@ -1042,7 +963,7 @@ var WHR_I18N = (function () {
       var p = best.p;
       dot.setAttribute("cx", X(p.t)); dot.setAttribute("cy", Y(p.r)); dot.setAttribute("visibility", "visible");
       tip.textContent = (series.length > 1 ? best.s.name + ": " : "") + isoDay(p.t) + "  " + Math.round(p.r) +
-        (band && p.u !== null ? " \u00b1 " + Math.round(p.u) : "") + (p.later ? " (" + tr("list date") + ")" : "");
+        (band && p.u !== null ? " \u00b1 " + Math.round(p.u) : "") + (p.later ? " (" + plain(t("list_date")) + ")" : "");
     }
     svg.addEventListener("mousemove", show);
     svg.addEventListener("click", show);

@@ -3,15 +3,29 @@ language switch in a real headless Chromium."""
 
 from __future__ import annotations
 
-import json
+import datetime as dt
 import re
 from pathlib import Path
 
 import pytest
 from babel.messages.pofile import read_po
-from test_browser import DESKTOP, PHONE, axe_violations, check_and_close, new_page, settle
 
-from whr.publish.site import i18n, page_names
+from tests.publish import support
+from tests.publish.site.conftest import HOSTILE, MONGOLIA
+from tests.publish.site.pages import (
+    DESKTOP,
+    PHONE,
+    all_rows,
+    axe_violations,
+    check_and_close,
+    in_box,
+    new_page,
+    open_,
+    pages_of,
+    settle,
+)
+from whr.lists import RuleNumbers
+from whr.publish.site import contract, i18n, page_names
 from whr.rules.reasons import REASONS
 
 LANGUAGES = [code for code in i18n.LANGUAGES if code != "en"]
@@ -20,7 +34,7 @@ SITE_JS = Path(i18n.__file__).parent / "static" / "site.js"
 
 
 def test_the_pot_holds_exactly_the_messages_extraction_finds():
-    """A text added to a template, a page family or the page script without its message, or a
+    """A text added to a template, a page family or a declaration without its message, or a
     message left in the .pot after its text went, fails here (``python -m
     whr.publish.site.i18n`` extracts again)."""
     with open(i18n.POT, "rb") as f:
@@ -29,12 +43,33 @@ def test_the_pot_holds_exactly_the_messages_extraction_finds():
     assert found - pot == set(), "messages not in the .pot"
     assert pot - found == set(), "messages no longer in the site"
     assert {"%(game)s rating", "Players", "No players in this part of the list."} <= found
-    # every literal the page script translates, found by another reading than Babel's (a call
-    # nested in another's values is one Babel's JavaScript extractor can miss)
+    # every text the page script writes is declared (contract.py), found by another reading
+    # than Babel's: the declaration itself
+    declared = {i18n.key(t.message, t.context) for t in declared_texts() if not t.literal}
+    assert len(declared) > 80
+    assert declared - pot == set()
+    # and the script holds no text of its own: no message, no column heading
     script = SITE_JS.read_text(encoding="utf-8")
-    literals = {json.loads(f'"{m}"') for m in re.findall(r'\btr\("((?:[^"\\]|\\.)*)"', script)}
-    assert len(literals) > 80
-    assert literals - pot == set()
+    literals = set(re.findall(r'"([^"\\\n]*)"', script))
+    headings = {t.message for t in declared_texts() if t.message[:1].isupper() and not t.literal}
+    assert headings and literals & headings == set(), literals & headings
+    assert not re.search(r"\btr\(|label: *\"", script)
+
+
+def declared_texts() -> list[contract.Text]:
+    """Every text of the declarations: the tables' (headings, titles, parts, notes, marks,
+    counts) and the script's own, with the texts they hold."""
+    out: list[contract.Text] = list(contract.TEXTS.values())
+    for table in contract.tables(RULES).values():
+        out += [c.head for c in table.columns] + [c.title for c in table.columns if c.title]
+        out += [t.label for t in table.tabs] + [t.note for t in table.tabs if t.note]
+        out += [m.text for m in table.marks]
+        out += [x for x in (table.count, table.shown, table.empty) if x]
+    nested = [v for t in out for _k, v in t.values if isinstance(v, contract.Text)]
+    return out + nested
+
+
+RULES = RuleNumbers(dt.date(2021, 8, 8), 30.0)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -49,27 +84,46 @@ def test_every_catalog_translates_every_message_with_its_values(language):
         assert m.string and not m.fuzzy, f"{language}: {msgid!r} is not translated"
         values = sorted(i18n.PLACEHOLDER.findall(msgid))
         assert sorted(set(i18n.PLACEHOLDER.findall(m.string))) == sorted(set(values)), msgid
-        assert m.string != msgid or msgid in {"ID"} or not re.search("[a-z]{3}", msgid), (
+        words = i18n.PLACEHOLDER.sub("", msgid)
+        assert m.string != msgid or msgid in {"ID"} or not re.search("[a-z]{3}", words), (
             f"{language}: {msgid!r} is left in English"
         )
         # a paragraph's links and emphasis are in its message: the translation keeps each tag
-        # as it is (the page script matches the HTML, and the links must keep working)
+        # as it is (the links must keep working), and no value inside a tag
         assert sorted(TAG.findall(m.string)) == sorted(TAG.findall(msgid)), msgid
-        # a % is %% in every message (Jinja2 formats each template's message)
+        assert not i18n.IN_TAG.search(m.string), msgid
+        # a % is %% in every message (Jinja2 formats each template's message); no braces
+        # (the page script's catalog numbers the values {0}, {1}, ...)
         assert not re.search(r"%(?!\(\w+\)s|%)", m.string.replace("%%", "")), msgid
+        assert "{" not in m.string and "}" not in m.string, msgid
     catalog = i18n.catalog(language)
     assert catalog["Renju"] == {"zh": "连珠", "ru": "рэндзю", "ja": "連珠"}[language]
 
 
-def test_the_page_script_names_the_languages_of_the_catalogs():
+def test_message_ids_are_distinct_and_the_catalogs_fill_values_in_the_english_order():
+    with open(i18n.POT, "rb") as f:
+        keys = [(str(m.id), m.context) for m in read_po(f) if m.id]
+    ids = [i18n.message_id(m, c) for m, c in keys]
+    assert len(set(ids)) == len(ids) and all(re.fullmatch(r"[\w-]{5}", x) for x in ids)
+    # the values come as the English has them; the translation says where each goes
+    message = "%(n)s of %(total)s shown"
+    assert i18n.positional(message, "%(total)s 中 %(n)s") == "{1} 中 {0}"
+    assert i18n.positional("%(a)s & %(a)s", "%(a)s < %(a)s") == "{0} &lt; {0}"
+    with pytest.raises(ValueError, match="inside a tag"):
+        i18n.html_of('<a href="%(x)s">x</a>')
+
+
+def test_the_page_script_is_given_the_languages_of_the_catalogs():
+    """The one list of languages (i18n.LANGUAGES): a catalog each, and the script's switch is
+    written from it (adding a language is a line there and its .po)."""
+    given = contract.declaration(RULES)["L"]
+    assert [x["code"] for x in given] == list(i18n.LANGUAGES)
+    for x in given:
+        language = i18n.LANGUAGES[x["code"]]
+        assert (x["name"], x["lang"]) == (language.name, language.html)
+        assert x["code"] == "en" or (i18n.LOCALE / f"{x['code']}.po").is_file()
     script = SITE_JS.read_text(encoding="utf-8")
-    names = re.search(r"var NAMES = (\{[^}]*\})", script)
-    assert names is not None
-    for code, name in i18n.LANGUAGES.items():
-        assert f"{code}: " in names.group(1)
-        assert name.encode("unicode_escape").decode().replace("\\u", "\\u") in names.group(
-            1
-        ) or name in names.group(1)
+    assert not any(f'"{lang.name}"' in script for lang in i18n.LANGUAGES.values())
 
 
 def test_country_names_come_in_each_language():
@@ -85,6 +139,12 @@ def test_country_names_come_in_each_language():
         "RUS": "Россия",
     }
     assert i18n.countries("ja", ["EST"], ["Estonia"]) == {"EST": "エストニア"}
+    # a country only tournaments name (Mongolia), and an ISO code the codes file lacks
+    assert i18n.countries("ru", ["MGL", "MNG"], ["Mongolia", "Mongolia"]) == {
+        "MGL": "Монголия",
+        "MNG": "Монголия",
+    }
+    assert i18n.countries("zh", ["toString", "__proto__"], ["x", "y"]) == {}
 
 
 def test_native_names_get_the_lang_of_their_script_and_country():
@@ -104,7 +164,7 @@ def switch_to(page, language: str) -> None:
 
 @pytest.mark.browser
 def test_the_language_switch_keeps_the_page_and_is_remembered(published, browser, artifacts):
-    from support import site_of
+    from tests.publish.support import site_of
 
     site = site_of(published)
     for viewport in (PHONE, DESKTOP):
@@ -116,7 +176,7 @@ def test_the_language_switch_keeps_the_page_and_is_remembered(published, browser
         for language in LANGUAGES:
             switch_to(p, language)
             assert p.url.endswith("index.html#t=inactive"), "the switch keeps the page"
-            assert p.locator("html").get_attribute("lang") == i18n.HTML_LANG[language]
+            assert p.locator("html").get_attribute("lang") == i18n.LANGUAGES[language].html
             nav = p.locator("header nav").inner_text()
             catalog = i18n.catalog(language)
             assert catalog["Players"] in nav and "Players" not in nav
@@ -139,7 +199,7 @@ def test_the_language_switch_keeps_the_page_and_is_remembered(published, browser
             href = p.locator("#list tbody a").first.get_attribute("href")
             p.goto((site / href).as_uri())
             settle(p)
-            assert p.locator("html").get_attribute("lang") == i18n.HTML_LANG[language]
+            assert p.locator("html").get_attribute("lang") == i18n.LANGUAGES[language].html
             assert catalog["Rating history"] in p.locator("#record h2").first.inner_text()
             assert catalog["Tournament"] in p.locator("#events thead").inner_text()
             assert axe_violations(p) == [], language
@@ -166,7 +226,7 @@ def other_pages(p, site: Path, language: str) -> None:
     catalog = i18n.catalog(language)
     p.goto((site / "countries.html").as_uri())
     settle(p)
-    assert p.locator("html").get_attribute("lang") == i18n.HTML_LANG[language]
+    assert p.locator("html").get_attribute("lang") == i18n.LANGUAGES[language].html
     local = i18n.countries(language, ["RUS", "EST"], ["Russia", "Estonia"])
     assert local["EST"] in p.locator("main").inner_text()
     names = p.eval_on_selector_all(
@@ -183,13 +243,15 @@ def other_pages(p, site: Path, language: str) -> None:
         " return WHR.view.rowsText().map(r => r[k]); }",
         catalog["Place"],
     )
-    english = set(p.evaluate("() => Object.keys(WHR.i18n.n).concat(Object.keys(WHR.i18n.c))"))
-    assert places and not [x for x in places if x.split(", ")[-1] in english], places[:5]
+    data = support.read_data(site, "tournaments")["countries"]  # the places' countries
+    local = i18n.countries(language, data["code"], data["name"])
+    english = {n for c, n in zip(data["code"], data["name"], strict=True) if c in local}
+    assert english and places and not [x for x in places if x.split(", ")[-1] in english]
     first = p.locator("#list tbody a").first.get_attribute("href")
     p.goto((site / first).as_uri())
     settle(p)
     assert catalog["Standings"] in p.locator("main h2").first.inner_text()
-    country = p.locator("dl.facts dd span")  # the place's country, in the language
+    country = p.locator("dl.facts dd [data-c]")  # the place's country, in the language
     assert country.count() == 1 and re.search(r"[^\x00-\x7f]", country.inner_text()), (
         country.all_inner_texts()
     )
@@ -229,27 +291,26 @@ def test_the_drawn_tables_group_counts_as_the_language_does(published, browser, 
     """A count of 12,345 in the drawn list (Gy5), players index (Games) and tournaments index
     (Rated games) is written as the language groups digits; ratings and ranks are never
     grouped, as the page without script writes them; and the page's English counts."""
-    from support import site_of
+    from tests.publish.support import site_of
 
     site = site_of(published)
     words = {"en": {}, **{c: i18n.catalog(c) for c in LANGUAGES}}[language]
     p = in_language(browser, language, DESKTOP)
     for path, data, column in (
-        ("index.html", "WHR.lists.current[WHR_FIELDS.list.gy5]", "Gy5"),
-        ("players.html", "WHR.lists.current[WHR_FIELDS.list.games]", "Games"),
-        ("tournaments.html", "WHR.tournaments[WHR_FIELDS.tournaments.games]", "Rated games"),
+        ("index.html", "WHR.lists.current[WHR_DECLARATION.F.list.gy5]", "Gy5"),
+        ("players.html", "WHR.lists.current[WHR_DECLARATION.F.list.games]", "Games"),
+        ("tournaments.html", "WHR.tournaments[WHR_DECLARATION.F.tournaments.games]", "Rated games"),
     ):
         p.goto((site / path).as_uri())
         settle(p)
-        assert p.locator("html").get_attribute("lang") == i18n.HTML_LANG[language]
+        assert p.locator("html").get_attribute("lang") == i18n.LANGUAGES[language].html
         labels = p.evaluate("WHR.view.cols.map(c => c.label)")
         before = p.evaluate("WHR.view.rowsText()")[0]
         # the first row's count set to 12345 (the players index's row i: the list's row of
         # player i)
         row = p.evaluate(
             f"""() => {{
-              const i = WHR.view.ids[0], players = {path == "players.html" and "true" or "false"};
-              const at = players ? WHR.lists.current[WHR_FIELDS.list.player].indexOf(i) : i;
+              const at = WHR.view.ids[0];  // (the players index's rows: the list's)
               {data}[at] = 12345;
               return WHR.view.rowsText()[0];
             }}"""
@@ -266,7 +327,7 @@ def test_the_drawn_tables_group_counts_as_the_language_does(published, browser, 
                 k = labels.index(words.get(number, number))
                 assert re.fullmatch(r"\d*", row[k]) and row[k] == before[k], (path, row)
     # an English count of the page's text (the list's games, the country's players) swapped
-    assert p.evaluate("WHR_I18N.number('12,345')") == GROUPED[language]
+    assert p.evaluate("WHR_I18N.group(12345)") == GROUPED[language]
     check_and_close(p)
 
 
@@ -275,7 +336,6 @@ def test_a_phone_shows_what_matters_in_every_language(changed, browser):
     """With Chinese, Japanese and Russian headings (and CJK glyphs' widths): a list's rank,
     player, rating and change, and a player's tournament, score, the change at the time and
     the change, inside the table's box on a phone; no page wider than the phone."""
-    from test_browser_views import in_box
 
     site, snapshot = changed
     ratings = snapshot.tables.ratings
@@ -321,7 +381,7 @@ def test_about_and_archive_pages_are_translated_with_their_values_and_links(publ
     values and links (the rules' numbers, the dates): in each language no English sentence is
     left outside what is marked English, every number of the English paragraph is in the
     translated one, the links are the same and lead to files, and axe finds nothing."""
-    from support import entry_of, site_of
+    from tests.publish.support import entry_of, site_of
 
     site = site_of(published)
     pages = [site / "about.html", entry_of(published) / "index.html"]
@@ -341,7 +401,7 @@ def test_about_and_archive_pages_are_translated_with_their_values_and_links(publ
         for path in pages:
             p.goto(path.as_uri())
             settle(p)
-            assert p.locator("html").get_attribute("lang") == i18n.HTML_LANG[language]
+            assert p.locator("html").get_attribute("lang") == i18n.LANGUAGES[language].html
             assert p.evaluate(ENGLISH_LEFT) == [], (language, path.name)
             prose, links, _english = english[path]
             shown = p.evaluate(PROSE)
@@ -357,4 +417,75 @@ def test_about_and_archive_pages_are_translated_with_their_values_and_links(publ
             # the colours are the English page's (test_browser): all but the contrast
             assert axe_violations(p, contrast=False) == [], (language, path.name)
     p.evaluate("localStorage.removeItem('whr.lang')")
+    check_and_close(p)
+
+
+SHOWN_TEXT = """() => {
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT), out = [];
+  for (let n; (n = walk.nextNode()); ) {
+    if (n.parentElement.closest('[lang="en"]:not(html), script, style, code, [translate=no]')) continue;
+    if (n.parentElement.closest('[hidden]') || !n.parentElement.getClientRects().length) continue;
+    out.push(n.nodeValue);
+  }
+  return out.join(" ").replace(/\\s+/g, " ");
+}"""
+"""The page's text as shown, outside what is marked English (the manifest's own keys, a rule's
+message no catalog has, code)."""
+
+
+def english_sentences(language: str) -> list[str]:
+    """The English of every message ``language`` translates, in pieces of three words or more
+    (between its values and tags): a piece on a page in ``language`` is English left in it."""
+    out = set()
+    for k, translation in i18n.catalog(language).items():
+        message = k.rpartition(i18n.CONTEXT)[2].replace("%%", "%")
+        if translation.replace("%%", "%") == message:
+            continue
+        for piece in re.split(r"%\(\w+\)s|<[^>]+>", message):
+            piece = piece.strip(" .,:;()")
+            if len(piece.split()) >= 3 and piece not in translation:  # (not names it keeps)
+                out.add(piece)
+    return sorted(out)
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_hostile_site_in_every_language(hostile, browser, language):
+    """Players named as JavaScript's own properties (valueOf, __proto__, constructor, toString)
+    and as the catalog's words, a country code toString, a tournament named __proto__, one in
+    Mongolia (no player is from there): every page type draws in the language with no script
+    error, nothing of JavaScript's on screen ([object, native code, NaN, undefined), no English
+    sentence that has a translation, the hostile names as they are, Mongolia in the language."""
+    site = support.site_of(hostile)
+    pages = pages_of(hostile)
+    pages["index"] = "index/players-1.html"
+    pages["index-tournaments"] = "index/tournaments-1.html"
+    pages["archive"] = "../archive.html"
+    pages["archive-day"] = f"../archive/renju/{support.AS_OF.isoformat()}/index.html"
+    english = english_sentences(language)
+    mongolia = i18n.countries(language, ["MGL"], ["Mongolia"])["MGL"]
+    p = in_language(browser, language, DESKTOP)
+    for kind, path in pages.items():
+        open_(p, site, path)
+        assert p.locator("html").get_attribute("lang") == i18n.LANGUAGES[language].html, kind
+        text = p.evaluate(SHOWN_TEXT)
+        for bad in ("[object", "native code", "NaN", "undefined"):
+            assert bad not in text, (kind, bad)
+        left = [piece for piece in english if piece in text]
+        assert left == [], (kind, left)
+    # the hostile names as they are, on the list and the players index
+    open_(p, site, "players.html")
+    names = {row[1] for row in all_rows(p)}
+    assert set(HOSTILE.values()) <= names
+    codes = p.evaluate("Array.from(document.querySelectorAll('#c option'), o => o.value)")
+    assert "toString" in codes
+    # Mongolia in the language: the tournament's page and the tournaments index
+    open_(p, site, "tournaments.html")
+    places = [row[1] for row in all_rows(p)]
+    assert f"{MONGOLIA[2]}, {mongolia}" in places and not any("Mongolia" in x for x in places)
+    tournaments = support.read_data(site, "tournaments")
+    k = next(i for i, c in enumerate(tournaments["co"]) if c >= 0 and
+             tournaments["countries"]["code"][c] == "MGL")  # fmt: skip
+    open_(p, site, f"tournaments/{tournaments['pg'][k]}.html")
+    assert p.locator("dl.facts [data-c=MGL]").inner_text() == mongolia
     check_and_close(p)

@@ -1,6 +1,6 @@
-"""A site render whose page workers hang, holding the published tree's lock (for test_site.py).
+"""A site render whose page workers hang, holding the published tree's lock (for test_frame.py).
 
-Usage: python kill_render.py OUT
+Usage: python -m tests.publish.site.kill_render OUT   (from the repository's directory)
 
 Takes ``OUT``'s lock as a run does, then renders a small site with two forked page workers
 (``processes=2``) whose work is replaced by a long sleep; each worker prints ``worker PID`` when
@@ -14,10 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-import support
-
+from tests.publish import support
 from whr.publish import hold
 from whr.publish.site import frame, write
 

@@ -1,0 +1,1 @@
+"""The tests of whr.publish: the published tree, the archive, the site."""

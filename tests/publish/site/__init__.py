@@ -1,0 +1,1 @@
+"""The tests of whr.publish.site, a test module per module of the site."""

@@ -1,0 +1,210 @@
+"""The site as a whole (whr.publish.site.write): links that resolve and nothing external, a
+page for everything, names escaped everywhere, the game and the rules the pages state, the
+arguments checked; every page type at phone and desktop size in Chromium (no sideways scroll,
+axe finds nothing), hostile names shown as text, the skip link."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import re
+from urllib.parse import unquote, urlsplit
+
+import pandas as pd
+import pytest
+
+import whr.lists
+from tests.publish import support
+from tests.publish.site.pages import (
+    DESKTOP,
+    PHONE,
+    SAME_TEMPLATE,
+    Links,
+    all_rows,
+    axe_violations,
+    check_and_close,
+    new_page,
+    open_,
+    pages_of,
+    settle,
+    visible,
+)
+from tests.publish.support import read_data, site_of
+from whr.publish.site import page_names, write
+
+
+def test_every_link_resolves_and_nothing_is_external(published):
+    site = site_of(published)
+    pages = sorted(site.rglob("*.html"))
+    assert len(pages) > 50
+    for page in pages:
+        parser = Links()
+        parser.feed(page.read_text(encoding="utf-8"))
+        for url in parser.urls:
+            parts = urlsplit(url)
+            assert not parts.scheme and not parts.netloc, f"{page.name}: external {url}"
+            if not parts.path:  # "#t=gy1": the same page
+                continue
+            target = (page.parent / unquote(parts.path)).resolve()
+            assert target.exists(), f"{page.relative_to(site)} links to missing {url}"
+            # the about page links the archive of published lists beside the site
+            assert target.is_relative_to(site.parent.resolve()), f"{page.name}: {url} leaves"
+    for script in [*(site / "static").glob("*.js"), *(site / "data").glob("*.js")]:
+        text = script.read_text()
+        assert not re.search(r"\b(fetch|XMLHttpRequest|import\s*\()", text), script.name
+
+
+def test_pages_for_every_list_player_country_and_tournament(published):
+    snap = support.entry_of(published)
+    site = site_of(published)
+    ratings = pd.read_parquet(snap / "ratings.parquet")
+    players = page_names(ratings["player"])
+    for player in ratings["player"]:
+        assert (site / "p" / f"{players[player]}.html").is_file(), player
+    countries = page_names(ratings["country"].dropna())
+    for country in ratings["country"].dropna().unique():
+        assert (site / "countries" / f"{countries[country]}.html").is_file(), country
+    games = pd.read_parquet(snap / "games.parquet")
+    tournaments = pd.read_parquet(snap / "tournaments.parquet")
+    names = page_names([*tournaments["tournament_id"], *games["tournament_id"]])
+    for tid in games["tournament_id"].unique():
+        assert (site / "tournaments" / f"{names[tid]}.html").is_file(), tid
+    assert len(list((site / "tournaments").iterdir())) == games["tournament_id"].nunique()
+    year_end = pd.read_parquet(snap / "year_end.parquet")
+    for day in year_end["list_date"].unique():
+        assert (site / "years" / f"{day.year}.html").is_file()
+    assert len(list((site / "years").iterdir())) == year_end["list_date"].nunique()  # one each
+    for name in ("index", "gy1", "inactive", "provisional", "countries", "years", "players"):
+        assert (site / f"{name}.html").is_file(), name
+    for name in ("tournaments", "excluded", "top", "top_women", "about"):
+        assert (site / f"{name}.html").is_file(), name
+    for name in ("ratings.csv", "exclusions.csv", "players.json"):
+        assert (site / name).is_file(), name
+
+
+def test_names_are_escaped_everywhere(published):
+    site = site_of(published)
+    raw = [support.HOSTILE_NAME, '"Bob"', "<b>Sons</b>"]
+    hits = 0
+    for page in site.rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        for needle in raw:
+            assert needle not in text, f"{needle!r} unescaped in {page.relative_to(site)}"
+        hits += "&lt;script&gt;alert(1)&lt;/script&gt;" in text
+    assert hits >= 1  # the player's own page shows the name, as text (elsewhere: data)
+    # the data the page script draws from holds the names exactly
+    names = read_data(site, "players")["name"]
+    assert support.HOSTILE_NAME in names and support.QUOTED_NAME in names
+
+
+def test_pages_name_the_game_of_the_list(published, small, tmp_path):
+    renju = visible(site_of(published) / "index.html")
+    assert "Renju world rating list — 25 November 2026" in renju and "Gomoku" not in renju
+    support.publish_inputs(tmp_path, small, category="gomoku")
+    for page in ("index.html", "about.html"):
+        text = visible(tmp_path / "gomoku" / page)
+        assert "Gomoku rating" in text and "Renju rating" not in text, page
+
+
+def test_pages_state_the_rules_the_list_was_computed_with(small, tmp_path):
+    config = dataclasses.replace(
+        small.selection.config, cutover=dt.date(2022, 1, 9), min_minutes=45
+    )
+    other = dataclasses.replace(
+        small, selection=dataclasses.replace(small.selection, config=config)
+    )
+    snapshot = support.snapshot_of(other)
+    assert snapshot.rules.record()["min_minutes"] == 45
+    assert whr.lists.RuleNumbers.from_record(snapshot.rules.record()) == snapshot.rules
+    write(tmp_path / "s", snapshot.view, {"parameters": {}})
+    about = visible(tmp_path / "s" / "about.html")
+    assert "since 2022-01-09" in about and "at least 45 minutes per player" in about
+    assert "2021-08-08" not in about and "30 minutes" not in about
+    # the bundled rules, as an entry published before the manifest recorded them says
+    bundled = whr.lists.RuleNumbers.from_record(None)
+    assert (bundled.cutover, bundled.min_minutes) == (dt.date(2021, 8, 8), 30.0)
+
+
+def test_a_bad_base_url_is_refused_before_anything_is_written(small, tmp_path):
+    bad_urls = (
+        "rating.example.org",
+        "ftp://example.org/",
+        "https://x.org/?token=SECRET",
+        'https://x/"',
+        "https://user:SECRET@x.org/",
+        "https:///nohost",
+    )
+    for bad in bad_urls:
+        with pytest.raises(ValueError, match="base_url") as refused:
+            support.publish_inputs(tmp_path, small, base_url=bad)
+        assert "SECRET" not in str(refused.value)
+    with pytest.raises(ValueError, match="base_url must be a str"):
+        support.publish_inputs(tmp_path, small, base_url=1)
+    assert not (tmp_path / "archive").exists()
+
+
+def test_bad_arguments_are_named(small, tmp_path):
+    view = support.snapshot_of(small).view
+    with pytest.raises(ValueError, match="processes must be an int >= 1"):
+        write(tmp_path / "s", view, {}, processes=0)
+    with pytest.raises(TypeError, match="game_links must be a bool"):
+        write(tmp_path / "s", view, {}, game_links="yes")
+    with pytest.raises(TypeError, match="view must be a whr.lists.View"):
+        write(tmp_path / "s", support.snapshot_of(small), {})
+    assert not (tmp_path / "s").exists()
+
+
+@pytest.mark.browser
+def test_every_page_type_fits_the_screen_and_axe_finds_nothing(published, browser, artifacts):
+    """At phone and desktop size: no page scrolls sideways, axe finds no violation (also with
+    a search that finds nobody, and on an empty tab), and a screenshot of each. The colours
+    are checked at desktop size: they are the same on a phone, and so is the contrast a text
+    needs (all of it is under 18 pt), on one page of each template (the others are the same
+    page with other rows)."""
+    site = site_of(published)
+    pages = pages_of(published)
+    pages["list-no-match"] = "index.html#q=no%20such%20player"
+    pages["country-empty-tab"] = pages["country"] + "#t=provisional"
+    pages["archive"] = "../archive.html"
+    pages["archive-day"] = f"../archive/renju/{support.AS_OF.isoformat()}/index.html"
+    for size, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
+        p = new_page(browser, viewport)
+        for kind, path in pages.items():
+            open_(p, site, path)
+            width = p.evaluate("document.documentElement.scrollWidth")
+            assert width <= viewport["width"], f"{kind} ({path}) is {width} px wide at {size}"
+            found = axe_violations(p, contrast=size == "desktop" and kind not in SAME_TEMPLATE)
+            assert found == [], f"{kind} ({path}) at {size}"
+            p.screenshot(path=str(artifacts / f"{kind}-{size}.png"), full_page=size == "phone")
+        check_and_close(p)
+
+
+@pytest.mark.browser
+def test_hostile_names_show_as_text(published, small, page):
+    players = small.data.players
+    site = site_of(published)
+    for name in (support.HOSTILE_NAME, support.QUOTED_NAME):
+        player = players.loc[players["name"] == name, "player_id"].iloc[0]
+        open_(page, site, f"p/{page_names([player])[player]}.html")
+        assert page.inner_text("h1").startswith(name)
+        assert page.title().startswith(name)
+    open_(page, site, "players.html")
+    page.fill("#q", "script")
+    settle(page)
+    assert support.HOSTILE_NAME in [r[1] for r in all_rows(page)]
+
+
+@pytest.mark.browser
+def test_the_first_tab_shows_a_skip_link_to_the_content(published, browser):
+    page = new_page(browser)
+    open_(page, support.site_of(published), "index.html#q=given")
+    assert page.get_attribute("a.skip", "href") == "#main"
+    assert page.locator("a.skip").bounding_box()["y"] < 0  # out of sight until focused
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.className") == "skip"
+    assert page.locator("a.skip").bounding_box()["y"] >= 0
+    page.keyboard.press("Enter")
+    settle(page)
+    assert page.evaluate("location.hash") == "#main"
+    assert page.input_value("#q") == "given"  # the search is kept
+    check_and_close(page)
