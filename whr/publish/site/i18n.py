@@ -1,4 +1,5 @@
-"""The site in the players' languages: English, Chinese (simplified), Russian and Japanese.
+"""The site in the players' languages: English, Chinese (simplified), Russian, Japanese and
+Korean.
 
 The pages are rendered once, in English (what a reader without script, a text browser or a
 crawler reads); every text of the templates, of the page families and of the page script is a
@@ -36,11 +37,11 @@ from pathlib import Path
 HERE = Path(__file__).parent
 LOCALE = HERE / "locale"
 POT = LOCALE / "messages.pot"
-LANGUAGES = {"en": "English", "zh": "中文", "ru": "Русский", "ja": "日本語"}
+LANGUAGES = {"en": "English", "zh": "中文", "ru": "Русский", "ja": "日本語", "ko": "한국어"}
 """The site's languages (code: its name in itself, as the language switch shows it)."""
-HTML_LANG = {"en": "en", "zh": "zh-Hans", "ru": "ru", "ja": "ja"}
+HTML_LANG = {"en": "en", "zh": "zh-Hans", "ru": "ru", "ja": "ja", "ko": "ko"}
 """Each language's ``lang`` attribute (BCP 47): Chinese is simplified Chinese."""
-COUNTRY_LOCALE = {"zh": "zh_CN", "ru": "ru", "ja": "ja"}
+COUNTRY_LOCALE = {"zh": "zh_CN", "ru": "ru", "ja": "ja", "ko": "ko"}
 """pycountry's locale of each language's country names."""
 KEYWORDS = {"_": None, "gettext": None, "N_": None, "tr": None, "ptr": ((1, "c"), 2)}
 """The message functions: ``_`` in the templates and Python, ``gettext`` (what a template's
@@ -154,11 +155,17 @@ def alpha2() -> dict[str, str]:
 
 
 IOC_NAMES = {
-    "TPE": {"zh": "中华台北", "ru": "Китайский Тайбэй", "ja": "チャイニーズタイペイ"},
+    "TPE": {
+        "zh": "中华台北",
+        "ru": "Китайский Тайбэй",
+        "ja": "チャイニーズタイペイ",
+        "ko": "차이니스 타이베이",
+    },
     "HKG": {"zh": "中国香港", "ru": "Гонконг (Китай)", "ja": "香港"},
     "MAC": {"zh": "中国澳门", "ru": "Макао (Китай)", "ja": "マカオ"},
-    "RUS": {"ru": "Россия", "ja": "ロシア"},
+    "RUS": {"ru": "Россия", "ja": "ロシア", "ko": "러시아"},
     "GBR": {"ru": "Великобритания", "ja": "イギリス"},
+    "KOR": {"ko": "한국"},
 }
 """Where the list names a country as sport does (the IOC's "Chinese Taipei") or the reader's
 language says it shorter than ISO 3166's formal name ("Российская Федерация"): the name the

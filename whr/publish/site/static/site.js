@@ -16,8 +16,8 @@ var WHR_FIELDS = /*@F@*/{}, WHR_RULES = /*@RULES@*/{};
 // it (tr), and the page's own texts swapped (translatePage). Without script: English.
 var WHR_I18N = (function () {
   "use strict";
-  var NAMES = { en: "English", zh: "\u4e2d\u6587", ru: "\u0420\u0443\u0441\u0441\u043a\u0438\u0439", ja: "\u65e5\u672c\u8a9e" };
-  var HTML_LANG = { en: "en", zh: "zh-Hans", ru: "ru", ja: "ja" };
+  var NAMES = { en: "English", zh: "\u4e2d\u6587", ru: "\u0420\u0443\u0441\u0441\u043a\u0438\u0439", ja: "\u65e5\u672c\u8a9e", ko: "\ud55c\uad6d\uc5b4" };
+  var HTML_LANG = { en: "en", zh: "zh-Hans", ru: "ru", ja: "ja", ko: "ko" };
   var KEY = "whr.lang";
   var MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
   var LONG_DATE = new RegExp("^(?<day>\\d{1,2}) (?<month>" + MONTHS.join("|") + ") (?<year>\\d{4})$");
