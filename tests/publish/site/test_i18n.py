@@ -97,7 +97,7 @@ def test_every_catalog_translates_every_message_with_its_values(language):
         assert not re.search(r"%(?!\(\w+\)s|%)", m.string.replace("%%", "")), msgid
         assert "{" not in m.string and "}" not in m.string, msgid
     catalog = i18n.catalog(language)
-    assert catalog["Renju"] == {"zh": "连珠", "ru": "рэндзю", "ja": "連珠"}[language]
+    assert catalog["Renju"] == {"zh": "连珠", "ru": "рэндзю", "ja": "連珠", "ko": "렌주"}[language]
 
 
 def test_message_ids_are_distinct_and_the_catalogs_fill_values_in_the_english_order():
@@ -282,7 +282,7 @@ def in_language(browser, language: str, viewport: dict):
 
 
 # a count as each language groups digits (written out here, not asked of Intl)
-GROUPED = {"en": "12,345", "zh": "12,345", "ja": "12,345", "ru": "12\u00a0345"}
+GROUPED = {"en": "12,345", "zh": "12,345", "ja": "12,345", "ko": "12,345", "ru": "12\u00a0345"}
 
 
 @pytest.mark.browser

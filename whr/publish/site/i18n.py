@@ -1,4 +1,5 @@
-"""The site in the players' languages: English, Chinese (simplified), Russian and Japanese.
+"""The site in the players' languages: English, Chinese (simplified), Russian, Japanese and
+Korean.
 
 The pages are rendered once, in English (what a reader without script, a text browser or a
 crawler reads); every text of the templates, of the page families and of the page script's
@@ -60,6 +61,7 @@ LANGUAGES = {
     "zh": Language("中文", "zh-Hans", "zh_CN"),
     "ru": Language("Русский", "ru", "ru"),
     "ja": Language("日本語", "ja", "ja"),
+    "ko": Language("한국어", "ko", "ko"),
 }
 """The site's languages, by code (each but English with its ``locale/<code>.po``): the one
 place a language is added."""
@@ -289,11 +291,17 @@ def alpha2() -> dict[str, str]:
 
 
 IOC_NAMES = {
-    "TPE": {"zh": "中华台北", "ru": "Китайский Тайбэй", "ja": "チャイニーズタイペイ"},
+    "TPE": {
+        "zh": "中华台北",
+        "ru": "Китайский Тайбэй",
+        "ja": "チャイニーズタイペイ",
+        "ko": "차이니스 타이베이",
+    },
     "HKG": {"zh": "中国香港", "ru": "Гонконг (Китай)", "ja": "香港"},
     "MAC": {"zh": "中国澳门", "ru": "Макао (Китай)", "ja": "マカオ"},
-    "RUS": {"ru": "Россия", "ja": "ロシア"},
+    "RUS": {"ru": "Россия", "ja": "ロシア", "ko": "러시아"},
     "GBR": {"ru": "Великобритания", "ja": "イギリス"},
+    "KOR": {"ko": "한국"},
 }
 """Where the list names a country as sport does (the IOC's "Chinese Taipei") or the reader's
 language says it shorter than ISO 3166's formal name ("Российская Федерация"): the name the
