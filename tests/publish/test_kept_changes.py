@@ -22,8 +22,6 @@ import support
 import whr
 from whr.lists import at_the_time
 from whr.publish.files import read_parquet
-from whr.publish.layout import Channel
-from whr.publish.replay import write_replay
 from whr.publish.site import contract, i18n, page_names
 from whr.rules import default_directory, load_config
 from whr.tables import RATINGS, TOURNAMENT_CHANGES
@@ -57,10 +55,7 @@ def out(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def kept(history: support.Inputs, out: Path) -> dict[dt.date, tuple[pd.DataFrame, pd.DataFrame]]:
     """Each day's published list and kept table, after the backfill of the days to FIRST."""
-    backfilled = at_the_time.replay(
-        history.selection.rated, tournaments=history.selection.tournaments, last=FIRST
-    )
-    write_replay(out, Channel("renju"), DAYS[-1], backfilled, {"until": FIRST.isoformat()})
+    support.backfill(out, history, DAYS[-1], FIRST)
     tables: dict[dt.date, tuple[pd.DataFrame, pd.DataFrame]] = {}
     for day in DAYS:
         selection = whr.select(history.data, day, config=CONFIG)

@@ -362,11 +362,17 @@ def read_pointer(layout: Layout, channel: Channel) -> dict[str, Any] | None:
     return pointer if isinstance(pointer, dict) else None
 
 
-def read_list(entry: Entry) -> pd.DataFrame:
-    """The list of an entry's day (RATINGS), from the entry or from its month's file."""
+def read_list(entry: Entry, months: dict[Path, pd.DataFrame] | None = None) -> pd.DataFrame:
+    """The list of an entry's day (RATINGS), from the entry or from its month's file
+    (``months``: the month files read so far, by path, to read each once for its days)."""
     if not entry.in_month:
         return read_parquet(entry.list_file, RATINGS)
-    return _day_rows(read_parquet(entry.list_file, MONTH_LISTS), entry.day)
+    month = None if months is None else months.get(entry.list_file)
+    if month is None:
+        month = read_parquet(entry.list_file, MONTH_LISTS)
+        if months is not None:
+            months[entry.list_file] = month
+    return _day_rows(month, entry.day)
 
 
 def _day_rows(month: pd.DataFrame, day: dt.date) -> pd.DataFrame:
