@@ -225,12 +225,15 @@ def render_site(layout: Layout, entry: Entry, target: Path, view: View | None = 
     links = {
         "data": os.path.relpath(layout.day(entry.channel, entry.day), site) + "/",
         "archive": os.path.relpath(layout.archive_html, site),
+        "days": os.path.relpath(layout.archive(entry.channel), site) + "/",
     }
+    # the published days up to this one (the feed's entries)
+    days = sorted({d for d in layout.days(entry.channel) if d <= entry.day} | {entry.day})
     try:
         write(
             target,
             view,
-            {**entry.manifest, "links": links},
+            {**entry.manifest, "links": links, "days": [d.isoformat() for d in days]},
             base_url=options.get("base_url"),
             game_links=bool(options.get("game_links", False)),
         )

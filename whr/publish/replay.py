@@ -171,18 +171,10 @@ def _check_one(
         if differ:
             return (
                 f"{path} was computed with other parameters than the list of {newest.day}: "
-                f"{', '.join(differ)}; it is stale: {_AGAIN} with the list's parameters, or "
-                f"delete {path}"
+                f"{', '.join(differ)}; it is stale and not used: {_AGAIN} with the list's "
+                f"parameters, or delete {path}"
             )
     by_day = {e.day: e for e in published}
-    replayed = manifest.get("input_sha256")
-    own = by_day.get(day)
-    if own is not None and own.manifest.get("inputs_sha256") != replayed:
-        return (
-            f"{path} replays another input ({replayed}) than the list of {day} was computed "
-            f"from ({own.manifest.get('inputs_sha256')}); it is stale: {_AGAIN} on the input "
-            f"of that day, or delete {path}"
-        )
     anchor = manifest.get("archive")
     if isinstance(anchor, dict):
         at = anchor.get("day")
@@ -197,6 +189,14 @@ def _check_one(
                 f"was {at}, input {anchor.get('inputs_sha256')}, which this archive does not "
                 f"hold): it is foreign here; {fix}"
             )
+    replayed = manifest.get("input_sha256")
+    own = by_day.get(day)
+    if own is not None and own.manifest.get("inputs_sha256") != replayed:
+        return (
+            f"{path} replays another input ({replayed}) than the list of {day} was computed "
+            f"from ({own.manifest.get('inputs_sha256')}); it is stale and not used: {_AGAIN} "
+            f"on the input of that day, or delete {path}"
+        )
     return Replay(channel, day, path, manifest)
 
 
