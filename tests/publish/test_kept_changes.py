@@ -346,10 +346,20 @@ def test_each_player_json_tells_the_record_and_the_opponents(kept, out: Path, si
         data = json.loads((site / "p" / f"{pages[player]}.json").read_text(encoding="utf-8"))
         assert data["id"] == player and data["date"] == DAYS[-1].isoformat()
         assert data["rating"] == round(row["rating"], 2)
-        mine = record[record["player"] == player]
-        assert [p["date"] for p in data["published"]] == [d.isoformat() for d in mine["list_date"]]
-        assert [p["rating"] for p in data["published"]] == [round(x, 2) for x in mine["rating"]]
-        for key in ("wins", "draws", "losses", "games"):
+        mine = record[record["player"] == player].set_index("list_date")
+        told = {dt.date.fromisoformat(p["date"]): p for p in data["published"]}
+        assert set(told) <= set(mine.index)  # rows of the record, as the lists said
+        for day, p in told.items():
+            assert p["rating"] == round(mine.loc[day, "rating"], 2)
+            assert p["status"] == mine.loc[day, "status"]
+        # every change of games or status, each year end, and the best rating's list
+        games = mine["games"].to_numpy()
+        status = mine["status"].to_numpy()
+        changed = np.r_[True, (games[1:] != games[:-1]) | (status[1:] != status[:-1])]
+        assert set(mine.index[changed]) <= set(told)
+        assert {d for d in mine.index if (d.month, d.day) == (12, 31)} <= set(told)
+        assert max(p["rating"] for p in told.values()) == round(row["best_rating"], 2)
+        for key in ("wins", "draws", "losses"):
             assert sum(o[key] for o in data["opponents"]) == row[key], (player, key)
         for t in data["tournaments"]:
             if (player, t["id"]) in table.index:

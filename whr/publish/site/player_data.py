@@ -10,7 +10,13 @@ with the change the lists gave them at the time (``before``, ``after``, ``change
 the list, ``list_date``; null where none was kept); ``opponents``, their results against each
 opponent over the rated games (wins, draws and losses add up to the list's) with the expected
 score from the ratings at the time (the sum over ``expected_games``, the games in which both
-ratings were known, against ``expected_score``, the points scored in them).
+ratings were known: all of them, for a player who was on the list before each of their
+tournaments with the opponent, when wins + draws / 2 is the score to set against it).
+
+Lean, since there is one per player (tens of thousands at 1M games): ``published`` holds the
+record's rows that tell the player's story (:func:`_telling`), not the drift of the best
+rating between them; the games themselves (dates, rounds, opponents' ratings) are in the
+player's page and in ``games.parquet``.
 
 Written from the view's tables in bulk: every row of a section is made as text by Arrow, the
 rows joined per player, then one file per player; no Python object per row.
@@ -46,10 +52,11 @@ def _text(values: list[Any]) -> Column:
 
 
 def _numbers(values: np.ndarray, decimals: int | None = DECIMALS) -> Column:
-    """Numbers as JSON text: rounded to ``decimals`` (None: integers), null for NaN."""
+    """Numbers as JSON text: rounded to ``decimals`` (None or 0: integers), null for NaN."""
     a = np.asarray(values, np.float64)
     missing = np.isnan(a)
-    if decimals is None:
+    if not decimals:
+        a = np.rint(a)
         array = pa.array(np.where(missing, 0, a).astype(np.int64), mask=missing)
     else:
         array = pa.array(np.round(np.where(missing, 0.0, a), decimals), mask=missing)
@@ -84,6 +91,32 @@ def _per_player(rows: Column, number: np.ndarray, n: int) -> list[str]:
 
 def _sorted(frame: pd.DataFrame, by: list[str]) -> pd.DataFrame:
     return frame.sort_values(by, kind="stable").reset_index(drop=True)
+
+
+def _telling(kept: pd.DataFrame) -> np.ndarray:
+    """The record's rows a player's ``published`` holds (``kept`` by player number ``_n``,
+    then day): the first; those whose rated games or status changed; each December 31; the
+    first row of the best rating and of the best rank. The other rows of the record, the new
+    best ratings and ranks that a later one passed (a rating drifts up on many lists without a
+    game), stay in ``record.parquet``: they are most of its rows and would be most of these
+    files' bytes."""
+    n = kept["_n"].to_numpy(np.int64)
+    first = np.r_[True, n[1:] != n[:-1]] if len(n) else np.zeros(0, bool)
+    games = kept["games"].to_numpy(np.int64)
+    status = kept["status"].to_numpy(object)
+    changed = first.copy()
+    changed[1:] |= (games[1:] != games[:-1]) | (status[1:] != status[:-1])
+    day = days(kept["list_date"]).astype("datetime64[D]")
+    year_end = (day + 1).astype("datetime64[Y]") != day.astype("datetime64[Y]")  # December 31
+    rating = kept["rating"].to_numpy(np.float64)
+    rank = floats(kept["rank"])
+    frame = pd.DataFrame({"n": n, "rating": rating, "rank": np.where(np.isnan(rank), np.inf, rank)})
+    best = np.zeros(len(n), bool)
+    best[frame.groupby("n", sort=False)["rating"].idxmax().to_numpy()] = True
+    ranked = frame[np.isfinite(frame["rank"])]
+    best[ranked.groupby("n", sort=False)["rank"].idxmin().to_numpy()] = True
+    out: np.ndarray = changed | year_end | best
+    return out
 
 
 def write(r: Renderer) -> None:
@@ -126,12 +159,15 @@ def write(r: Renderer) -> None:
         facts[day] = _dates(days(row[day]))
     facts["rating_change"] = _numbers(floats(row["rating_change"]))
     facts["previous_rank"] = _numbers(floats(row["previous_rank"]), None)
-    about: list[str] = _objects(facts).to_pylist()  # "{...}" per player; its closing brace dropped below
+    about: list[str] = _objects(
+        facts
+    ).to_pylist()  # "{...}" per player; its closing brace dropped below
 
     # published: what the lists said (the record), by player number, then day
     kept = view.tables.record
     kept = kept.assign(_n=positions(number, kept["player"].astype("str")))
     kept = _sorted(kept[kept["_n"] >= 0], ["_n", "list_date"])
+    kept = kept[_telling(kept)]
     published = _per_player(
         _objects(
             {
@@ -179,11 +215,10 @@ def write(r: Renderer) -> None:
             {
                 "id": t_ids.take(pa.array(t)),
                 "name": t_names.take(pa.array(t)),
-                "first_day": _dates(days(st["first_day"])),
                 "last_day": _dates(days(st["last_day"])),
                 "games": _numbers(st["games"].to_numpy(np.float64), None),
                 "score": _numbers(st["score"].to_numpy(np.float64), 1),
-                "performance": _numbers(st["performance"].to_numpy(np.float64)),
+                "performance": _numbers(st["performance"].to_numpy(np.float64), 0),
                 "list_date": _dates(
                     np.where(np.isnat(listed), np.iinfo(np.int64).min, listed.astype(np.int64))
                 ),
@@ -204,15 +239,11 @@ def write(r: Renderer) -> None:
         _objects(
             {
                 "player": ids.take(pa.array(hh["opponent"].to_numpy(np.int64))),
-                "games": _numbers(hh["games"].to_numpy(np.float64), None),
                 "wins": _numbers(hh["wins"].to_numpy(np.float64), None),
                 "draws": _numbers(hh["draws"].to_numpy(np.float64), None),
                 "losses": _numbers(hh["losses"].to_numpy(np.float64), None),
                 "expected": _numbers(hh["expected"].to_numpy(np.float64)),
                 "expected_games": _numbers(hh["expected_games"].to_numpy(np.float64), None),
-                "expected_score": _numbers(hh["expected_score"].to_numpy(np.float64), 1),
-                "first_day": _dates(days(hh["first_day"])),
-                "last_day": _dates(days(hh["last_day"])),
             }
         ),
         hh["player"].to_numpy(np.int64),
