@@ -155,7 +155,8 @@ def write(
     r.data("players", "players", players.data(site))  # the pages name these two data files
     tournaments.write_index(r)
     current = lists.list_data(view.current)
-    pages = Pages(r, [players.pages(r, current), tournaments.pages(r)], processes)
+    families = [players.pages(r, current), tournaments.pages(r), player_data.pages(r)]
+    pages = Pages(r, families, processes)
     try:  # while the worker processes (if any) write the player and tournament pages
         lists.write(r, current)
         countries.write(r, current)
@@ -174,7 +175,6 @@ def write(
         exports.write_ratings(r)
         exports.write_exclusions(r, not_rated)
         exports.write_players(r)
-        player_data.write(r)  # p/<id>.json
         feed.write(r)  # feed.xml
     except BaseException:
         pages.stop()

@@ -18,8 +18,10 @@ record's rows that tell the player's story (:func:`_telling`), not the drift of 
 rating between them; the games themselves (dates, rounds, opponents' ratings) are in the
 player's page and in ``games.parquet``.
 
-Written from the view's tables in bulk: every row of a section is made as text by Arrow, the
-rows joined per player, then one file per player; no Python object per row.
+Written in chunks of players, by the page workers (:class:`whr.publish.site.frame.Pages`): the
+view's tables are sorted by player once, as plain arrays; for each chunk, every row of a
+section is made as text by Arrow and the rows joined per player (no Python object per row, and
+only one chunk's text at a time).
 """
 
 from __future__ import annotations
@@ -33,10 +35,10 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from whr.lists.views import positions
-from whr.publish.site.frame import Renderer, bounds, days, floats
+from whr.publish.site.frame import Family, Renderer, Stencil, bounds, days, floats
 from whr.tables import FORMAT_VERSION
 
-__all__ = ["write"]
+__all__ = ["pages"]
 
 Column = Any
 """A column of JSON text (a pyarrow string array; typed loosely: pyarrow's stubs type its
@@ -56,37 +58,63 @@ def _numbers(values: np.ndarray, decimals: int | None = DECIMALS) -> Column:
     a = np.asarray(values, np.float64)
     missing = np.isnan(a)
     if not decimals:
-        a = np.rint(a)
-        array = pa.array(np.where(missing, 0, a).astype(np.int64), mask=missing)
+        array = pa.array(np.where(missing, 0, np.rint(a)).astype(np.int64), mask=missing)
     else:
         array = pa.array(np.round(np.where(missing, 0.0, a), decimals), mask=missing)
     return pc.cast(array, pa.string()).fill_null("null")
 
 
+NO_DAY = np.iinfo(np.int64).min
+"""A missing day, as days since 1970-01-01 (NaT's integer)."""
+
+
 def _dates(day_numbers: np.ndarray) -> Column:
-    """Days since 1970-01-01 as quoted ISO dates, null for none (NaT or below the epoch)."""
+    """Days since 1970-01-01 as quoted ISO dates, null for none (:data:`NO_DAY`)."""
     d = np.asarray(day_numbers, np.int64)
-    missing = d == np.iinfo(np.int64).min
+    missing = d == NO_DAY
     array = pa.array(np.where(missing, 0, d).astype(np.int32), pa.int32(), mask=missing)
     text: Column = pc.cast(pc.cast(array, pa.date32()), pa.string())
     return pc.binary_join_element_wise('"', text, '"', "").fill_null("null")
 
 
-def _objects(columns: dict[str, Column]) -> Column:
-    """One JSON object per row, from columns of JSON text by key."""
-    parts: list[Any] = []
-    for k, (key, values) in enumerate(columns.items()):
-        parts += [("{" if k == 0 else ",") + json.dumps(key) + ":", values]
-    return pc.binary_join_element_wise(*parts, "}", "")
+class Section:
+    """One array of a player's JSON: its rows sorted by player number (``number``), each an
+    object of ``fields``: ``(key, kind, values)``, where kind is ``"number"`` (with the
+    decimals as ``"number:0"``...), ``"integer"``, ``"date"`` (days since 1970-01-01) or
+    ``"text"`` (``values`` a pair: the JSON text of each distinct value, and each row's code
+    into it)."""
+
+    def __init__(self, number: np.ndarray, fields: list[tuple[str, str, Any]]) -> None:
+        self.number = np.asarray(number, np.int64)
+        self.fields = fields
+
+    def arrays(self, lo: int, hi: int) -> list[str]:
+        """The JSON array of each player lo..hi-1."""
+        a, b = (int(x) for x in np.searchsorted(self.number, [lo, hi]))
+        parts: list[Any] = []
+        for k, (key, kind, values) in enumerate(self.fields):
+            parts.append(("{" if k == 0 else ",") + json.dumps(key) + ":")
+            if kind == "text":
+                texts, codes = values
+                parts.append(texts.take(pa.array(codes[a:b])))
+            elif kind == "date":
+                parts.append(_dates(values[a:b]))
+            elif kind == "integer":
+                parts.append(_numbers(values[a:b], None))
+            else:
+                decimals = int(kind.partition(":")[2] or DECIMALS)
+                parts.append(_numbers(values[a:b], decimals))
+        rows = pc.binary_join_element_wise(*parts, "}", "") if b > a else pa.array([], pa.string())
+        starts, ends = bounds(self.number[a:b], lo, hi)
+        offsets: Column = pa.array(np.append(starts, ends[-1] if hi > lo else 0).astype(np.int32))
+        joined: Column = pc.binary_join(pa.ListArray.from_arrays(offsets, rows), ",")
+        return [f"[{x}]" for x in joined.to_pylist()]
 
 
-def _per_player(rows: Column, number: np.ndarray, n: int) -> list[str]:
-    """The rows (JSON objects, sorted by player ``number``) of each player 0..n-1, as a JSON
-    array."""
-    starts, ends = bounds(number, 0, n)
-    offsets: Column = pa.array(np.append(starts, ends[-1] if n else 0).astype(np.int32))
-    joined: Column = pc.binary_join(pa.ListArray.from_arrays(offsets, rows), ",")
-    return [f"[{x}]" for x in joined.to_pylist()]
+def _coded(values: pd.Series | list[Any]) -> tuple[Column, np.ndarray]:
+    """Text values as (the JSON text of each distinct value, each value's code)."""
+    codes, uniques = pd.factorize(pd.Series(values, dtype=object), use_na_sentinel=False)
+    return _text([None if u is None or u != u else u for u in uniques.tolist()]), codes
 
 
 def _sorted(frame: pd.DataFrame, by: list[str]) -> pd.DataFrame:
@@ -119,142 +147,151 @@ def _telling(kept: pd.DataFrame) -> np.ndarray:
     return out
 
 
-def write(r: Renderer) -> None:
-    """Write ``p/<page>.json`` for every listed player (the pages' names, :class:`Site`)."""
-    site, view = r.site, r.site.view
-    p = site.players
-    n = len(p)
-    number = pa.array(p["player"].astype("str").to_numpy(object))
-    category = view.category
-    head = (
-        f'{{"format":{FORMAT_VERSION},"list":{json.dumps(category)},'
-        f'"date":"{view.as_of.isoformat()}",'
-    )
+class Columns:
+    """What the chunks read, prepared once: the players' facts as JSON text, and the sections
+    sorted by player number (plain arrays: the chunks may run in forked worker processes)."""
 
-    # the facts: the player's row of the list on D, by player number
-    f = view.current.frame
-    at = pd.Index(f["player"].to_numpy(object)).get_indexer(p["player"].to_numpy(object))
-    row = f.iloc[at].reset_index(drop=True)
-    facts: dict[str, Column] = {
-        "id": _text(p["player"].tolist()),
-        "name": _text(p["name"].tolist()),
-        "native_name": _text([x or None for x in p["native"].tolist()]),
-        "country": _text([x or None for x in p["country"].tolist()]),
-        "country_name": _text([x or None for x in p["country_name"].tolist()]),
-        "city": _text([x or None for x in p["city"].tolist()]),
-        "female": _text(p["female"].astype(bool).tolist()),
-        "birth_year": _numbers(np.where(p["birth_year"] > 0, p["birth_year"], np.nan), None),
-    }
-    for column in ("rating", "uncertainty"):
-        facts[column] = _numbers(floats(row[column]))
-    for column in ("rank", "country_rank"):
-        facts[column] = _numbers(floats(row[column]), None)
-    facts["status"] = _text(row["status"].tolist())
-    for column in ("games", "wins", "draws", "losses", "gy1", "gy2", "gy5"):
-        facts[column] = _numbers(floats(row[column]), None)
-    for column in ("first_game", "last_game"):
-        facts[column] = _dates(days(row[column]))
-    for value, day in (("best_rating", "best_date"), ("best_estimate", "best_estimate_date")):
-        facts[value] = _numbers(floats(row[value]))
-        facts[day] = _dates(days(row[day]))
-    facts["rating_change"] = _numbers(floats(row["rating_change"]))
-    facts["previous_rank"] = _numbers(floats(row["previous_rank"]), None)
-    about: list[str] = _objects(
-        facts
-    ).to_pylist()  # "{...}" per player; its closing brace dropped below
+    def __init__(self, r: Renderer) -> None:
+        site, view = r.site, r.site.view
+        p = site.players
+        self.n = len(p)
+        self.pages = p["page"].tolist()
+        self.head = (
+            f'{{"format":{FORMAT_VERSION},"list":{json.dumps(view.category)},'
+            f'"date":"{view.as_of.isoformat()}",'
+        )
+        number = pa.array(p["player"].astype("str").to_numpy(object))
 
-    # published: what the lists said (the record), by player number, then day
-    kept = view.tables.record
-    kept = kept.assign(_n=positions(number, kept["player"].astype("str")))
-    kept = _sorted(kept[kept["_n"] >= 0], ["_n", "list_date"])
-    kept = kept[_telling(kept)]
-    published = _per_player(
-        _objects(
-            {
-                "date": _dates(days(kept["list_date"])),
-                "rating": _numbers(kept["rating"].to_numpy(np.float64)),
-                "uncertainty": _numbers(kept["uncertainty"].to_numpy(np.float64)),
-                "rank": _numbers(floats(kept["rank"]), None),
-                "status": _text(kept["status"].tolist()),
-            }
-        ),
-        kept["_n"].to_numpy(np.int64),
-        n,
-    )
+        # the facts: the player's row of the list on D, by player number
+        f = view.current.frame
+        at = pd.Index(f["player"].to_numpy(object)).get_indexer(p["player"].to_numpy(object))
+        row = f.iloc[at].reset_index(drop=True)
+        every = np.arange(self.n)
+        facts: list[tuple[str, str, Any]] = [
+            ("id", "text", _coded(p["player"].tolist())),
+            ("name", "text", _coded(p["name"].tolist())),
+            ("native_name", "text", _coded([x or None for x in p["native"].tolist()])),
+            ("country", "text", _coded([x or None for x in p["country"].tolist()])),
+            ("country_name", "text", _coded([x or None for x in p["country_name"].tolist()])),
+            ("city", "text", _coded([x or None for x in p["city"].tolist()])),
+            ("female", "text", _coded(p["female"].astype(bool).tolist())),
+            ("birth_year", "integer", np.where(p["birth_year"] > 0, p["birth_year"], np.nan)),
+            ("rating", "number", floats(row["rating"])),
+            ("uncertainty", "number", floats(row["uncertainty"])),
+            ("rank", "integer", floats(row["rank"])),
+            ("country_rank", "integer", floats(row["country_rank"])),
+            ("status", "text", _coded(row["status"].tolist())),
+            *(
+                (c, "integer", floats(row[c]))
+                for c in ("games", "wins", "draws", "losses", "gy1", "gy2", "gy5")
+            ),
+            ("first_game", "date", days(row["first_game"])),
+            ("last_game", "date", days(row["last_game"])),
+            ("best_rating", "number", floats(row["best_rating"])),
+            ("best_date", "date", days(row["best_date"])),
+            ("best_estimate", "number", floats(row["best_estimate"])),
+            ("best_estimate_date", "date", days(row["best_estimate_date"])),
+            ("rating_change", "number", floats(row["rating_change"])),
+            ("previous_rank", "integer", floats(row["previous_rank"])),
+        ]
+        self.facts = Section(every, facts)
 
-    # estimate: today's fit on each rating day (the view's history is by player number, day)
-    h = view.history
-    estimate = _per_player(
-        _objects(
-            {
-                "date": _dates(days(h["date"])),
-                "rating": _numbers(h["rating"].to_numpy(np.float64)),
-                "uncertainty": _numbers(h["uncertainty"].to_numpy(np.float64)),
-            }
-        ),
-        h["player"].to_numpy(np.int64),
-        n,
-    )
+        # published: what the lists said (the record's rows that tell the story)
+        kept = view.tables.record
+        kept = kept.assign(_n=positions(number, kept["player"].astype("str")))
+        kept = _sorted(kept[kept["_n"] >= 0], ["_n", "list_date"])
+        kept = kept[_telling(kept)]
+        self.published = Section(
+            kept["_n"].to_numpy(np.int64),
+            [
+                ("date", "date", days(kept["list_date"])),
+                ("rating", "number", kept["rating"].to_numpy(np.float64)),
+                ("uncertainty", "number", kept["uncertainty"].to_numpy(np.float64)),
+                ("rank", "integer", floats(kept["rank"])),
+                ("status", "text", _coded(kept["status"].tolist())),
+            ],
+        )
 
-    # tournaments: the standings' rows, by player, newest first
-    st = view.standings
-    order = np.lexsort(
-        (
-            -st["tournament_id"].to_numpy(np.int64),
-            -days(st["last_day"]),
+        # estimate: today's fit on each rating day (the view's history: by player number, day)
+        h = view.history
+        self.estimate = Section(
+            h["player"].to_numpy(np.int64),
+            [
+                ("date", "date", days(h["date"])),
+                ("rating", "number", h["rating"].to_numpy(np.float64)),
+                ("uncertainty", "number", h["uncertainty"].to_numpy(np.float64)),
+            ],
+        )
+
+        # tournaments: the standings' rows, by player, newest first
+        st = view.standings
+        order = np.lexsort(
+            (
+                -st["tournament_id"].to_numpy(np.int64),
+                -days(st["last_day"]),
+                st["player"].to_numpy(np.int64),
+            )
+        )
+        st = st.iloc[order].reset_index(drop=True)
+        t = st["tournament_id"].to_numpy(np.int64)
+        listed = st["then_list"].to_numpy("datetime64[D]")
+        self.tournaments = Section(
             st["player"].to_numpy(np.int64),
-        )
-    )
-    st = st.iloc[order].reset_index(drop=True)
-    t = st["tournament_id"].to_numpy(np.int64)
-    t_ids = _text(view.tournaments["tournament_id"].astype("str").tolist())
-    t_names = _text([x or None for x in site.tournaments["name"].tolist()])
-    listed = st["then_list"].to_numpy("datetime64[D]")
-    tournaments = _per_player(
-        _objects(
-            {
-                "id": t_ids.take(pa.array(t)),
-                "name": t_names.take(pa.array(t)),
-                "last_day": _dates(days(st["last_day"])),
-                "games": _numbers(st["games"].to_numpy(np.float64), None),
-                "score": _numbers(st["score"].to_numpy(np.float64), 1),
-                "performance": _numbers(st["performance"].to_numpy(np.float64), 0),
-                "list_date": _dates(
-                    np.where(np.isnat(listed), np.iinfo(np.int64).min, listed.astype(np.int64))
+            [
+                (
+                    "id",
+                    "text",
+                    (_text(view.tournaments["tournament_id"].astype("str").tolist()), t),
                 ),
-                "before": _numbers(st["then_before"].to_numpy(np.float64)),
-                "after": _numbers(st["then_after"].to_numpy(np.float64)),
-                "change": _numbers(st["then_change"].to_numpy(np.float64)),
-            }
-        ),
-        st["player"].to_numpy(np.int64),
-        n,
-    )
-
-    # opponents: head to head, by player, then opponent
-    hh = view.head_to_head
-    hh = hh[(hh["player"] >= 0) & (hh["opponent"] >= 0)]
-    ids = _text(p["player"].tolist())
-    opponents = _per_player(
-        _objects(
-            {
-                "player": ids.take(pa.array(hh["opponent"].to_numpy(np.int64))),
-                "wins": _numbers(hh["wins"].to_numpy(np.float64), None),
-                "draws": _numbers(hh["draws"].to_numpy(np.float64), None),
-                "losses": _numbers(hh["losses"].to_numpy(np.float64), None),
-                "expected": _numbers(hh["expected"].to_numpy(np.float64)),
-                "expected_games": _numbers(hh["expected_games"].to_numpy(np.float64), None),
-            }
-        ),
-        hh["player"].to_numpy(np.int64),
-        n,
-    )
-
-    pages = p["page"].tolist()
-    for i in range(n):
-        r.write(
-            f"p/{pages[i]}.json",
-            f"{head}{about[i][1:-1]},"
-            f'"published":{published[i]},"estimate":{estimate[i]},'
-            f'"tournaments":{tournaments[i]},"opponents":{opponents[i]}}}\n',
+                (
+                    "name",
+                    "text",
+                    (_text([x or None for x in site.tournaments["name"].tolist()]), t),
+                ),
+                ("last_day", "date", days(st["last_day"])),
+                ("games", "integer", st["games"].to_numpy(np.float64)),
+                ("score", "number:1", st["score"].to_numpy(np.float64)),
+                ("performance", "number:0", st["performance"].to_numpy(np.float64)),
+                ("list_date", "date", np.where(np.isnat(listed), NO_DAY, listed.astype(np.int64))),
+                ("before", "number", st["then_before"].to_numpy(np.float64)),
+                ("after", "number", st["then_after"].to_numpy(np.float64)),
+                ("change", "number", st["then_change"].to_numpy(np.float64)),
+            ],
         )
+
+        # opponents: head to head, by player, then opponent
+        hh = view.head_to_head
+        hh = hh[(hh["player"] >= 0) & (hh["opponent"] >= 0)]
+        self.opponents = Section(
+            hh["player"].to_numpy(np.int64),
+            [
+                ("player", "text", (_text(p["player"].tolist()), hh["opponent"].to_numpy())),
+                *((c, "integer", hh[c].to_numpy(np.float64)) for c in ("wins", "draws", "losses")),
+                ("expected", "number", hh["expected"].to_numpy(np.float64)),
+                ("expected_games", "integer", hh["expected_games"].to_numpy(np.float64)),
+            ],
+        )
+
+
+def write_chunk(r: Renderer, cols: Columns, page: Stencil, lo: int, hi: int) -> None:
+    """Write ``p/<page>.json`` for the players numbered lo..hi-1."""
+    sections = [
+        cols.facts.arrays(lo, hi),
+        *(s.arrays(lo, hi) for s in (cols.published, cols.estimate)),
+        *(s.arrays(lo, hi) for s in (cols.tournaments, cols.opponents)),
+    ]
+    for k, (facts, published, estimate, tournaments, opponents) in enumerate(
+        zip(*sections, strict=True)
+    ):
+        r.write(
+            f"p/{cols.pages[lo + k]}.json",
+            f"{cols.head}{facts[2:-2]},"
+            f'"published":{published},"estimate":{estimate},'
+            f'"tournaments":{tournaments},"opponents":{opponents}}}\n',
+        )
+
+
+def pages(r: Renderer) -> Family:
+    """The players' JSON files, to be written in chunks (:class:`frame.Pages`)."""
+    cols = Columns(r)
+    return Family(write_chunk, cols, Stencil("", ()), cols.n, [f"p/{p}.json" for p in cols.pages])
