@@ -182,12 +182,13 @@ def main() -> None:
         out = args.out or Path(tmp)
         t = time.perf_counter()
         snapshot = whr.lists.build(data, selection, fit)
-        year_end = snapshot.year_end
+        year_ends, counts = len(snapshot.year_end), snapshot.counts
         t_tables = time.perf_counter() - t
         print(f"lists: {t_tables:.2f} s; peak memory so far {peak_mb():.0f} MB")
 
         site = out / "site"
         view = kept_as_backfilled(snapshot.view)  # (the view again: not part of the render)
+        del snapshot  # one view in memory, as in a publish
         t = time.perf_counter()
         files = write(site, view, info, processes=args.processes)
         t_render = time.perf_counter() - t
@@ -212,8 +213,8 @@ def main() -> None:
                 f"largest {max(sizes) / 1e3:.0f} kB"
             )
         print(
-            f"  {len(year_end)} year-end lists, {snapshot.counts.listed:,} players listed, "
-            f"{snapshot.counts.active:,} active"
+            f"  {year_ends} year-end lists, {counts.listed:,} players listed, "
+            f"{counts.active:,} active"
         )
         print(f"peak memory (ru_maxrss): {peak_mb():.0f} MB (target at 1M games <= 2 GB)")
         if args.browser:
