@@ -586,6 +586,11 @@ RATINGS = table(
 CHANGE_COLUMNS = ("rating_change", "previous_rank", "change_own_games", "change_others")
 """The columns of ``RATINGS`` that a list gets after it is built (null until then)."""
 
+RECORD_COLUMNS = ("best_rating", "best_date")
+"""The columns of ``RATINGS`` read from the record of the lists published up to the list's day
+(``whr.lists.record``): they depend on which lists were published before, not only on the
+games."""
+
 RATED_GAMES = table(
     [f for f in GAMES if f.name != "note"]  # notes are the database's text: never published
     + [
