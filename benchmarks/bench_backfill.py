@@ -31,8 +31,12 @@ database of the same games, selecting, replaying and writing, under Prefect) in 
 with ``--dask local:2``. On a machine shared with other jobs the figures move with their load:
 the load average is printed.
 
+With ``--record``, counts instead the rows of the record (``whr.lists.record``) by the rule that
+keeps them, against a row per list, per change of rank and per change of the whole-Elo rating,
+and the size of its file.
+
 Usage: python3 benchmarks/bench_backfill.py [--games 120000] [--seed 2026] [--workers 2]
-       [--source DB [--as-of 2026-11-30]] [--daily] [--command]
+       [--source DB [--as-of 2026-11-30]] [--daily] [--command] [--record]
 """
 
 from __future__ import annotations
@@ -146,6 +150,82 @@ def daily_cost(source: str, as_of: str) -> None:
         + ", ".join(f"{k} {v:.3f} s" for k, v in best.items())
         + f"; {sum(best.values()):.3f} s in all, against one warm fit of the day "
         f"{min(warm):.3f} s (best of 3)"
+    )
+
+
+def record_rows(games: Any, tournaments: Any) -> None:
+    """Print the rows of the record (``--record``) by the rule that keeps them, against a row
+    per list, per change of rank and per change of the whole-Elo rating, counted while the
+    history is replayed once in this process (every list of the replay is made, as
+    :class:`whr.lists.record.Recorder` makes it), and the size of the record's file."""
+    import datetime as dt
+
+    import numpy as np
+
+    from whr.lists import at_the_time, record
+    from whr.lists.listing import ranked, status
+    from whr.publish.files import parquet_bytes
+    from whr.tables import RECORD, STATUSES
+
+    line = at_the_time.timeline(games, tournaments)
+    lists = record.Recorder(line)
+    n = len(lists._ids)
+    seen = np.zeros(n, bool)
+    last_games, last_status = np.zeros(n, np.int64), np.zeros(n, np.int64)
+    best, best_rank = np.full(n, -np.inf), np.full(n, np.iinfo(np.int64).max)
+    last_rank, last_whole = np.zeros(n, np.int64), np.zeros(n, np.int64)
+    counts = dict.fromkeys(
+        ("lists", "first", "games", "status", "best", "best_rank", "year_end", "rank", "whole"), 0
+    )
+    made = lists._list
+
+    def counted(day: int, fit: Any, c: Any) -> None:
+        listed = np.flatnonzero(c.games > 0)
+        rating, _ = fit.ratings_at(lists._ids[listed], np.full(listed.size, day, "datetime64[D]"))
+        on = (np.datetime64("1970-01-01", "D") + np.timedelta64(int(day), "D")).astype(dt.date)
+        code = np.searchsorted(  # the statuses' codes: STATUSES is in alphabetical order
+            np.array(STATUSES), status(c.games[listed], c.last[listed].astype("datetime64[D]"), on)
+        )
+        rank = ranked(rating, listed, code == 0)
+        old = seen[listed]
+        whole = np.rint(rating).astype(np.int64)
+        counts["lists"] += listed.size
+        counts["first"] += int((~old).sum())
+        counts["games"] += int((old & (last_games[listed] != c.games[listed])).sum())
+        counts["status"] += int((old & (last_status[listed] != code)).sum())
+        counts["best"] += int((old & (rating > best[listed])).sum())
+        counts["best_rank"] += int((old & (rank > 0) & (rank < best_rank[listed])).sum())
+        counts["year_end"] += listed.size if (on.month, on.day) == (12, 31) else 0
+        counts["rank"] += int((old & (last_rank[listed] != rank)).sum())
+        counts["whole"] += int((old & (last_whole[listed] != whole)).sum())
+        seen[listed] = True
+        last_games[listed], last_status[listed] = c.games[listed], code
+        best[listed] = np.maximum(best[listed], rating)
+        best_rank[listed] = np.minimum(
+            best_rank[listed], np.where(rank > 0, rank, best_rank[listed])
+        )
+        last_rank[listed], last_whole[listed] = rank, whole
+        made(day, fit, c)
+
+    lists._list = counted  # type: ignore[method-assign]
+    start = time.perf_counter()
+    at_the_time.replay(line, lists=lists)
+    rows = lists.rows()
+    seconds = time.perf_counter() - start
+    data, _ = parquet_bytes(rows, RECORD, {})
+    print(
+        f"record of {len(line):,} days, {rows['player'].nunique():,} players ({seconds:.0f} s): "
+        f"{len(rows):,} rows, {len(data) / 1e6:.1f} MB as Parquet; every list holds "
+        f"{counts['lists']:,} rows"
+    )
+    print(
+        "  rows by rule (a row may have several): "
+        + ", ".join(
+            f"{k} {counts[k]:,}"
+            for k in ("first", "games", "status", "best", "best_rank", "year_end")
+        )
+        + f"; a row per change of rank would be {counts['rank']:,}, per change of the whole-Elo "
+        f"rating {counts['whole']:,}"
     )
 
 
@@ -306,6 +386,9 @@ def main() -> None:
     parser.add_argument("--source", help="a database to read and select instead of a synthetic one")
     parser.add_argument("--as-of", default="2026-11-30", help="the list day (with --source)")
     parser.add_argument("--daily", action="store_true", help="the daily run's added cost instead")
+    parser.add_argument(
+        "--record", action="store_true", help="the record's rows by rule and its size instead"
+    )
     parser.add_argument("--child", choices=("one", "dask"), help=argparse.SUPPRESS)
     parser.add_argument("--dir", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -326,6 +409,10 @@ def main() -> None:
         if args.source is None:
             parser.error("--daily needs --source")
         daily_cost(args.source, args.as_of)
+        return
+    if args.record:
+        h = synthetic.history(args.games, args.seed)
+        record_rows(h.games, h.tournaments)
         return
     with tempfile.TemporaryDirectory(prefix="bench-backfill-") as tmp:
         directory = Path(tmp)

@@ -9,7 +9,8 @@ the publishing stages one by one and prints the figures:
 
 with each tournament's change at the time kept as a backfilled site keeps it (a stand-in: the
 list the day after the tournament's last day first rated it, the ratings its standings give;
-without it the player pages would hold none, and be smaller than a real site's), then the
+without it the player pages would hold none, and be smaller than a real site's) and the record
+too (a stand-in of its size: every year-end list and a row per rating day), then the
 site's size, files, page sizes (``index.html``, the biggest list and player pages) and
 the process's peak memory so far. Targets (issue 13, a quiet 2-core machine): at RIF size
 build + render <= 3 s; at 1M games <= 60 s, site <= 250 MB, index.html <= 1 MB, peak memory
@@ -45,6 +46,7 @@ import whr
 import whr.lists
 from whr.publish.site import write
 from whr.rules import default_directory, load_config
+from whr.tables import RECORD, conform
 
 CHROMIUM = "/usr/bin/chromium"
 
@@ -79,8 +81,25 @@ def kept_as_backfilled(view: whr.lists.View) -> whr.lists.View:
             "source": "replay",
         }
     )
-    tables = dataclasses.replace(view.tables, tournament_changes=kept)
-    return dataclasses.replace(view, tables=tables)
+    # the record as a backfilled archive keeps it (a stand-in of about its size at RIF size,
+    # 330,000 rows measured: every year-end list, and a row per player and rating day)
+    h = view.tables.history
+    days = h.assign(
+        list_date=h["date"],
+        rank=np.nan,
+        status="active",
+        games=h.groupby("player")["games"].cumsum(),
+        source="replay",
+    )
+    year_end = view.tables.year_end.assign(source="replay")
+    record = pd.concat([year_end[RECORD.names], days[RECORD.names]], ignore_index=True)
+    record = record.drop_duplicates(["player", "list_date"]).sort_values(["player", "list_date"])
+    tables = dataclasses.replace(
+        view.tables,
+        tournament_changes=kept,
+        record=conform(record.reset_index(drop=True), RECORD),
+    )
+    return whr.lists.view(view.as_of, view.category, tables, view.rules)
 
 
 def browser_figures(site: Path) -> None:
@@ -163,13 +182,14 @@ def main() -> None:
         out = args.out or Path(tmp)
         t = time.perf_counter()
         snapshot = whr.lists.build(data, selection, fit)
-        year_end = snapshot.year_end
+        year_ends, counts = len(snapshot.year_end), snapshot.counts
         t_tables = time.perf_counter() - t
         print(f"lists: {t_tables:.2f} s; peak memory so far {peak_mb():.0f} MB")
 
         site = out / "site"
+        view = kept_as_backfilled(snapshot.view)  # (the view again: not part of the render)
+        del snapshot  # one view in memory, as in a publish
         t = time.perf_counter()
-        view = kept_as_backfilled(snapshot.view)
         files = write(site, view, info, processes=args.processes)
         t_render = time.perf_counter() - t
         print(f"render: {t_render:.2f} s; peak memory so far {peak_mb():.0f} MB")
@@ -193,8 +213,8 @@ def main() -> None:
                 f"largest {max(sizes) / 1e3:.0f} kB"
             )
         print(
-            f"  {len(year_end)} year-end lists, {snapshot.counts.listed:,} players listed, "
-            f"{snapshot.counts.active:,} active"
+            f"  {year_ends} year-end lists, {counts.listed:,} players listed, "
+            f"{counts.active:,} active"
         )
         print(f"peak memory (ru_maxrss): {peak_mb():.0f} MB (target at 1M games <= 2 GB)")
         if args.browser:

@@ -8,9 +8,11 @@ daily flow does, with the daily flow's own tasks:
 - ``pull``, ``parse``: :mod:`flows.pipeline`'s tasks;
 - per list: ``validate`` (:mod:`flows.pipeline`'s task: the games the list of ``as_of`` rates),
   ``order`` (:func:`whr.lists.at_the_time.timeline`: the games by the day they entered the lists),
-  ``replay`` (:func:`whr.lists.at_the_time.replay`, one task per range of days) and ``write``
-  (:func:`whr.publish.replay.write_replay`: ``OUT/archive/<list>/replay/<D>.parquet``, under
-  the tree's lock for that moment only, so a daily run is never kept waiting for long).
+  ``replay`` (:func:`whr.lists.at_the_time.replay`, one task per range of days, with the
+  record's rows of its lists, :class:`whr.lists.record.Recorder`) and ``write``
+  (:func:`whr.publish.replay.write_replay`: ``OUT/archive/<list>/replay/<D>/``, its tables and
+  manifest, under the tree's lock for that moment only, so a daily run is never kept waiting
+  for long).
 
 Where ``validate`` and ``replay`` run is chosen at run time (:mod:`flows.runners`): in this
 process by default, each list replayed in one go; with ``--dask``, on a cluster, each list's
@@ -46,7 +48,7 @@ from prefect.task_runners import ThreadPoolTaskRunner
 import whr
 from flows.pipeline import PULL_GRACE_S, parse, pull, run_flow, said, saying, validate
 from flows.runners import DaskTarget, cluster_threads, results, share
-from whr.lists import at_the_time
+from whr.lists import at_the_time, record
 from whr.params import FitParams
 from whr.publish.layout import Channel
 from whr.publish.replay import write_replay
@@ -73,21 +75,50 @@ def order(category: str, selection: whr.Selection) -> at_the_time.Timeline:
 @task(name="replay", task_run_name="replay-{category}-{first}-{last}", **_TASK)
 def replay(
     category: str, line: at_the_time.Timeline, params: FitParams, first: dt.date, last: dt.date
-) -> pd.DataFrame:
-    """Each tournament's change at the time, for the days from ``first`` to ``last``."""
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Each tournament's change at the time, and the record's rows of the lists (those of the
+    December 31 after the last day with games too, up to ``last``), for the days from
+    ``first`` to ``last``."""
     logger = get_run_logger()
+    lists = record.Recorder(line, through=last)
     with saying(f"replaying the {category} list from {first} to {last}"):
-        table = at_the_time.replay(line, params, first=first, last=last, log=logger.info)
-    logger.info("%s: %d rows from %s to %s", category, len(table), first, last)
-    return table
+        table = at_the_time.replay(
+            line, params, first=first, last=last, log=logger.info, lists=lists
+        )
+        rows = lists.rows()
+    logger.info(
+        "%s: %d rows of changes, %d of the record from %s to %s",
+        category,
+        len(table),
+        len(rows),
+        first,
+        last,
+    )
+    return table, rows
 
 
 @task(name="write", task_run_name="write-{category}", **_TASK)
-def write(job: Backfill, category: str, table: pd.DataFrame, parameters: dict[str, Any]) -> Path:
+def write(
+    job: Backfill,
+    category: str,
+    tables: tuple[pd.DataFrame, pd.DataFrame],
+    parameters: dict[str, Any],
+    about: dict[str, Any],
+) -> Path:
     """Write the list's replay beside its archive."""
     channel = Channel(category, job.variant)
     with saying(f"writing the {category} replay into {job.out}"):
-        return write_replay(job.out, channel, job.as_of, table, parameters, wait=job.wait)
+        return write_replay(
+            job.out,
+            channel,
+            job.as_of,
+            *tables,
+            parameters,
+            input_sha256=about["input_sha256"],
+            until=job.last_day,
+            about={"days": about["days"], "ranges": about["ranges"]},
+            wait=job.wait,
+        )
 
 
 @dataclass
@@ -148,6 +179,8 @@ def backfill(job: Backfill) -> State:
             done.lists[category] = {"outcome": "failed", "message": said(exc)}
             continue
         ranges = line.ranges(pieces, last=job.last_day)
+        if ranges:  # the last range to the last day replayed: its year ends after the last games
+            ranges[-1] = (ranges[-1][0], job.last_day)
         days = len(line.span(last=job.last_day))
         logger.info("%s: %d days to replay, in %d ranges", category, days, len(ranges))
         on = share(line)
@@ -155,15 +188,13 @@ def backfill(job: Backfill) -> State:
         started[category] = (futures, days, len(ranges))
     for category, (futures, days, n) in started.items():
         try:
-            table = at_the_time.combine(results(futures))
-            parameters = {
-                **run.parameters(category, rules_sha256),
-                "until": job.last_day.isoformat(),
-                "input_sha256": data.sha256,
-                "days": days,
-                "ranges": n,
-            }
-            path = write(job, category, table, parameters)
+            parts = results(futures)
+            table = at_the_time.combine([p[0] for p in parts])
+            rows = record.combine([p[1] for p in parts])
+            about = {"input_sha256": data.sha256, "days": days, "ranges": n}
+            path = write(
+                job, category, (table, rows), run.parameters(category, rules_sha256), about
+            )
         except Exception as exc:
             done.lists[category] = {"outcome": "failed", "message": said(exc)}
             logger.error("%s failed: %s", category, said(exc))
@@ -171,9 +202,11 @@ def backfill(job: Backfill) -> State:
         fits = days + max(0, n - 1)
         done.lists[category] = {
             "outcome": "written",
-            "message": f"{path}: {len(table)} rows, {days} days, {fits} fits",
+            "message": f"{path}: {len(table)} rows of changes, {len(rows)} of the record, "
+            f"{days} days, {fits} fits",
             "path": str(path),
             "rows": len(table),
+            "record_rows": len(rows),
             "days": days,
             "fits": fits,
         }

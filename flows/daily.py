@@ -163,7 +163,7 @@ def backfill_parser() -> argparse.ArgumentParser:
             "Replay the history of each list day by day, for each tournament's change at the "
             "time: every player's rating on the list just before the tournament's games were "
             "first rated and on the first list that rated them, each from the games known then. "
-            "Writes OUT/archive/<list>/replay/<D>.parquet. Runs as a Prefect flow."
+            "Writes OUT/archive/<list>/replay/<D>/. Runs as a Prefect flow."
         ),
         epilog="Exit status: 0 written, 1 failed (a list's replay was not written), "
         "2 bad arguments.",

@@ -397,7 +397,7 @@ class Backfill:
         Run,
         "out",
         help="the published tree: the replay of each list is written to "
-        "OUT/archive/<list>/replay/<D>.parquet",
+        "OUT/archive/<list>/replay/<D>/",
     )
     as_of: dt.date = same_as(
         Run,

@@ -30,7 +30,7 @@ import pyarrow.compute as pc
 from whr.digest import text_sha256
 from whr.params import CATEGORIES as CATEGORIES  # re-exported for the readers
 
-FORMAT_VERSION = 5
+FORMAT_VERSION = 6
 """The version of the published format: every table, file, address, manifest and index a
 consumer reads. Raised on every change to any of them, each recorded in ``CHANGELOG.md``
 ("Breaking changes"). The one number behind ``whr.schema_version`` in every Parquet file's
@@ -528,11 +528,28 @@ RATINGS = table(
         column(
             "best_rating",
             pa.float64(),
-            "highest rating over the player's rating days up to D",
-            required=True,
+            "the highest rating a published list gave the player up to D (the record: "
+            "RECORD); null only on a year-end list before the first list the record holds",
             unit=ELO,
         ),
-        column("best_date", pa.date32(), "the first day it was reached", required=True),
+        column(
+            "best_date",
+            pa.date32(),
+            "the day of the first list that published it; null when best_rating is",
+        ),
+        column(
+            "best_estimate",
+            pa.float64(),
+            "today's estimate of the player's peak: the highest rating over their rating days "
+            "up to D in this list's fit (WHR revises the past: not a rating a list published); "
+            "null in lists written before format 6",
+            unit=ELO,
+        ),
+        column(
+            "best_estimate_date",
+            pa.date32(),
+            "the first rating day it was reached; null when best_estimate is",
+        ),
         column(
             "status",
             pa.string(),
@@ -574,6 +591,11 @@ RATINGS = table(
 
 CHANGE_COLUMNS = ("rating_change", "previous_rank", "change_own_games", "change_others")
 """The columns of ``RATINGS`` that a list gets after it is built (null until then)."""
+
+RECORD_COLUMNS = ("best_rating", "best_date")
+"""The columns of ``RATINGS`` read from the record of the lists published up to the list's day
+(``whr.lists.record``): they depend on which lists were published before, not only on the
+games."""
 
 RATED_GAMES = table(
     # notes are the database's text: never published; a rated game never has a handicap
@@ -668,3 +690,48 @@ TOURNAMENT_CHANGES = table(
 )
 """Each tournament's change at the time (``whr.lists.at_the_time``): one row per player and
 tournament, made when the tournament's games were first rated and never recomputed."""
+
+RECORD_SOURCES = ("list", "replay")
+"""Where a row of ``RECORD`` comes from: a list the archive holds, kept by the daily run that
+published it or read from the archive (``list``), or a list the backfill reconstructed for the
+days before the archive (``replay``)."""
+
+RECORD = table(
+    [
+        column("player", pa.string(), "player id", required=True),
+        column("list_date", pa.date32(), "the list", required=True),
+        column(
+            "rating",
+            pa.float64(),
+            "the rating the list published (published scale)",
+            required=True,
+            unit=ELO,
+        ),
+        column("uncertainty", pa.float64(), "its standard deviation", required=True, unit=ELO),
+        column("rank", pa.int32(), "the rank it published; null when not ranked (not active)"),
+        column(
+            "status",
+            pa.string(),
+            "the status it published (RIF rating rules 2021, rule 10)",
+            required=True,
+            values=STATUSES,
+        ),
+        column(
+            "games",
+            pa.int32(),
+            "the player's rated games on that list (virtual games never count)",
+            required=True,
+        ),
+        column(
+            "source",
+            pa.string(),
+            "list: a list of the archive; replay: a list reconstructed by the backfill",
+            required=True,
+            values=RECORD_SOURCES,
+        ),
+    ],
+    key=("player", "list_date"),
+)
+"""What the lists said about every player (``whr.lists.record``): a row per player and list
+where something a reader asks about happened (the player's rated games changed, a status, a
+new best rating or best rank, a year's end, the player's first list), never recomputed."""

@@ -175,37 +175,55 @@ def in_process(
 def test_the_flow_writes_the_replay_of_each_list(
     in_process: tuple[Path, object], database: Path
 ) -> None:
-    """Under Prefect, in this process: one file per list, where the layout says, with the
-    declared schema and what made it in its metadata; the table is the library's replay of
-    the games the list of D rates, to the last digit."""
+    """Under Prefect, in this process: one replay per list, where the layout says: its tables
+    with their declared schemas and what made them in their metadata, and its manifest (every
+    file's size and sha256, the input's digest, the parameters, the versions); the tables are
+    the library's replay of the games the list of D rates (and its record's rows), to the last
+    digit, and the replay checks."""
     import json
 
     import pyarrow.parquet as pq
 
-    from whr.lists import at_the_time
+    from whr.lists import at_the_time, record
+    from whr.publish.files import sha256
     from whr.publish.layout import Channel, Layout
-    from whr.publish.replay import read_replay
-    from whr.tables import TOURNAMENT_CHANGES
+    from whr.publish.replay import check, read_replay
+    from whr.tables import RECORD, TOURNAMENT_CHANGES
 
     out, done = in_process
     assert done.ok, done.lines  # type: ignore[attr-defined]
     assert set(done.lists) == {"renju", "gomoku"}  # type: ignore[attr-defined]
     path = Layout(out).replay(Channel("renju"), D)
-    assert path == out / "archive" / "renju" / "replay" / "2026-11-30.parquet" and path.is_file()
+    assert path == out / "archive" / "renju" / "replay" / "2026-11-30" and path.is_dir()
     umask = os.umask(0)
     os.umask(umask)
-    assert stat.S_IMODE(path.stat().st_mode) == 0o666 & ~umask
-    table = read_replay(out, Channel("renju"), D)
+    for file in path.iterdir():
+        assert stat.S_IMODE(file.stat().st_mode) == 0o666 & ~umask, file
+    table, rows = read_replay(out, Channel("renju"), D)
     rated, tournaments = _selected(database)
-    pd.testing.assert_frame_equal(table, at_the_time.replay(rated, tournaments=tournaments))
-    assert len(table) > 100
-    schema = pq.read_schema(path)
-    assert schema.remove_metadata() == TOURNAMENT_CHANGES
-    parameters = json.loads(schema.metadata[b"whr.parameters"])
-    assert parameters["category"] == "renju" and parameters["until"] == "2026-11-30"
-    assert parameters["ranges"] == 1 and parameters["days"] == table["first_list_date"].nunique()
+    line = at_the_time.timeline(rated, tournaments)
+    lists = record.Recorder(line, through=D)
+    pd.testing.assert_frame_equal(table, at_the_time.replay(line, lists=lists))
+    pd.testing.assert_frame_equal(rows, lists.rows())
+    assert len(table) > 100 and len(rows) > len(table)
+    for name, schema in (("tournament_changes", TOURNAMENT_CHANGES), ("record", RECORD)):
+        read = pq.read_schema(path / f"{name}.parquet")
+        assert read.remove_metadata() == schema.remove_metadata()
+        parameters = json.loads(read.metadata[b"whr.parameters"])
+        assert parameters["category"] == "renju" and parameters["until"] == "2026-11-30"
+    manifest = json.loads((path / "manifest.json").read_text())
+    assert manifest["kind"] == "replay" and manifest["as_of"] == manifest["until"] == "2026-11-30"
+    assert manifest["ranges"] == 1 and manifest["days"] == table["first_list_date"].nunique()
+    assert manifest["parameters"]["w2_elo2_per_day"] == FitParams().w2_elo2_per_day
+    assert manifest["packages"]["rif-rating"] and manifest["input_sha256"]
+    for name, info in manifest["files"].items():
+        assert info["sha256"] == sha256(path / name)
+        assert info["bytes"] == (path / name).stat().st_size
+    assert manifest["files"]["record.parquet"]["rows"] == len(rows)
+    assert [r.path for r in check(Layout(out), Channel("renju"), []).good] == [path]
     renju = done.lists["renju"]  # type: ignore[attr-defined]
     assert renju["rows"] == len(table) and renju["fits"] == renju["days"]
+    assert renju["record_rows"] == len(rows)
 
 
 @pytest.mark.flow
@@ -219,7 +237,7 @@ def test_the_command_stops_at_the_day_it_is_told(
     from whr.publish.layout import Channel
     from whr.publish.replay import read_replay
 
-    whole = read_replay(in_process[0], Channel("renju"), D)
+    whole, said = read_replay(in_process[0], Channel("renju"), D)
     until = sorted(whole["first_list_date"].unique())[len(whole) // 20]
     env = {"PREFECT_API_URL": str(PREFECT_API_URL.value())}
     done = cli(
@@ -228,9 +246,12 @@ def test_the_command_stops_at_the_day_it_is_told(
     )  # fmt: skip
     assert done.returncode == 0, done.stderr[-3000:]
     assert done.stdout.startswith("rif-rating backfill: renju: written ")
-    part = read_replay(tmp_path, Channel("renju"), D)
+    part, part_said = read_replay(tmp_path, Channel("renju"), D)
     assert part["first_list_date"].max() == until
     pd.testing.assert_frame_equal(part, whole[whole["first_list_date"] <= until])
+    # the record of the lists up to U is the whole record's up to U (a fold of the lists)
+    upto = said[[d <= until for d in said["list_date"]]].reset_index(drop=True)
+    pd.testing.assert_frame_equal(part_said, upto)
     assert not (tmp_path / "archive" / "gomoku").exists()
 
 
@@ -251,37 +272,57 @@ def test_on_a_local_cluster_of_two_workers_the_table_is_the_same(
     assert done.ok, done.lines
     renju = done.lists["renju"]
     assert renju["fits"] == renju["days"] + 3  # four ranges: three more cold fits
-    ours = read_replay(tmp_path, Channel("renju"), D)
-    theirs = read_replay(in_process[0], Channel("renju"), D)
+    ours, our_record = read_replay(tmp_path, Channel("renju"), D)
+    theirs, their_record = read_replay(in_process[0], Channel("renju"), D)
     keys = ["player", "tournament_id", "first_list_date", "games", "score", "other_new_games"]
     pd.testing.assert_frame_equal(ours[keys], theirs[keys])
     for column in ("rating_before", "uncertainty_before", "rating_after", "uncertainty_after"):
         np.testing.assert_array_equal(ours[column].isna(), theirs[column].isna())
         assert np.nanmax(np.abs(ours[column] - theirs[column])) < TOL, column
+    # the record: the rows one fold over every list keeps, from four ranges
+    keys = ["player", "list_date", "rank", "status", "games", "source"]
+    pd.testing.assert_frame_equal(our_record[keys], their_record[keys])
+    for column in ("rating", "uncertainty"):
+        assert np.max(np.abs(our_record[column] - their_record[column])) < TOL, column
 
 
 def test_the_replay_is_never_written_through_a_link(tmp_path: Path) -> None:
-    """A symbolic link where the replay's directory belongs is refused (nothing is written
-    where it points); a file a killed write left is removed; the tree still verifies."""
+    """A symbolic link where the replays' directory belongs is refused (nothing is written
+    where it points); what a killed write left is removed; a replay written again replaces
+    the old one whole; the tree still verifies."""
     import whr.publish
     from whr.publish.layout import Channel, TreeError
     from whr.publish.replay import read_replay, write_replay
-    from whr.tables import TOURNAMENT_CHANGES, empty
+    from whr.tables import RECORD, TOURNAMENT_CHANGES, empty
+
+    def write(channel: Channel, parameters: dict[str, object]) -> Path:
+        return write_replay(
+            out, channel, D, empty(TOURNAMENT_CHANGES), empty(RECORD), parameters,
+            input_sha256="0" * 64, until=D,
+        )  # fmt: skip
 
     out, elsewhere = tmp_path / "out", tmp_path / "elsewhere"
     elsewhere.mkdir()
     (out / "archive" / "renju").mkdir(parents=True)
     (out / "archive" / "renju" / "replay").symlink_to(elsewhere)
     with pytest.raises(TreeError, match="symbolic link"):
-        write_replay(out, Channel("renju"), D, empty(TOURNAMENT_CHANGES), {})
+        write(Channel("renju"), {})
     assert list(elsewhere.iterdir()) == []
     (out / "archive" / "renju" / "replay").unlink()
     (out / "archive" / "renju" / "replay").mkdir()
-    left = out / "archive" / "renju" / "replay" / ".2026-11-30.parquet.123-abcd.tmp"
-    left.write_bytes(b"half")
-    path = write_replay(out, Channel("renju", "v"), D, empty(TOURNAMENT_CHANGES), {})
-    assert path == out / "archive" / "variants" / "v" / "renju" / "replay" / "2026-11-30.parquet"
-    write_replay(out, Channel("renju"), D, empty(TOURNAMENT_CHANGES), {"x": 1})
+    left = out / "archive" / "renju" / "replay" / ".work-123-abcd"
+    left.mkdir()
+    (left / "record.parquet").write_bytes(b"half")
+    path = write(Channel("renju", "v"), {})
+    assert path == out / "archive" / "variants" / "v" / "renju" / "replay" / "2026-11-30"
+    write(Channel("renju"), {"x": 1})
+    first = (out / "archive" / "renju" / "replay" / "2026-11-30" / "manifest.json").read_text()
+    write(Channel("renju"), {"x": 2})
     assert not left.exists()
-    assert len(read_replay(out, Channel("renju"), D)) == 0
+    assert sorted(p.name for p in (out / "archive" / "renju" / "replay").iterdir()) == [
+        "2026-11-30"
+    ]
+    second = (out / "archive" / "renju" / "replay" / "2026-11-30" / "manifest.json").read_text()
+    assert '"x": 1' in first and '"x": 2' in second
+    assert [len(t) for t in read_replay(out, Channel("renju"), D)] == [0, 0]
     assert whr.publish.verify(out).ok

@@ -32,10 +32,13 @@ def ratings(rows: list[dict]) -> pd.DataFrame:
         "first_game": dt.date(2020, 1, 1),
         "last_game": dt.date(2026, 1, 1),
         "best_date": dt.date(2026, 1, 1),
+        "best_estimate_date": dt.date(2026, 1, 1),
         "status": "active",
         **dict.fromkeys(tables.CHANGE_COLUMNS),
     }
     if not rows:
         return tables.empty(tables.RATINGS)
-    frame = pd.DataFrame([{**base, "best_rating": r["rating"], **r} for r in rows])
+    frame = pd.DataFrame(
+        [{**base, "best_rating": r["rating"], "best_estimate": r["rating"], **r} for r in rows]
+    )
     return tables.conform(frame, tables.RATINGS)

@@ -172,6 +172,33 @@ def publish_inputs(
     return publish(the_run, snapshot, rules_sha256=directory_sha256(bundled_rules()))
 
 
+def backfill(
+    out: Path,
+    given: Inputs,
+    day: dt.date,
+    until: dt.date,
+    *,
+    category: str = "renju",
+    parameters: dict[str, Any] | None = None,
+) -> Path:
+    """Write the replay of ``given``'s rated games up to ``until`` (each tournament's change at
+    the time and the record's rows) as ``rif-rating backfill`` of ``day`` does, with the
+    parameters of the test publishes (or ``parameters``); its directory."""
+    from whr.lists import at_the_time, record
+    from whr.publish.layout import Channel
+    from whr.publish.replay import write_replay
+
+    line = at_the_time.timeline(given.selection.rated, given.selection.tournaments)
+    lists = record.Recorder(line, through=until)
+    changes = at_the_time.replay(line, last=until, lists=lists)
+    if parameters is None:
+        parameters = run(out, day, category).parameters(category, directory_sha256(bundled_rules()))
+    return write_replay(
+        out, Channel(category), day, changes, lists.rows(), parameters,
+        input_sha256=given.data.sha256, until=until,
+    )  # fmt: skip
+
+
 def site_of(out: Path) -> Path:
     """The current site of the official renju list under ``out``."""
     return out / "renju"

@@ -38,6 +38,7 @@ FULL = {
     "tournaments.parquet",
     "exclusions.parquet",
     "tournament_changes.parquet",
+    "record.parquet",
     "facts_needed.csv",
 }
 

@@ -22,8 +22,6 @@ import support
 import whr
 from whr.lists import at_the_time
 from whr.publish.files import read_parquet
-from whr.publish.layout import Channel
-from whr.publish.replay import write_replay
 from whr.publish.site import contract, i18n, page_names
 from whr.rules import default_directory, load_config
 from whr.tables import RATINGS, TOURNAMENT_CHANGES
@@ -57,10 +55,7 @@ def out(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def kept(history: support.Inputs, out: Path) -> dict[dt.date, tuple[pd.DataFrame, pd.DataFrame]]:
     """Each day's published list and kept table, after the backfill of the days to FIRST."""
-    backfilled = at_the_time.replay(
-        history.selection.rated, tournaments=history.selection.tournaments, last=FIRST
-    )
-    write_replay(out, Channel("renju"), DAYS[-1], backfilled, {"until": FIRST.isoformat()})
+    support.backfill(out, history, DAYS[-1], FIRST)
     tables: dict[dt.date, tuple[pd.DataFrame, pd.DataFrame]] = {}
     for day in DAYS:
         selection = whr.select(history.data, day, config=CONFIG)
@@ -273,3 +268,154 @@ def test_tournaments_first_rated_by_one_list_say_so(kept, site: Path, browser) -
         re.fullmatch(re.escape(zh).replace(re.escape("%(tournaments)s"), ".+"), n) for n in notes
     ), notes
     context.close()
+
+
+# --- the record (issue 29): what the lists said, from the backfill and the daily runs ---------
+
+
+def _record(out: Path) -> pd.DataFrame:
+    from whr.tables import RECORD
+
+    return read_parquet(support.entry_of(out, DAYS[-1]) / "record.parquet", RECORD)
+
+
+def test_best_rating_is_the_best_a_list_published(kept, out: Path) -> None:
+    """Done when: best_rating is never below a rating a list published (each archived day's
+    list as it was published, and the replayed lists before them), and is one of them, on the
+    day it names."""
+    record = _record(out)
+    replayed = record[record["source"] == "replay"]
+    published = pd.concat(
+        [replayed[["player", "list_date", "rating"]]]
+        + [kept[d][0].reset_index()[["player", "list_date", "rating"]] for d in DAYS],
+        ignore_index=True,
+    )
+    best = published.groupby("player")["rating"].max()
+    last = kept[DAYS[-1]][0]
+    assert (last["best_rating"] >= best.reindex(last.index)).all()
+    pd.testing.assert_series_equal(last["best_rating"], best.reindex(last.index), check_names=False)
+    on = published.set_index(["player", "list_date"])["rating"]
+    for player, row in last.iterrows():
+        assert on[(player, row["best_date"])] == row["best_rating"], player
+    assert (last["best_estimate"] < last["best_rating"]).any()  # today's estimate differs
+
+
+def test_the_record_holds_what_each_list_said(kept, out: Path) -> None:
+    """Each row of an archived day is that day's list's row as published; a player whose rated
+    games or status changed from one published list to the next has a row on the later one,
+    and so does a player on a new best rating; the replayed rows end before the archive."""
+    record = _record(out)
+    assert (record[record["source"] == "replay"]["list_date"] < FIRST).all()
+    mine = record[record["source"] == "list"].set_index(["list_date", "player"])
+    assert set(mine.index.get_level_values(0)) <= set(DAYS)
+
+    def of(day: dt.date) -> pd.DataFrame:
+        return mine[mine.index.get_level_values(0) == day].droplevel(0)
+
+    for day in DAYS:
+        ratings = kept[day][0]
+        rows = of(day)
+        listed = ratings.loc[rows.index]
+        for c in ("rating", "uncertainty", "status", "games"):
+            assert (rows[c].to_numpy() == listed[c].to_numpy()).all(), (day, c)
+        np.testing.assert_array_equal(rows["rank"].to_numpy(float), listed["rank"].to_numpy(float))
+    assert len(of(FIRST)) == len(kept[FIRST][0])  # all: the first list of the archive
+    for before, day in zip(DAYS, DAYS[1:], strict=False):
+        a, b = kept[before][0], kept[day][0]
+        common = b.index.intersection(a.index)
+        moved = common[
+            (a.loc[common, "games"] != b.loc[common, "games"]).to_numpy()
+            | (a.loc[common, "status"] != b.loc[common, "status"]).to_numpy()
+        ]
+        assert set(moved) <= set(of(day).index), day
+    assert len(record) < sum(len(kept[d][0]) for d in DAYS) + len(
+        record[record["source"] == "replay"]
+    )
+
+
+def test_each_player_json_tells_the_record_and_the_opponents(kept, out: Path, site: Path) -> None:
+    """Done when: every player's p/<id>.json has ``published`` (the record's rows) and
+    ``opponents`` whose wins, draws and losses add up to the list's; its tournaments carry
+    the kept change at the time."""
+    record = _record(out)
+    ratings = kept[DAYS[-1]][0]
+    table = kept[DAYS[-1]][1].set_index(["player", "tournament_id"])
+    pages = page_names(list(ratings.index))
+    for player, row in ratings.iterrows():
+        data = json.loads((site / "p" / f"{pages[player]}.json").read_text(encoding="utf-8"))
+        assert data["id"] == player and data["date"] == DAYS[-1].isoformat()
+        assert data["rating"] == round(row["rating"], 2)
+        mine = record[record["player"] == player].set_index("list_date")
+        told = {dt.date.fromisoformat(p["date"]): p for p in data["published"]}
+        assert set(told) <= set(mine.index)  # rows of the record, as the lists said
+        for day, p in told.items():
+            assert p["rating"] == round(mine.loc[day, "rating"], 2)
+            assert p["status"] == mine.loc[day, "status"]
+        # every change of games or status, each year end, and the best rating's list
+        games = mine["games"].to_numpy()
+        status = mine["status"].to_numpy()
+        changed = np.r_[True, (games[1:] != games[:-1]) | (status[1:] != status[:-1])]
+        assert set(mine.index[changed]) <= set(told)
+        assert {d for d in mine.index if (d.month, d.day) == (12, 31)} <= set(told)
+        assert max(p["rating"] for p in told.values()) == round(row["best_rating"], 2)
+        for key in ("wins", "draws", "losses"):
+            assert sum(o[key] for o in data["opponents"]) == row[key], (player, key)
+        for t in data["tournaments"]:
+            if (player, t["id"]) in table.index:
+                kept_row = table.loc[(player, t["id"])]
+                assert t["after"] == round(kept_row["rating_after"], 2)
+                assert t["list_date"] == kept_row["first_list_date"].isoformat()
+            else:
+                assert t["after"] is None and t["change"] is None
+
+
+def test_the_feed_has_one_entry_per_published_day(kept, site: Path) -> None:
+    """Done when: feed.xml has one entry per list day, newest first, each linking its day's
+    page and naming the tournaments that list first rated."""
+    import xml.etree.ElementTree as ET
+
+    atom = "{http://www.w3.org/2005/Atom}"
+    feed = ET.parse(site / "feed.xml").getroot()
+    entries = feed.findall(f"{atom}entry")
+    days = [e.find(f"{atom}updated").text[:10] for e in entries]
+    assert days == [d.isoformat() for d in sorted(DAYS, reverse=True)]
+    assert len({e.find(f"{atom}id").text for e in entries}) == len(entries)
+    table = kept[DAYS[-1]][1]
+    for entry, day in zip(entries, sorted(DAYS, reverse=True), strict=True):
+        link = entry.find(f"{atom}link").get("href")
+        assert link == f"../archive/renju/{day.isoformat()}/index.html"
+        assert (site / link).resolve().is_file() or day != DAYS[-1]
+        new = table[table["first_list_date"] == day]["tournament_id"].nunique()
+        summary = entry.find(f"{atom}summary").text
+        assert summary.startswith(f"{new} tournament" if new else "No tournament"), summary
+
+
+def test_the_view_gives_each_tournaments_players_the_change_the_list_gave_them(
+    kept, out: Path
+) -> None:
+    """Done when: for every player of a tournament the last list first rated, with no other new
+    games, the tournament's standings row holds the change that list gave them."""
+    from whr.lists import RuleNumbers
+    from whr.lists import view as lists_view
+    from whr.publish.archive import scan
+    from whr.publish.commit import read_tables
+    from whr.publish.layout import Channel, Layout
+
+    entry = scan(Layout(out), Channel("renju")).good[-1]
+    view = lists_view(
+        entry.day, "renju", read_tables(entry), RuleNumbers.from_record(entry.manifest["rules"])
+    )
+    ratings, table = kept[DAYS[-1]]
+    alone = _of(table, DAYS[-1])
+    alone = alone[(alone["other_new_games"] == 0) & alone["rating_before"].notna()]
+    assert len(alone) >= 3
+    st = view.standings
+    ids = view.players["player"].to_numpy(object)
+    tids = view.tournaments["tournament_id"].to_numpy(object)
+    by = st.set_index([ids[st["player"]], tids[st["tournament_id"]]])
+    for _, row in alone.iterrows():
+        shown = by.loc[(row["player"], row["tournament_id"])]
+        assert shown["then_change"] == pytest.approx(
+            ratings.loc[row["player"], "rating_change"], abs=1e-9
+        )
+        assert shown["then_after"] == pytest.approx(ratings.loc[row["player"], "rating"], abs=1e-9)

@@ -471,6 +471,7 @@ def replay(
     first: dt.date | None = None,
     last: dt.date | None = None,
     log: Callable[[str], None] | None = None,
+    lists: Callable[[dt.date, Fit, Fit | None], None] | None = None,
 ) -> pd.DataFrame:
     """Replay the history list by list: the rows of every tournament first rated from day
     ``first`` to day ``last``.
@@ -493,6 +494,10 @@ def replay(
         The days replayed, both included (None: from the first entry day, to the last).
     log : callable, optional
         Told of the progress now and then, in a line.
+    lists : callable, optional
+        Called with each day replayed, its fit and the previous day's (None before the first
+        day of the history): what else is made of the day's list (the record's rows,
+        :class:`whr.lists.record.Recorder`).
 
     Returns
     -------
@@ -536,6 +541,8 @@ def replay(
             ratings[2:, a:b] = today.ratings_at(players[a:b], day)
             if previous is not None:
                 ratings[:2, a:b] = previous.ratings_at(players[a:b], day - 1)
+        if lists is not None:
+            lists(line.day(i), today, previous)
         previous = today
         if log is not None and (k + 1) % 250 == 0:
             log(f"replayed {k + 1} of {len(span)} days, to {line.day(i)}")

@@ -272,6 +272,18 @@ def _rank_order(rating: np.ndarray, key: np.ndarray) -> np.ndarray:
     return order
 
 
+def ranked(rating: np.ndarray, key: np.ndarray, among: np.ndarray) -> np.ndarray:
+    """Ranks 1..n in :func:`rank_order` among the players ``among`` (0 for the others), from
+    arrays: ``rating`` (unrounded), ``key`` (integers that order the players as their ids do,
+    :func:`natural_order`) and ``among`` (bool)."""
+    among = np.asarray(among, dtype=bool)
+    rank = np.zeros(among.size, dtype=np.int64)
+    chosen = np.flatnonzero(among)
+    order = _rank_order(np.asarray(rating, dtype=float)[chosen], np.asarray(key)[chosen])
+    rank[chosen[order]] = np.arange(1, chosen.size + 1)
+    return rank
+
+
 def _day_before(day: dt.date) -> np.datetime64:
     return np.datetime64(day, "D") - np.timedelta64(1, "D")
 
@@ -631,8 +643,12 @@ def _list_columns(
         "rating": rating,
         "uncertainty": uncertainty,
         **columns,
+        # the best over the history given: for the Elo-era list, its published ratings; for
+        # a WHR fit, today's estimate, which whr.lists.build replaces by the record's best
         "best_rating": best_rating,
         "best_date": best_date,
+        "best_estimate": best_rating,
+        "best_estimate_date": best_date,
         "status": status_code,
     }
     return {

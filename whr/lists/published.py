@@ -17,6 +17,7 @@ from whr.tables import (
     PLAYERS,
     RATED_GAMES,
     RATINGS,
+    RECORD,
     TOURNAMENT_CHANGES,
     TOURNAMENTS,
     days_of,
@@ -38,6 +39,8 @@ class Tables:
     exclusions: pd.DataFrame  # every game read and not rated, with its reason
     # each tournament's change at the time, carried forward from list to list
     tournament_changes: pd.DataFrame
+    # what the lists said about every player (whr.lists.record), carried forward too
+    record: pd.DataFrame
 
     SCHEMAS: ClassVar[dict[str, pa.Schema]] = {
         "ratings": RATINGS,
@@ -48,6 +51,7 @@ class Tables:
         "tournaments": TOURNAMENTS,
         "exclusions": EXCLUSIONS,
         "tournament_changes": TOURNAMENT_CHANGES,
+        "record": RECORD,
     }
     """File stem -> schema, in the order the tables are written."""
 

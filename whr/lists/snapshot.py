@@ -19,7 +19,7 @@ import pandas as pd
 import pyarrow as pa
 
 from whr.engine import Fit
-from whr.lists import at_the_time, changes
+from whr.lists import at_the_time, changes, record
 from whr.lists.listing import RuleNumbers, list_on, player_games, rated_games, year_end_lists
 from whr.lists.published import Tables, by_list_date
 from whr.lists.views import View, view
@@ -36,6 +36,7 @@ from whr.tables import (
     TOURNAMENTS,
     SourceData,
     conform,
+    dates_of,
     empty,
 )
 
@@ -65,6 +66,12 @@ class Previous:
     changes : pandas.DataFrame or None
         Its tournaments' changes at the time (``TOURNAMENT_CHANGES``), carried forward into
         the new list's (None: it kept none).
+    record : pandas.DataFrame or None
+        What the lists up to it said (``RECORD``, :mod:`whr.lists.record`), which the new
+        list extends with its own rows (None: none).
+    warnings : tuple of str
+        What was found wrong on the way without stopping the list (a replay that does not
+        check), said in the new list's manifest.
     """
 
     day: dt.date
@@ -73,6 +80,8 @@ class Previous:
     problem: str | None = None
     games: pd.DataFrame | None = None
     changes: pd.DataFrame | None = None
+    record: pd.DataFrame | None = None
+    warnings: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -224,6 +233,15 @@ def _new_changes(
     return rows, ()
 
 
+def _with_best(lists: pd.DataFrame, kept: pd.DataFrame) -> pd.DataFrame:
+    """``lists`` (``RATINGS``) with each row's best rating and its day from the record
+    ``kept``: the best a list published up to the row's list date (:func:`record.best`)."""
+    if not len(lists):
+        return lists
+    best, day = record.best(kept, lists["player"], lists["list_date"])
+    return lists.assign(best_rating=best, best_date=dates_of(day).to_numpy())
+
+
 def _tables(
     as_of: dt.date,
     data: SourceData,
@@ -232,9 +250,11 @@ def _tables(
     previous: Previous | None,
     new_changes: pd.DataFrame,
     kept: pd.DataFrame | None,
+    said: pd.DataFrame | None,
 ) -> Tables:
     """The day's tables (see :class:`Tables`), sorted deterministically; ``kept``: the
-    previous list's changes at the time, carried forward with ``new_changes``."""
+    previous list's changes at the time, carried forward with ``new_changes``; ``said``: the
+    previous list's record, extended with the day's list."""
     history = _sorted(fit.history, HISTORY, ["player", "date"])
     games = rated_games(selection.rated, history)
     pg = player_games(games)
@@ -251,15 +271,17 @@ def _tables(
         year_frame = conform(pd.concat(list(year_end.values()), ignore_index=True), RATINGS)
     else:
         year_frame = conform(ratings.iloc[:0], RATINGS)
+    kept_record = record.extend(said, [ratings])
     return Tables(
-        ratings=conform(ratings, RATINGS),  # as the written file reads back
-        year_end=year_frame,
+        ratings=conform(_with_best(ratings, kept_record), RATINGS),  # as the file reads back
+        year_end=conform(_with_best(year_frame, kept_record), RATINGS),
         history=history,
         games=games,
         players=players,
         tournaments=_sorted(data.tournaments, TOURNAMENTS, ["tournament_id"]),
         exclusions=_sorted(selection.exclusions, EXCLUSIONS, ["game_id", "reason"]),
         tournament_changes=at_the_time.carry([kept, new_changes]),
+        record=kept_record,
     )
 
 
@@ -337,7 +359,10 @@ def build(
     new_changes, unkept = _new_changes(selection, fit, against)
     warnings += unkept
     kept = previous.changes if previous is not None else None  # also when its list is unread
-    tables = _tables(as_of, data, selection, fit, against, new_changes, kept)
+    said = previous.record if previous is not None else None
+    if previous is not None:
+        warnings += previous.warnings
+    tables = _tables(as_of, data, selection, fit, against, new_changes, kept, said)
     needed = facts_needed(selection)
     rules = RuleNumbers.of(selection.config)
     return Snapshot(

@@ -289,10 +289,20 @@ class View:
         :func:`numbered_player_games` of the rated games.
     standings : pandas.DataFrame
         :func:`whr.lists.standings.standings` of them: one row per tournament and player
-        (tournament_id and player as numbers), by tournament number and row.
+        (tournament_id and player as numbers), by tournament number and row; with the change
+        the lists gave the player for it (:func:`kept_changes`): ``then_before``,
+        ``then_after`` (Elo, NaN where none was kept; before also for a player new to the
+        list), ``then_change`` (after - before) and ``then_list`` (the day of the list that
+        first rated it, datetime64[D]; NaT where none was kept).
     crosstable : pandas.DataFrame
         :func:`whr.lists.standings.crosstable`'s cells, by tournament number, row and round.
     top, top_women : Top
+    head_to_head : pandas.DataFrame
+        :func:`head_to_head` of the player's games: one row per player and opponent.
+
+    ``player_games`` has the column ``expected`` too: the player's expected score in each
+    game from the ratings the lists gave the two players just before the game's tournament was
+    first rated (:func:`expected_scores`; NaN where one of them was not known).
     """
 
     as_of: dt.date
@@ -310,6 +320,7 @@ class View:
     crosstable: pd.DataFrame
     top: Top
     top_women: Top
+    head_to_head: pd.DataFrame
 
 
 def entered(ratings: pd.DataFrame) -> np.ndarray:
@@ -443,6 +454,108 @@ def numbered_player_games(
     )
 
 
+class KeptChanges:
+    """The change the lists gave each player for each tournament, from a day's kept table
+    (``tables.tournament_changes``), looked up by player and tournament number
+    (:meth:`at`)."""
+
+    def __init__(self, tables: Tables, number: pa.Array[Any], t_number: pa.Array[Any]) -> None:
+        kept = tables.tournament_changes
+        p = positions(number, kept["player"].astype("str"))
+        t = positions(t_number, kept["tournament_id"].astype("str"))
+        self._n_t = max(len(t_number), 1)
+        self._index = pd.Index(np.where((p >= 0) & (t >= 0), p * self._n_t + t, -1))
+        self._before = kept["rating_before"].to_numpy(np.float64)
+        self._after = kept["rating_after"].to_numpy(np.float64)
+        self._listed = days_of(kept["first_list_date"])
+
+    def at(
+        self, player: np.ndarray, tournament: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """For each ``player`` and ``tournament`` (numbers): the rating before and after, as
+        kept (Elo; NaN where none was kept, before also for a player new to the list), and the
+        day of the list that first rated it (datetime64[D], NaT where none was kept)."""
+        at = self._index.get_indexer(np.asarray(player, np.int64) * self._n_t + tournament)
+        found = at >= 0
+        row = np.maximum(at, 0)
+
+        def column(values: np.ndarray, missing: Any) -> np.ndarray:
+            if not len(values):
+                return np.full(len(at), missing)
+            return np.where(found, values[row], missing)
+
+        return (
+            column(self._before, np.nan),
+            column(self._after, np.nan),
+            column(self._listed, np.datetime64("NaT", "D")),
+        )
+
+
+ELO_PER_DECADE = 400.0  # Elo: a rating this much higher expects ten times the odds
+
+
+def expected_scores(rating: np.ndarray, opponent: np.ndarray) -> np.ndarray:
+    """A player's expected score against an opponent (the WHR model, Coulom 2008:
+    Bradley-Terry on the Elo scale, ``1 / (1 + 10 ** ((opponent - rating) / 400))``); NaN
+    where a rating is NaN."""
+    gap = (np.asarray(opponent, np.float64) - np.asarray(rating, np.float64)) / ELO_PER_DECADE
+    out: np.ndarray = 1.0 / (1.0 + 10.0**gap)
+    return out
+
+
+def head_to_head(pg: pd.DataFrame) -> pd.DataFrame:
+    """Each player's record against each opponent, from the games as each player sees them
+    (:func:`numbered_player_games`, with ``expected``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        player, opponent (numbers), games, wins, draws, losses, score (points), expected (the
+        sum of the expected scores of the games with both ratings at the time known),
+        expected_games (those games), expected_score (the points scored in them), first_day,
+        last_day (datetime64[D]); sorted by player, then opponent. A player's rows add up to
+        the list's games, wins, draws and losses.
+    """
+    player = pg["player"].to_numpy(np.int64)
+    opponent = pg["opponent"].to_numpy(np.int64)
+    n = int(max(player.max(initial=-1), opponent.max(initial=-1))) + 2
+    key = (player + 1) * n + (opponent + 1)
+    pair, first = np.unique(key, return_index=True)
+    group = np.searchsorted(pair, key)
+    score = pg["score"].to_numpy(np.float64)
+    expected = pg["expected"].to_numpy(np.float64)
+    known = ~np.isnan(expected)
+    day = pg["day"].to_numpy("datetime64[D]").astype(np.int64)
+
+    def total(values: np.ndarray) -> np.ndarray:
+        out: np.ndarray = np.bincount(group, weights=values, minlength=pair.size)
+        return out
+
+    first_day = np.full(pair.size, np.iinfo(np.int64).max)
+    np.minimum.at(first_day, group, day)
+    last_day = np.full(pair.size, np.iinfo(np.int64).min)
+    np.maximum.at(last_day, group, day)
+    games = np.bincount(group, minlength=pair.size)
+    wins = total(score == 1.0).astype(np.int64)
+    draws = total(score == 0.5).astype(np.int64)
+    return pd.DataFrame(
+        {
+            "player": pair // n - 1,
+            "opponent": pair % n - 1,
+            "games": games,
+            "wins": wins,
+            "draws": draws,
+            "losses": games - wins - draws,
+            "score": total(score),
+            "expected": total(np.where(known, expected, 0.0)),
+            "expected_games": total(known).astype(np.int64),
+            "expected_score": total(np.where(known, score, 0.0)),
+            "first_day": first_day.astype("datetime64[D]"),
+            "last_day": last_day.astype("datetime64[D]"),
+        }
+    )
+
+
 def _top(all_lists: Mapping[dt.date, pd.DataFrame], women_only: bool) -> Top:
     if women_only:
         all_lists = {d: women(f) for d, f in all_lists.items()}
@@ -483,6 +596,17 @@ def view(as_of: dt.date, category: str, tables: Tables, rules: RuleNumbers) -> V
     pg = numbered_player_games(tables.games, number, t_number)
     table = standings.standings(pg, standings.player_tournaments(pg, history))
     cells = standings.crosstable(pg, table)
+    # the lists' changes at the time: each standings row's, and each game's expected score
+    # from the two players' ratings on the list just before its tournament was first rated
+    kept = KeptChanges(tables, number, t_number)
+    before, after, listed = kept.at(table["player"].to_numpy(), table["tournament_id"].to_numpy())
+    table = table.assign(
+        then_before=before, then_after=after, then_change=after - before, then_list=listed
+    )
+    game_tournament = pg["tournament_id"].to_numpy()
+    mine = kept.at(pg["player"].to_numpy(), game_tournament)[0]
+    theirs = kept.at(pg["opponent"].to_numpy(), game_tournament)[0]
+    pg = pg.assign(expected=expected_scores(mine, theirs))
 
     # the top players: the columns they need of the lists (37 and more, filtered twice)
     keep = ["list_date", "player", "name", "country", "rating", "games", "rank", "gy1"]
@@ -507,4 +631,5 @@ def view(as_of: dt.date, category: str, tables: Tables, rules: RuleNumbers) -> V
         crosstable=cells,
         top=_top(all_lists, women_only=False),
         top_women=_top(all_lists, women_only=True),
+        head_to_head=head_to_head(pg),
     )

@@ -418,11 +418,17 @@ def read_pointer(layout: Layout, channel: Channel) -> dict[str, Any] | None:
     return pointer if isinstance(pointer, dict) else None
 
 
-def read_list(entry: Entry) -> pd.DataFrame:
-    """The list of an entry's day (RATINGS), from the entry or from its month's file."""
+def read_list(entry: Entry, months: dict[Path, pd.DataFrame] | None = None) -> pd.DataFrame:
+    """The list of an entry's day (RATINGS), from the entry or from its month's file
+    (``months``: the month files read so far, by path, to read each once for its days)."""
     if not entry.in_month:
         return read_parquet(entry.list_file, RATINGS)
-    return _day_rows(read_parquet(entry.list_file, MONTH_LISTS), entry.day)
+    month = None if months is None else months.get(entry.list_file)
+    if month is None:
+        month = read_parquet(entry.list_file, MONTH_LISTS)
+        if months is not None:
+            months[entry.list_file] = month
+    return _day_rows(month, entry.day)
 
 
 def _day_rows(month: pd.DataFrame, day: dt.date) -> pd.DataFrame:
@@ -487,8 +493,8 @@ def check_tree(layout: Layout) -> list[str]:
     place of a directory that holds the archive itself (``archive/``, ``archive/<list>/``,
     ``months/``) raises :class:`whr.publish.layout.TreeError`: removing it would hide the
     archive, so the run refuses and says how to fix it. A link in place of a backfill's replay
-    (``replay/<D>.parquet``, which the run only reads) is left where it is, and said: it is not
-    read.
+    (which the run only reads) is left where it is and said, never followed
+    (:func:`whr.publish.replay.check`).
     """
     said: list[str] = []
 
@@ -523,26 +529,7 @@ def check_tree(layout: Layout) -> list[str]:
         if is_dir(layout.months(channel)):
             for path in sorted(layout.months(channel).iterdir()):
                 unplant(path)
-        said += _replay_links(layout, channel)
     return said
-
-
-def _replay_links(layout: Layout, channel: Channel) -> list[str]:
-    """A line for each replay of the backfill that is a symbolic link: the run does not read it
-    (:func:`whr.publish.replay.newest_replay` reads files only)."""
-    folder = layout.archive(channel) / "replay"
-    if not is_dir(folder):
-        return []
-    return [
-        line(
-            IGNORED,
-            f"{path} is a symbolic link (to {link_target(path)}), not a file: a run never follows "
-            "a link out of the tree, so its rows are not carried into the lists; put the file "
-            "itself there (rif-rating backfill writes it) or remove the link",
-        )
-        for path in sorted(folder.iterdir())
-        if path.suffix == ".parquet" and kind(path) == "link"
-    ]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -42,11 +42,13 @@ import pandas as pd
 import pyarrow as pa
 
 from whr.lists import Previous, RuleNumbers, Snapshot, Tables, View
+from whr.lists import record as lists_record
 from whr.lists import view as lists_view
 from whr.lists.at_the_time import carry
-from whr.publish import gates
+from whr.publish import gates, replay
 from whr.publish.archive import (
     DAMAGED,
+    IGNORED,
     KEPT,
     REPAIRED,
     Entry,
@@ -87,13 +89,13 @@ from whr.publish.files import (
 from whr.publish.layout import DAY, Channel, Layout
 from whr.publish.lock import COMMIT, hold
 from whr.publish.parquet import jsonable, versions, write_entry
-from whr.publish.replay import newest_replay
 from whr.run import Run
 from whr.tables import (
     FACTS_NEEDED,
     FORMAT_VERSION,
     HISTORY,
     RATED_GAMES,
+    RECORD,
     TOURNAMENT_CHANGES,
     SourceData,
     empty,
@@ -198,7 +200,7 @@ def tidy(
 # Rendering the site of an entry
 
 
-ADDED = {"tournament_changes": 5}
+ADDED = {"tournament_changes": 5, "record": 6}
 """Tables of :class:`whr.lists.Tables` added by a later format (stem -> its first
 ``FORMAT_VERSION``): an entry written before it has none, and reads as an empty table."""
 
@@ -236,12 +238,15 @@ def render_site(layout: Layout, entry: Entry, target: Path, view: View | None = 
     links = {
         "data": os.path.relpath(layout.day(entry.channel, entry.day), site) + "/",
         "archive": os.path.relpath(layout.archive_html, site),
+        "days": os.path.relpath(layout.archive(entry.channel), site) + "/",
     }
+    # the published days up to this one (the feed's entries)
+    days = sorted({d for d in layout.days(entry.channel) if d <= entry.day} | {entry.day})
     try:
         write(
             target,
             view,
-            {**entry.manifest, "links": links},
+            {**entry.manifest, "links": links, "days": [d.isoformat() for d in days]},
             base_url=options.get("base_url"),
             game_links=bool(options.get("game_links", False)),
         )
@@ -407,7 +412,10 @@ def _recover_channel(
     site = _site(layout, channel, found, hashes)
     told = compact(layout, channel, found, hashes, sums)  # restores what it can
     final = scan(layout, channel, hashes=hashes, sums=sums)
+    replays = replay.check(layout, channel, final.good, hashes)
     said += [line(DAMAGED, d.what) for d in final.damaged] + site + told
+    said += [line(DAMAGED, what) for what in replays.bad]
+    said += [line(IGNORED, what) for what in replays.ignored]
     said += _pages(layout, final, sums, hashes)
     return said, final
 
@@ -584,46 +592,84 @@ def _checked(entry: Entry, name: str, schema: pa.Schema) -> pd.DataFrame:
     return read_parquet(entry.path / name, schema)
 
 
-def _changes(layout: Layout, entry: Entry) -> pd.DataFrame | None:
+def _changes(entry: Entry, replayed: replay.Replay | None) -> pd.DataFrame | None:
     """The changes at the time carried to the list after ``entry``: the entry's own table,
-    with the rows of the newest backfill (:mod:`whr.publish.replay`) for the tournaments it
-    has none of, up to its day (the archive's own rows first: where they overlap, the two
-    agree). None when there is neither."""
+    with the rows of the newest replay that checks (:mod:`whr.publish.replay`) for the
+    tournaments it has none of, up to its day (the archive's own rows first: where they
+    overlap, the two agree). None when there is neither."""
     name = "tournament_changes.parquet"
     kept = _checked(entry, name, TOURNAMENT_CHANGES) if name in entry.manifest["files"] else None
-    replayed = newest_replay(layout, entry.channel)
     if replayed is None:
         return kept
-    replayed = replayed[[d <= entry.day for d in replayed["first_list_date"]]]
-    return carry([kept, replayed])
+    rows = replayed.changes()
+    return carry([kept, rows[[d <= entry.day for d in rows["first_list_date"]]]])
 
 
-def _previous(layout: Layout, published: list[Entry], day: dt.date) -> Previous | None:
+def _record(entry: Entry, published: list[Entry], replayed: replay.Replay | None) -> pd.DataFrame:
+    """The record carried to the list after ``entry``: the entry's own (``record.parquet``)
+    or, for an entry written before the record began, the record of every list the archive
+    holds up to it (each day's list, read after its checksum was checked); before the
+    archive's first list, the newest replay's rows (:func:`whr.lists.record.carry`)."""
+    name = "record.parquet"
+    if name in entry.manifest["files"]:
+        kept = _checked(entry, name, RECORD)
+    else:
+        months: dict[Path, pd.DataFrame] = {}  # a month's file read once for its days
+        lists = (read_list(e, months) for e in published if e.day <= entry.day)
+        kept = lists_record.extend(None, lists)
+    start = min(kept["list_date"]) if len(kept) else entry.day
+    return lists_record.carry(replayed.record() if replayed else None, kept, start)
+
+
+def _carried(
+    entry: Entry, published: list[Entry], replays: replay.Checked
+) -> tuple[pd.DataFrame | None, pd.DataFrame | None, tuple[str, ...]]:
+    """What the list after ``entry`` carries on: the changes at the time and the record, with
+    the newest replay that checks; and what went wrong (a replay that does not check is never
+    read; one that cannot be read after all is left out, and said)."""
+    said = list(replays.bad)
+    replayed = replays.newest
+    try:
+        return _changes(entry, replayed), _record(entry, published, replayed), tuple(said)
+    except Exception as exc:
+        if replayed is None:
+            raise
+        said.append(f"{replayed.path} could not be read ({exc}): it is not used; run "
+                    "rif-rating backfill again")  # fmt: skip
+    return _changes(entry, None), _record(entry, published, None), tuple(said)
+
+
+def _previous(
+    layout: Layout, published: list[Entry], day: dt.date, replays: replay.Checked
+) -> Previous | None:
     """The previous list of the same kind: its rows and, when the entry still holds them, its
-    rating history (for the split of the changes), its games and its changes at the time
-    (for the tournaments new to the next list). One that cannot be read says why."""
+    rating history (for the split of the changes), its games, its changes at the time and its
+    record (for the tournaments new to the next list, and the next list's record). One that
+    cannot be read says why; a replay that does not check is never read, and said."""
     earlier = [e for e in published if e.day < day]
     if not earlier:
         return None
     entry = earlier[-1]
-    try:
+    changes, said, warnings = None, None, tuple(replays.bad)
+    try:  # what was kept is carried on, even when the list cannot be read
+        changes, said, warnings = _carried(entry, published, replays)
         rows = read_list(entry)  # its checksum was checked by the repair's scan
         if not entry.full:
-            return Previous(entry.day, rows, changes=_changes(layout, entry))
+            return Previous(entry.day, rows, changes=changes, record=said, warnings=warnings)
         return Previous(
             entry.day,
             rows,
             _checked(entry, "history.parquet", HISTORY),
             games=_checked(entry, "games.parquet", GAMES_ON_LIST),
-            changes=_changes(layout, entry),
+            changes=changes,
+            record=said,
+            warnings=warnings,
         )
     except Exception as exc:  # a damaged Parquet file raises pyarrow's own errors
         what = exc if isinstance(exc, (StateError, OSError)) else f"{type(exc).__name__}: {exc}"
-        try:  # what was kept is carried on, even when the list cannot be read
-            kept = _changes(layout, entry)
-        except Exception:
-            kept = None
-        return Previous(entry.day, None, problem=str(what), changes=kept)
+        return Previous(
+            entry.day, None, problem=str(what), changes=changes, record=said, warnings=warnings
+        )
 
 
 def previous(run: Run, category: str) -> Previous | None:
@@ -641,7 +687,8 @@ def previous(run: Run, category: str) -> Previous | None:
     with hold(layout.out, wait=run.wait):
         with COMMIT:
             _, scans = _repair(layout, [channel], {})
-        return _previous(layout, scans[channel].good, run.as_of)
+        good = scans[channel].good
+        return _previous(layout, good, run.as_of, replay.check(layout, channel, good))
 
 
 def _built_against(published: list[Entry], snapshot: Snapshot) -> Entry | None:

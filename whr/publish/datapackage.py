@@ -41,6 +41,7 @@ from whr.tables import (
     PLAYERS,
     RATED_GAMES,
     RATINGS,
+    RECORD,
     TOURNAMENT_CHANGES,
     TOURNAMENTS,
     described,
@@ -99,6 +100,7 @@ DAY_FILES = (
         TOURNAMENT_CHANGES,
         "each player's change in each tournament at the time it was first rated",
     ),
+    File("record.parquet", RECORD, "what the lists said about every player, as published"),
 )
 """The tables of the newest archived day (``OUT/archive/<list>/<D>/``); its list is the site's
 ``ratings.parquet`` (the same bytes), and its ``facts_needed.csv`` the site's too."""

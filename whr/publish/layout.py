@@ -17,9 +17,9 @@
                                     the lists of every day of a closed month, together; the
                                     name holds the start of the file's sha256, so that a new
                                     version is written beside the old one
-    OUT/archive/<list>/replay/<D>.parquet
-                                    each tournament's change at the time, replayed from the
-                                    games known on D (``rif-rating backfill``)
+    OUT/archive/<list>/replay/<D>/  the backfill's replay of the games known on D
+                                    (``rif-rating backfill``): manifest.json,
+                                    tournament_changes.parquet, record.parquet
     OUT/archive/<list>/.work-<token>/
                                     work in progress of the run that holds the lock
     OUT/.lock                       the lock (see :mod:`whr.publish.lock`)
@@ -142,9 +142,9 @@ class Layout:
         return self.archive(channel) / day.isoformat()
 
     def replay(self, channel: Channel, day: dt.date) -> Path:
-        """The table of each tournament's change at the time, replayed from the games known
-        on ``day`` (``whr.lists.at_the_time.replay``)."""
-        return self.archive(channel) / "replay" / f"{day.isoformat()}.parquet"
+        """The replay of the games known on ``day`` (``rif-rating backfill``): a directory of
+        its tables and manifest (:mod:`whr.publish.replay`)."""
+        return self.archive(channel) / "replay" / day.isoformat()
 
     def months(self, channel: Channel) -> Path:
         return self.archive(channel) / "months"

@@ -14,10 +14,10 @@ import datetime as dt
 import importlib.metadata
 import io
 import platform
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import asdict, is_dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import pandas as pd
 import pyarrow as pa
@@ -36,6 +36,12 @@ CSV_DECIMALS = 2
 CSV_FORMULA = r"^[=+\-@\t\r]"
 """A text cell starting with one of these (``= + - @``, a tab, a carriage return) is one a
 spreadsheet would run as a formula."""
+
+
+class Tabled(Protocol):
+    """Tables to write: ``items()`` gives each one's file stem, frame and schema."""
+
+    def items(self) -> Iterable[tuple[str, pd.DataFrame, pa.Schema]]: ...
 
 
 class PublishError(RuntimeError):
@@ -126,9 +132,11 @@ def versions() -> dict[str, str | None]:
 
 def write_entry(
     path: Path,
-    tables: Tables,
+    tables: Tables | Tabled,
     info: Mapping[str, Any],
     csv: Mapping[str, tuple[pd.DataFrame, pa.Schema]] | None = None,
+    *,
+    metadata: dict[bytes, bytes] | None = None,
 ) -> dict[str, Any]:
     """Write a day's tables and manifest into the new directory ``path``; return the manifest.
 
@@ -137,20 +145,25 @@ def write_entry(
     path : Path
         A new, empty directory (the entry as it is being prepared).
     tables : whr.lists.Tables
-        The day's tables, each written as ``<name>.parquet`` with its schema.
+        The day's tables, each written as ``<name>.parquet`` with its schema (or any tables
+        given by ``items()`` as ``(name, frame, schema)``, as a replay's).
     info : mapping
         The manifest's facts (list, parameters, run, inputs, counts, ...); ``parameters`` also
         go into every Parquet file's metadata. ``files`` is added here.
     csv : mapping of str to (DataFrame, pyarrow.Schema), optional
         Further files written as CSV (:func:`csv_text`), by file name: each table with its
         declared schema.
+    metadata : dict, optional
+        Every Parquet file's key-value metadata; default: the format version and the
+        ``parameters`` of ``info``.
 
     Raises
     ------
     PublishError
         When a written file does not read back as written.
     """
-    metadata = parquet_metadata(jsonable(info.get("parameters")))
+    if metadata is None:
+        metadata = parquet_metadata(jsonable(info.get("parameters")))
     files: dict[str, dict[str, Any]] = {}
     for stem, frame, schema in tables.items():
         name = f"{stem}.parquet"

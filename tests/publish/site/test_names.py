@@ -49,9 +49,11 @@ def test_reserved_and_case_twin_ids_publish_as_distinct_files(tmp_path):
     inp = support.inputs(300, ids={0: "CON", 1: "abc", 2: "ABC"})
     support.publish_inputs(tmp_path, inp)
     site = support.site_of(tmp_path)
-    files = [p.name.lower() for p in (site / "p").iterdir()]
+    files = [p.name.lower() for p in (site / "p").glob("*.html")]
     assert len(files) == len(set(files)) == len(read_data(site, "players")["id"])
     assert not {"con.html", "abc.html"} & set(files)
+    data = {p.name.lower() for p in (site / "p").glob("*.json")}  # each beside its page
+    assert data == {f[: -len(".html")] + ".json" for f in files}
 
 
 def test_namesakes_are_told_apart(published, small):

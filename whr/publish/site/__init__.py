@@ -16,6 +16,8 @@ is declared in :mod:`.contract`, and each page family has its module:
     excluded.py     excluded.html                                  games read but not rated
     about.py        about.html
     exports.py      ratings.csv, exclusions.csv, players.json, sitemap.xml (with a public address)
+    player_data.py  p/<id>.json                                    each player's data, for programs
+    feed.py         feed.xml                                       the list's Atom feed
     archive.py      the archive's pages (a day's page, archive.html, the root redirect)
 
 The site is self-contained and works from ``file://``: one stylesheet, one page script (the
@@ -44,9 +46,11 @@ from whr.publish.site import (
     countries,
     excluded,
     exports,
+    feed,
     i18n,
     lists,
     plain,
+    player_data,
     players,
     top,
     tournaments,
@@ -156,7 +160,8 @@ def write(
     r.data("players", "players", players.data(site))  # the pages name these two data files
     tournaments.write_index(r)
     current = lists.list_data(view.current)
-    pages = Pages(r, [players.pages(r, current), tournaments.pages(r)], processes)
+    families = [players.pages(r, current), tournaments.pages(r), player_data.pages(r)]
+    pages = Pages(r, families, processes)
     try:  # while the worker processes (if any) write the player and tournament pages
         lists.write(r, current)
         countries.write(r, current)
@@ -175,6 +180,7 @@ def write(
         exports.write_ratings(r)
         exports.write_exclusions(r, not_rated)
         exports.write_players(r)
+        feed.write(r)  # feed.xml
     except BaseException:
         pages.stop()
         raise

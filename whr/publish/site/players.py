@@ -12,7 +12,6 @@ import pandas as pd
 from markupsafe import Markup, escape
 
 from whr.lists import RuleNumbers, View
-from whr.lists.views import positions
 from whr.publish.site import plain
 from whr.publish.site.contract import (
     CFG,
@@ -282,7 +281,11 @@ class Columns:
         self.ev_perf = ev["performance"].to_numpy(np.float64)
         self.ev_bound = ev["performance_bound"].to_numpy(np.int64)
         self.ev_first = days(ev["first_day"])
-        *self.ev_then, self.ev_list = at_the_time(view, self.ev_number, self.ev_tournament)
+        # the change at the time (the view's, from the kept table), each rounded once, so that
+        # after - before is the change as displayed; the day of the list that first rated it
+        self.ev_then = [np.rint(ev[c].to_numpy(np.float64)) for c in ("then_before", "then_after")]
+        listed = ev["then_list"].to_numpy("datetime64[D]")
+        self.ev_list = np.where(np.isnat(listed), -1, listed.astype(np.int64))
 
     def _games(self, site: Site) -> None:
         """Each player's games, by event, in playing order within each tournament."""
@@ -388,29 +391,6 @@ def player_pages(r: Renderer, cols: Columns, page: Stencil, lo: int, hi: int) ->
             data=Markup(safe_in_script(payload)),
         )
         r.write(f"p/{cols.page[i]}.html", html)
-
-
-def at_the_time(
-    view: View, number: np.ndarray, tournament: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The rating before and after each event (player ``number``, ``tournament`` number) at
-    the time (``tournament_changes``), each rounded once to whole Elo, so that their
-    difference is the change as displayed; NaN where the list kept none (before: also new).
-    Third, the day of the list that first rated it (days since 1970-01-01; -1 none kept)."""
-    kept = view.tables.tournament_changes
-    p = positions(view.players["player"].astype("str"), kept["player"].astype("str"))
-    t = positions(view.tournaments["tournament_id"], kept["tournament_id"].astype("str"))
-    n_t = max(len(view.tournaments), 1)
-    key = np.where((p >= 0) & (t >= 0), p * n_t + t, -1)
-    at = pd.Index(key).get_indexer(number * n_t + tournament)
-    found = at >= 0
-    out = []
-    for column in ("rating_before", "rating_after"):
-        values = np.rint(kept[column].to_numpy(np.float64))
-        out.append(np.where(found, values[np.maximum(at, 0)] if len(values) else np.nan, np.nan))
-    listed = days(kept["first_list_date"]) if len(kept) else np.zeros(0, np.int64)
-    first = np.where(found, listed[np.maximum(at, 0)] if len(listed) else -1, -1)
-    return out[0], out[1], first.astype(np.int64)
 
 
 def rating_days(

@@ -1,0 +1,297 @@
+"""``p/<id>.json`` beside each player page: one player's data, for apps and bots.
+
+One JSON object per listed player (the page's file name, with ``.json``), described in
+``docs/data-dictionary.md``: the format version, the list and its day; the player's facts (their
+row of the list on D: rating, uncertainty, rank, status, games, best published rating, today's
+estimated peak, ...); ``published``, what the lists said (the record, :mod:`whr.lists.record`:
+``{date, rating, uncertainty, rank, status}`` per row); ``estimate``, today's whole-history
+estimate on each of the player's rating days (``{date, rating, uncertainty}``); ``tournaments``,
+with the change the lists gave them at the time (``before``, ``after``, ``change``, the day of
+the list, ``list_date``; null where none was kept); ``opponents``, their results against each
+opponent over the rated games (wins, draws and losses add up to the list's) with the expected
+score from the ratings at the time (the sum over ``expected_games``, the games in which both
+ratings were known: all of them, for a player who was on the list before each of their
+tournaments with the opponent, when wins + draws / 2 is the score to set against it).
+
+Lean, since there is one per player (tens of thousands at 1M games): ``published`` holds the
+record's rows that tell the player's story (:func:`_telling`), not the drift of the best
+rating between them; the games themselves (dates, rounds, opponents' ratings) are in the
+player's page and in ``games.parquet``.
+
+Written in chunks of players, by the page workers (:class:`whr.publish.site.frame.Pages`): the
+view's tables are sorted by player once, as plain arrays; for each chunk, every row of a
+section is made as text by Arrow and the rows joined per player (no Python object per row, and
+only one chunk's text at a time).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from whr.lists.views import positions
+from whr.publish.site.frame import Family, Renderer, Stencil, bounds, days, floats
+from whr.tables import FORMAT_VERSION
+
+__all__ = ["pages"]
+
+Column = Any
+"""A column of JSON text (a pyarrow string array; typed loosely: pyarrow's stubs type its
+compute functions' results as scalars or arrays)."""
+
+DECIMALS = 2
+"""Decimals of the Elo values (as the CSV files have them)."""
+
+
+def _text(values: list[Any]) -> Column:
+    """Values as JSON text (strings quoted and escaped; None as null)."""
+    return pa.array([json.dumps(v, ensure_ascii=False) for v in values], pa.string())
+
+
+def _numbers(values: np.ndarray, decimals: int | None = DECIMALS) -> Column:
+    """Numbers as JSON text: rounded to ``decimals`` (None or 0: integers), null for NaN."""
+    a = np.asarray(values, np.float64)
+    missing = np.isnan(a)
+    if not decimals:
+        array = pa.array(np.where(missing, 0, np.rint(a)).astype(np.int64), mask=missing)
+    else:
+        array = pa.array(np.round(np.where(missing, 0.0, a), decimals), mask=missing)
+    return pc.cast(array, pa.string()).fill_null("null")
+
+
+NO_DAY = np.iinfo(np.int64).min
+"""A missing day, as days since 1970-01-01 (NaT's integer)."""
+
+
+def _dates(day_numbers: np.ndarray) -> Column:
+    """Days since 1970-01-01 as quoted ISO dates, null for none (:data:`NO_DAY`)."""
+    d = np.asarray(day_numbers, np.int64)
+    missing = d == NO_DAY
+    array = pa.array(np.where(missing, 0, d).astype(np.int32), pa.int32(), mask=missing)
+    text: Column = pc.cast(pc.cast(array, pa.date32()), pa.string())
+    return pc.binary_join_element_wise('"', text, '"', "").fill_null("null")
+
+
+class Section:
+    """One array of a player's JSON: its rows sorted by player number (``number``), each an
+    object of ``fields``: ``(key, kind, values)``, where kind is ``"number"`` (with the
+    decimals as ``"number:0"``...), ``"integer"``, ``"date"`` (days since 1970-01-01) or
+    ``"text"`` (``values`` a pair: the JSON text of each distinct value, and each row's code
+    into it)."""
+
+    def __init__(self, number: np.ndarray, fields: list[tuple[str, str, Any]]) -> None:
+        self.number = np.asarray(number, np.int64)
+        self.fields = fields
+
+    def arrays(self, lo: int, hi: int) -> list[str]:
+        """The JSON array of each player lo..hi-1."""
+        a, b = (int(x) for x in np.searchsorted(self.number, [lo, hi]))
+        parts: list[Any] = []
+        for k, (key, kind, values) in enumerate(self.fields):
+            parts.append(("{" if k == 0 else ",") + json.dumps(key) + ":")
+            if kind == "text":
+                texts, codes = values
+                parts.append(texts.take(pa.array(codes[a:b])))
+            elif kind == "date":
+                parts.append(_dates(values[a:b]))
+            elif kind == "integer":
+                parts.append(_numbers(values[a:b], None))
+            else:
+                decimals = int(kind.partition(":")[2] or DECIMALS)
+                parts.append(_numbers(values[a:b], decimals))
+        rows = pc.binary_join_element_wise(*parts, "}", "") if b > a else pa.array([], pa.string())
+        starts, ends = bounds(self.number[a:b], lo, hi)
+        offsets: Column = pa.array(np.append(starts, ends[-1] if hi > lo else 0).astype(np.int32))
+        joined: Column = pc.binary_join(pa.ListArray.from_arrays(offsets, rows), ",")
+        return [f"[{x}]" for x in joined.to_pylist()]
+
+
+def _coded(values: pd.Series | list[Any]) -> tuple[Column, np.ndarray]:
+    """Text values as (the JSON text of each distinct value, each value's code)."""
+    codes, uniques = pd.factorize(pd.Series(values, dtype=object), use_na_sentinel=False)
+    return _text([None if u is None or u != u else u for u in uniques.tolist()]), codes
+
+
+def _sorted(frame: pd.DataFrame, by: list[str]) -> pd.DataFrame:
+    return frame.sort_values(by, kind="stable").reset_index(drop=True)
+
+
+def _telling(kept: pd.DataFrame) -> np.ndarray:
+    """The record's rows a player's ``published`` holds (``kept`` by player number ``_n``,
+    then day): the first; those whose rated games or status changed; each December 31; the
+    first row of the best rating and of the best rank. The other rows of the record, the new
+    best ratings and ranks that a later one passed (a rating drifts up on many lists without a
+    game), stay in ``record.parquet``: they are most of its rows and would be most of these
+    files' bytes."""
+    n = kept["_n"].to_numpy(np.int64)
+    first = np.r_[True, n[1:] != n[:-1]] if len(n) else np.zeros(0, bool)
+    games = kept["games"].to_numpy(np.int64)
+    status = kept["status"].to_numpy(object)
+    changed = first.copy()
+    changed[1:] |= (games[1:] != games[:-1]) | (status[1:] != status[:-1])
+    day = days(kept["list_date"]).astype("datetime64[D]")
+    year_end = (day + 1).astype("datetime64[Y]") != day.astype("datetime64[Y]")  # December 31
+    rating = kept["rating"].to_numpy(np.float64)
+    rank = floats(kept["rank"])
+    frame = pd.DataFrame({"n": n, "rating": rating, "rank": np.where(np.isnan(rank), np.inf, rank)})
+    best = np.zeros(len(n), bool)
+    best[frame.groupby("n", sort=False)["rating"].idxmax().to_numpy()] = True
+    ranked = frame[np.isfinite(frame["rank"])]
+    best[ranked.groupby("n", sort=False)["rank"].idxmin().to_numpy()] = True
+    out: np.ndarray = changed | year_end | best
+    return out
+
+
+class Columns:
+    """What the chunks read, prepared once: the players' facts as JSON text, and the sections
+    sorted by player number (plain arrays: the chunks may run in forked worker processes)."""
+
+    def __init__(self, r: Renderer) -> None:
+        site, view = r.site, r.site.view
+        p = site.players
+        self.n = len(p)
+        self.pages = p["page"].tolist()
+        self.head = (
+            f'{{"format":{FORMAT_VERSION},"list":{json.dumps(view.category)},'
+            f'"date":"{view.as_of.isoformat()}",'
+        )
+        number = pa.array(p["player"].astype("str").to_numpy(object))
+
+        # the facts: the player's row of the list on D, by player number
+        f = view.current.frame
+        at = pd.Index(f["player"].to_numpy(object)).get_indexer(p["player"].to_numpy(object))
+        row = f.iloc[at].reset_index(drop=True)
+        every = np.arange(self.n)
+        facts: list[tuple[str, str, Any]] = [
+            ("id", "text", _coded(p["player"].tolist())),
+            ("name", "text", _coded(p["name"].tolist())),
+            ("native_name", "text", _coded([x or None for x in p["native"].tolist()])),
+            ("country", "text", _coded([x or None for x in p["country"].tolist()])),
+            ("country_name", "text", _coded([x or None for x in p["country_name"].tolist()])),
+            ("city", "text", _coded([x or None for x in p["city"].tolist()])),
+            ("female", "text", _coded(p["female"].astype(bool).tolist())),
+            ("birth_year", "integer", np.where(p["birth_year"] > 0, p["birth_year"], np.nan)),
+            ("rating", "number", floats(row["rating"])),
+            ("uncertainty", "number", floats(row["uncertainty"])),
+            ("rank", "integer", floats(row["rank"])),
+            ("country_rank", "integer", floats(row["country_rank"])),
+            ("status", "text", _coded(row["status"].tolist())),
+            *(
+                (c, "integer", floats(row[c]))
+                for c in ("games", "wins", "draws", "losses", "gy1", "gy2", "gy5")
+            ),
+            ("first_game", "date", days(row["first_game"])),
+            ("last_game", "date", days(row["last_game"])),
+            ("best_rating", "number", floats(row["best_rating"])),
+            ("best_date", "date", days(row["best_date"])),
+            ("best_estimate", "number", floats(row["best_estimate"])),
+            ("best_estimate_date", "date", days(row["best_estimate_date"])),
+            ("rating_change", "number", floats(row["rating_change"])),
+            ("previous_rank", "integer", floats(row["previous_rank"])),
+        ]
+        self.facts = Section(every, facts)
+
+        # published: what the lists said (the record's rows that tell the story)
+        kept = view.tables.record
+        kept = kept.assign(_n=positions(number, kept["player"].astype("str")))
+        kept = _sorted(kept[kept["_n"] >= 0], ["_n", "list_date"])
+        kept = kept[_telling(kept)]
+        self.published = Section(
+            kept["_n"].to_numpy(np.int64),
+            [
+                ("date", "date", days(kept["list_date"])),
+                ("rating", "number", kept["rating"].to_numpy(np.float64)),
+                ("uncertainty", "number", kept["uncertainty"].to_numpy(np.float64)),
+                ("rank", "integer", floats(kept["rank"])),
+                ("status", "text", _coded(kept["status"].tolist())),
+            ],
+        )
+
+        # estimate: today's fit on each rating day (the view's history: by player number, day)
+        h = view.history
+        self.estimate = Section(
+            h["player"].to_numpy(np.int64),
+            [
+                ("date", "date", days(h["date"])),
+                ("rating", "number", h["rating"].to_numpy(np.float64)),
+                ("uncertainty", "number", h["uncertainty"].to_numpy(np.float64)),
+            ],
+        )
+
+        # tournaments: the standings' rows, by player, newest first
+        st = view.standings
+        order = np.lexsort(
+            (
+                -st["tournament_id"].to_numpy(np.int64),
+                -days(st["last_day"]),
+                st["player"].to_numpy(np.int64),
+            )
+        )
+        st = st.iloc[order].reset_index(drop=True)
+        t = st["tournament_id"].to_numpy(np.int64)
+        listed = st["then_list"].to_numpy("datetime64[D]")
+        self.tournaments = Section(
+            st["player"].to_numpy(np.int64),
+            [
+                (
+                    "id",
+                    "text",
+                    (_text(view.tournaments["tournament_id"].astype("str").tolist()), t),
+                ),
+                (
+                    "name",
+                    "text",
+                    (_text([x or None for x in site.tournaments["name"].tolist()]), t),
+                ),
+                ("last_day", "date", days(st["last_day"])),
+                ("games", "integer", st["games"].to_numpy(np.float64)),
+                ("score", "number:1", st["score"].to_numpy(np.float64)),
+                ("performance", "number:0", st["performance"].to_numpy(np.float64)),
+                ("list_date", "date", np.where(np.isnat(listed), NO_DAY, listed.astype(np.int64))),
+                ("before", "number", st["then_before"].to_numpy(np.float64)),
+                ("after", "number", st["then_after"].to_numpy(np.float64)),
+                ("change", "number", st["then_change"].to_numpy(np.float64)),
+            ],
+        )
+
+        # opponents: head to head, by player, then opponent
+        hh = view.head_to_head
+        hh = hh[(hh["player"] >= 0) & (hh["opponent"] >= 0)]
+        self.opponents = Section(
+            hh["player"].to_numpy(np.int64),
+            [
+                ("player", "text", (_text(p["player"].tolist()), hh["opponent"].to_numpy())),
+                *((c, "integer", hh[c].to_numpy(np.float64)) for c in ("wins", "draws", "losses")),
+                ("expected", "number", hh["expected"].to_numpy(np.float64)),
+                ("expected_games", "integer", hh["expected_games"].to_numpy(np.float64)),
+            ],
+        )
+
+
+def write_chunk(r: Renderer, cols: Columns, page: Stencil, lo: int, hi: int) -> None:
+    """Write ``p/<page>.json`` for the players numbered lo..hi-1."""
+    sections = [
+        cols.facts.arrays(lo, hi),
+        *(s.arrays(lo, hi) for s in (cols.published, cols.estimate)),
+        *(s.arrays(lo, hi) for s in (cols.tournaments, cols.opponents)),
+    ]
+    for k, (facts, published, estimate, tournaments, opponents) in enumerate(
+        zip(*sections, strict=True)
+    ):
+        r.write(
+            f"p/{cols.pages[lo + k]}.json",
+            f"{cols.head}{facts[2:-2]},"
+            f'"published":{published},"estimate":{estimate},'
+            f'"tournaments":{tournaments},"opponents":{opponents}}}\n',
+        )
+
+
+def pages(r: Renderer) -> Family:
+    """The players' JSON files, to be written in chunks (:class:`frame.Pages`)."""
+    cols = Columns(r)
+    return Family(write_chunk, cols, Stencil("", ()), cols.n, [f"p/{p}.json" for p in cols.pages])
