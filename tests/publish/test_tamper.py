@@ -176,9 +176,9 @@ def test_a_replay_that_is_a_link_is_said_to_be_ignored(tree, tmp_path):
     link.symlink_to(elsewhere)
     said = recover(tree)
     assert said == [
-        f"ignored: {link} is a symbolic link (to {elsewhere}), not a file: a run never follows "
-        "a link out of the tree, so its rows are not carried into the lists; put the file "
-        "itself there (rif-rating backfill writes it) or remove the link"
+        f"ignored: {link} is a symbolic link (to {elsewhere}), not a replay: a run never "
+        "follows a link out of the tree, so it is not used; put the replay itself there "
+        "(rif-rating backfill writes it) or remove the link"
     ]
     assert link.is_symlink() and file_sha256(elsewhere) == before
     found = verify(tree)
