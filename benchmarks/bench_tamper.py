@@ -10,7 +10,7 @@ A flip is caught when a ``damaged:`` line names the file (``--verify`` also exit
 ``published.json`` then advertises only files that match their checksums. Prints the files
 flipped, caught and missed, by kind of file and by check, and the time.
 
-Usage: python3 benchmarks/bench_tamper.py [--positions first,middle,last] [--games 300]
+Usage: python3 benchmarks/bench_tamper.py [--positions first,middle,last] [--games 300] [--files N]
 """
 
 from __future__ import annotations
@@ -33,6 +33,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", default=",".join(tamper.POSITIONS))
     parser.add_argument("--games", type=int, default=300)
+    parser.add_argument(
+        "--files", type=int, default=0, help="flip only the first N files (0: every one)"
+    )
     args = parser.parse_args()
     positions = args.positions.split(",")
     given = support.inputs(args.games)
@@ -41,6 +44,8 @@ def main() -> None:
         base, out = Path(tmp) / "base", Path(tmp) / "out"
         tamper.build(base, given)
         files = tamper.archived(base)
+        if args.files:
+            files = files[: args.files]
         print(
             f"tree: {len(files)} archived files, {sum(p.stat().st_size for p in files):,} bytes "
             f"({time.perf_counter() - started:.1f} s to publish); load average "

@@ -49,6 +49,11 @@ TINY: dict[str, tuple[list[str], str, bool]] = {
     ),
     "bench_publish.py": (["--games", "1500"], "lists + render", False),
     "bench_select.py": (["--games", "1500", "--repeat", "1"], "rated", False),
+    "bench_tamper.py": (
+        ["--games", "300", "--positions", "middle", "--files", "1"],
+        "caught by --verify",
+        False,
+    ),
 }
 
 

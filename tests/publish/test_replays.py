@@ -121,6 +121,14 @@ def _foreign_tree(path: Path, out: Path, history: support.Inputs) -> str:
     return "written into another published tree"
 
 
+def _edited_manifest(path: Path, out: Path, history: support.Inputs) -> str:
+    """The manifest edited where no other check looks (its creation time): the record of
+    checksums, which the backfill wrote as it wrote the manifest, catches it."""
+    file = path / "manifest.json"
+    file.write_text(file.read_text().replace('"created": "2', '"created": "1'))
+    return "does not match the checksum recorded in"
+
+
 def _stale(path: Path, out: Path, history: support.Inputs) -> str:
     """Computed with another w2 than the list's."""
     parameters = support.run(out, FIRST).parameters("renju", "x" * 64)
@@ -138,7 +146,7 @@ def _old(path: Path, out: Path, history: support.Inputs) -> str:
 
 @pytest.mark.parametrize(
     "spoil",
-    [_truncated, _forged, _foreign_list, _foreign_tree, _stale, _old],
+    [_truncated, _forged, _foreign_list, _foreign_tree, _edited_manifest, _stale, _old],
     ids=lambda f: f.__name__[1:],
 )
 def test_a_bad_replay_is_caught_by_the_run_and_by_verify_and_never_used(

@@ -10,6 +10,9 @@ The digests of a published tree form a tree of their own:
   (``published.json``, ``datapackage.json``, ``archive.html``, ``index.html`` of ``OUT``),
   against ``OUT/archive/checksums.json`` (:class:`Checksums`): size and sha256 of each, as the
   run last wrote it;
+- each replay of the backfill (``replay/<D>/``): its tables against its ``manifest.json``,
+  and the manifest against ``checksums.json`` (:func:`whr.publish.replay.check`; the
+  backfill records it as it writes it, under the tree's lock);
 - ``checksums.json`` against its own ``sha256``, the digest of the rest of its text.
 
 So a change of any one archived file, of any byte, is found by the next run and by
@@ -238,6 +241,12 @@ class Checksums:
         """Write ``data`` to ``path`` (a file of the record), recorded first."""
         self.expect({path: data})
         write_bytes(path, data)
+
+    def written(self, path: Path, data: bytes) -> None:
+        """``path`` now holds ``data`` (it was recorded by :meth:`expect` before it was
+        written): its record keeps only that version."""
+        self.files[self.key(path)] = [version(data)]
+        self.save()
 
     def save(self) -> None:
         if not is_dir(self.path.parent):

@@ -412,7 +412,7 @@ def _recover_channel(
     site = _site(layout, channel, found, hashes)
     told = compact(layout, channel, found, hashes, sums)  # restores what it can
     final = scan(layout, channel, hashes=hashes, sums=sums)
-    replays = replay.check(layout, channel, final.good, hashes)
+    replays = replay.check(layout, channel, final.good, hashes, sums)
     said += [line(DAMAGED, d.what) for d in final.damaged] + site + told
     said += [line(DAMAGED, what) for what in replays.bad]
     said += [line(IGNORED, what) for what in replays.ignored]

@@ -38,14 +38,15 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from whr.publish.checksums import Checksums, check_file
 from whr.publish.files import (
     exchange,
     kind,
     make_dir,
     parquet_metadata,
+    read_bytes,
     read_parquet,
     remove,
-    size,
     sync_dir,
     token,
 )
@@ -119,16 +120,17 @@ def _check_one(
     channel: Channel,
     published: list[Entry],
     hashes: dict[Path, Any],
+    sums: Checksums,
 ) -> Replay | str:
     """The replay at ``path`` when it checks, else the sentence that says why not."""
-    from whr.publish.archive import StateError, cached_sha256, read_json
+    from whr.publish.archive import StateError, read_json
 
     fix = f"it is not used; {_AGAIN}, or delete {path}"
+    where = path / "manifest.json"
     try:
-        manifest = read_json(path / "manifest.json", "the replay's manifest", fix)
+        manifest = read_json(where, "the replay's manifest", fix)
     except StateError as exc:
         return str(exc)
-    where = path / "manifest.json"
     if not isinstance(manifest, dict) or not isinstance(manifest.get("files"), dict):
         return f"{where}: not a replay's manifest (no files listed); {fix}"
     named: dict[str, Any] = manifest["list"] if isinstance(manifest.get("list"), dict) else {}
@@ -146,17 +148,12 @@ def _check_one(
         problems.append(f"its manifest lists no {', '.join(missing)}")
     for name, info in files.items():
         file = path / name
-        found = kind(file)
         if name not in FILES or not isinstance(info, dict):
             problems.append(f"its manifest lists {name!r}, not a table of a replay")
-        elif found != "file":
-            problems.append(f"{file} is missing" if found is None else f"{file} is a {found}")
-        elif size(file) != info.get("bytes"):
-            problems.append(f"{file} has {size(file)} bytes, not the {info.get('bytes')} of its "
-                            "manifest (damaged)")  # fmt: skip
-        elif cached_sha256(file, hashes) != info.get("sha256"):
-            problems.append(f"{file} does not match the checksum in its manifest (damaged or "
-                            "altered)")  # fmt: skip
+        else:
+            wrong = check_file(file, info, hashes, "its manifest")
+            if wrong is not None:
+                problems.append(f"{file} {wrong} (damaged or altered)")
     extra = sorted(
         p.name for p in path.iterdir() if p.name not in files and p.name != "manifest.json"
     )
@@ -199,14 +196,30 @@ def _check_one(
             f"from ({own.manifest.get('inputs_sha256')}); it is stale and not used: {_AGAIN} "
             f"on the input of that day, or delete {path}"
         )
+    if sums.problem is None:  # last: the other checks say more of what it is
+        recorded = sums.recorded(where)
+        wrong = (
+            "is not recorded in " + str(sums.path) + " (rif-rating backfill records every "
+            "replay it writes)"
+            if recorded is None
+            else check_file(where, recorded, hashes, str(sums.path))
+        )
+        if wrong is not None:
+            return f"{where} {wrong}: it was not written as it is by rif-rating backfill; {fix}"
     return Replay(channel, day, path, manifest)
 
 
 def check(
-    layout: Layout, channel: Channel, published: list[Entry], hashes: dict[Path, Any] | None = None
+    layout: Layout,
+    channel: Channel,
+    published: list[Entry],
+    hashes: dict[Path, Any] | None = None,
+    sums: Checksums | None = None,
 ) -> Checked:
-    """Check every replay of ``channel`` against its manifest and the list's archive
-    (``published``: its entries that check, oldest first); see the module's notes.
+    """Check every replay of ``channel`` against its manifest, its manifest against the
+    record of checksums (``OUT/archive/checksums.json``, read when ``sums`` is None), and the
+    replay against the list's archive (``published``: its entries that check, oldest first);
+    see the module's notes.
 
     ``hashes`` (:func:`whr.publish.archive.cached_sha256`) spares hashing a file twice in a run.
     Directories and files whose names start with ``.`` (work in progress of a backfill, which
@@ -217,6 +230,7 @@ def check(
     if not real_dir(folder):
         return Checked()
     hashes = {} if hashes is None else hashes
+    sums = Checksums.read(layout.out) if sums is None else sums
     good: list[Replay] = []
     bad: list[str] = []
     ignored: list[str] = []
@@ -230,7 +244,7 @@ def check(
             except ValueError:
                 day = None
             if day is not None:
-                checked = _check_one(path, day, channel, published, hashes)
+                checked = _check_one(path, day, channel, published, hashes, sums)
                 if isinstance(checked, Replay):
                     good.append(checked)
                 else:
@@ -358,8 +372,12 @@ def write_replay(
                     jsonable({**parameters, "until": until, "input_sha256": input_sha256})
                 ),
             )
+            manifest = read_bytes(work / "manifest.json")
+            sums = Checksums.read(layout.out)
+            sums.expect({target / "manifest.json": manifest})  # recorded before it is in place
             exchange(work, target)
             sync_dir(target.parent)
+            sums.written(target / "manifest.json", manifest)
         finally:
             remove(work)
     return target

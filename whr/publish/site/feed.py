@@ -26,7 +26,8 @@ from xml.sax.saxutils import escape, quoteattr
 import numpy as np
 import pandas as pd
 
-from whr.publish.site.frame import Renderer, long_date, signed
+from whr.publish.site.frame import Renderer, long_date
+from whr.publish.site.rows import signed
 
 __all__ = ["MOVERS", "entries", "write"]
 
