@@ -419,7 +419,7 @@ def test_a_signal_leaves_no_prefect_server_behind(tmp_path: Path, signum: int) -
     reader.join()
     stderr = "".join(lines)
     assert run.returncode == 128 + signum, stderr[-2000:]
-    assert any(line.startswith("rif-rating: interrupted") for line in lines)
+    assert any(line.startswith("rif-rating: interrupted") for line in lines), stderr[-3000:]
     for _ in range(100):
         if not _alive(server):
             break
