@@ -207,7 +207,10 @@ def _data(strings: Array) -> bytes:
     if not len(strings):
         return b""
     _, offsets_buffer, data = strings.buffers()
-    offsets = np.frombuffer(offsets_buffer, np.int32, len(strings) + 1, strings.offset * 4)
+    width = np.int64 if pa.types.is_large_string(strings.type) else np.int32
+    offsets = np.frombuffer(
+        offsets_buffer, width, len(strings) + 1, strings.offset * np.dtype(width).itemsize
+    )
     return bytes(data.to_pybytes()[offsets[0] : offsets[-1]])
 
 
