@@ -777,5 +777,12 @@ def natural_order(ids: pd.Series) -> np.ndarray:
     number = np.zeros(len(text), np.int64)
     if digits.any():
         number[digits] = text[digits].astype(np.int64).to_numpy()
-    key = pd.DataFrame({"text_id": ~digits, "number": number, "text": text.to_numpy()})
-    return key.sort_values(["text_id", "number", "text"], kind="stable").index.to_numpy()
+    # the text breaks ties only: it is compared (a sort of distinct texts) only among the ids
+    # that equal others by kind and number (the non-digit ids, "7" and "007")
+    kind = (~digits).astype(np.int64)
+    tied = pd.DataFrame({"kind": kind, "number": number}).duplicated(keep=False).to_numpy()
+    by_text = np.zeros(len(text), np.int64)
+    if tied.any():
+        by_text[tied] = pd.factorize(text[tied].to_numpy(object), sort=True)[0]
+    order: np.ndarray = np.lexsort((by_text, number, kind))  # stable, last key first
+    return order

@@ -112,7 +112,13 @@ class State:
     def codes(self, players: Iterable[str]) -> np.ndarray:
         """The code of each player, a new one for a player not seen before."""
         ids = self.ids
-        out = np.fromiter((ids.setdefault(p, len(ids)) for p in players), np.int64)
+        values = players if isinstance(players, np.ndarray) else np.asarray(list(players), object)
+        # each distinct player looked up once (a hash table in C for the rows)
+        number, distinct = pd.factorize(values, use_na_sentinel=False)
+        table = np.fromiter(
+            (ids.setdefault(p, len(ids)) for p in distinct), np.int64, len(distinct)
+        )
+        out: np.ndarray = table[number]
         grow = len(ids) - self.games.size
         if grow > 0:
             self.games = np.concatenate([self.games, np.zeros(grow, np.int64)])
@@ -158,15 +164,16 @@ class State:
         state = cls()
         if record is None or not len(record):
             return state
-        r = record.iloc[np.lexsort((days_of(record["list_date"]), record["player"].astype(str)))]
-        code = state.codes(r["player"].astype(str).tolist())
+        code = state.codes(record["player"].astype(str).to_numpy(object))
+        order = np.lexsort((days_of(record["list_date"]), code))  # by player, then day
+        code = code[order]
         last = np.r_[code[1:] != code[:-1], True]
         state.seen[code] = True
-        state.games[code[last]] = r["games"].to_numpy(np.int64)[last]
-        state.status[code[last]] = _status_codes(r["status"])[last]
-        np.maximum.at(state.best, code, r["rating"].to_numpy(np.float64))
-        rank = _ranks(r["rank"])
-        np.minimum.at(state.best_rank, code, np.where(rank > 0, rank, _NO_RANK))
+        state.games[code[last]] = record["games"].to_numpy(np.int64)[order][last]
+        state.status[code[last]] = _status_codes(record["status"])[order][last]
+        np.maximum.at(state.best, code, record["rating"].to_numpy(np.float64))
+        rank = _ranks(record["rank"])
+        np.minimum.at(state.best_rank, code, np.where(rank > 0, rank, _NO_RANK)[order])
         return state
 
 
@@ -201,17 +208,22 @@ def _frame(frames: list[pd.DataFrame]) -> pd.DataFrame:
         return empty(RECORD)
     table = pd.concat(frames, ignore_index=True)
     day = days_of(table["list_date"])
-    table = table.assign(list_date=dates_of(day).to_numpy(), _day=day.astype(np.int64))
-    table = table.sort_values(["player", "_day"], kind="stable").reset_index(drop=True)
-    twice = table.duplicated(["player", "_day"]).to_numpy()
-    if twice.any():
-        row = table[twice].iloc[0]
+    # by player (the distinct ids sorted, not every row's), then day
+    code, _ = pd.factorize(table["player"].astype(str).to_numpy(object), sort=True)
+    number = day.astype(np.int64)
+    order = np.lexsort((number, code))
+    code, number = code[order], number[order]
+    twice = np.flatnonzero((code[1:] == code[:-1]) & (number[1:] == number[:-1]))
+    table = table.iloc[order].reset_index(drop=True)
+    table["list_date"] = dates_of(day[order]).to_numpy()
+    if twice.size:
+        row = table.iloc[int(twice[0]) + 1]
         raise ValueError(
             f"player {row['player']!r} has two rows for the list of {row['list_date']}"
         )
     # as a written file reads back: a nullable integer column as float64
     table["rank"] = table["rank"].astype("float64")
-    return conform(table.drop(columns="_day"), RECORD)
+    return conform(table, RECORD)
 
 
 def _fold(state: State, frame: pd.DataFrame, source: str) -> pd.DataFrame:

@@ -4,6 +4,7 @@ sitemap.xml."""
 from __future__ import annotations
 
 import datetime as dt
+import io
 from urllib.parse import unquote
 
 import defusedxml.ElementTree
@@ -118,3 +119,34 @@ def test_xlsx_cells_keep_every_script_and_never_run_a_formula(tmp_path):
     assert [r[3] for r in rows[1:]] == [1.23, None, 2.5, -0.0, 3.0]
     back = pd.read_excel(path, dtype={"id": str})
     assert back["id"].tolist() == ["000123", "0", "007", "1e5", "00"]
+
+
+def test_xlsx_dates_flags_and_characters_xml_cannot_hold(tmp_path):
+    openpyxl = pytest.importorskip("openpyxl")
+    import pyarrow as pa
+
+    from whr.publish.site.exports import xlsx_bytes
+
+    schema = pa.schema([("name", pa.string()), ("day", pa.date32()), ("flag", pa.bool_())])
+    frame = pd.DataFrame(
+        {
+            "name": ["a\x01b", "", "Ünal & <Kim>", None],
+            "day": [dt.date(2026, 11, 30), None, dt.date(1900, 1, 1), dt.date(1900, 3, 1)],
+            "flag": [True, False, None, True],
+        }
+    )
+    book = openpyxl.load_workbook(io.BytesIO(xlsx_bytes(frame, schema, "t", dt.date(2026, 1, 2))))
+    sheet = book.worksheets[0]
+    rows = list(sheet.iter_rows(values_only=True))
+    assert rows[0] == ("name", "day", "flag")
+    assert [r[0] for r in rows[1:]] == ["a_x0001_b", None, "Ünal & <Kim>", None]
+    assert [r[1] for r in rows[1:]] == [
+        dt.datetime(2026, 11, 30),
+        None,
+        dt.datetime(1900, 1, 1),
+        dt.datetime(1900, 3, 1),
+    ]
+    assert sheet.cell(2, 2).number_format == "yyyy-mm-dd"
+    assert [r[2] for r in rows[1:]] == [True, False, None, True]
+    assert sheet.freeze_panes == "A2" and sheet.auto_filter.ref == "A1:C5"
+    assert book.properties.created == dt.datetime(2026, 1, 2)

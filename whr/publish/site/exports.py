@@ -4,26 +4,24 @@ rated), the same two as ``ratings.xlsx`` and ``exclusions.xlsx`` for spreadsheet
 ``players.json`` (every player by id) and, with a public address, ``sitemap.xml``.
 
 CSV goes through the one CSV writer of everything published (:func:`whr.publish.parquet.csv_text`);
-XLSX through :func:`xlsx_bytes` (XlsxWriter: typed cells, written row by row in constant memory).
+XLSX through :func:`xlsx_bytes` (:mod:`whr.publish.site.xlsx`: typed cells, written column by column).
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import io
 import json
-from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote
 from xml.sax.saxutils import escape as xml_escape
 
 import pandas as pd
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from whr import tables
 from whr.publish.parquet import csv_text, rounded
 from whr.publish.site.frame import Renderer
+from whr.publish.site.xlsx import workbook
 from whr.tables import EXCLUSIONS_CSV, RATINGS, to_table
 
 PLAYERS_JSON = tables.table(
@@ -54,7 +52,8 @@ def json_records(frame: pd.DataFrame, schema: pa.Schema) -> str:
 
 
 def xlsx_bytes(frame: pd.DataFrame, schema: pa.Schema, sheet: str, day: dt.date) -> bytes:
-    """A table as an XLSX workbook of one sheet, from its declared schema, as the CSV has it.
+    """A table as an XLSX workbook of one sheet, from its declared schema, as the CSV has it
+    (:func:`whr.publish.site.xlsx.workbook`).
 
     One header row of the schema's names (frozen, with a filter). Text is written as text
     cells, never read as a number, date or formula (ids keep their leading zeros, ``=1+1``
@@ -63,53 +62,11 @@ def xlsx_bytes(frame: pd.DataFrame, schema: pa.Schema, sheet: str, day: dt.date)
     value as an empty cell. The workbook's creation time is ``day`` (the list date), so the
     same list gives the same bytes.
     """
-    import xlsxwriter  # type: ignore[import-untyped]  # no type information; no stubs exist
-
     table = to_table(frame, schema)
-    out = io.BytesIO()
-    book = xlsxwriter.Workbook(
-        out,
-        {"constant_memory": True, "strings_to_numbers": False, "strings_to_formulas": False,
-         "strings_to_urls": False, "in_memory": True},
-    )  # fmt: skip
-    book.set_properties({"created": dt.datetime(day.year, day.month, day.day)})
-    day_format = book.add_format({"num_format": "yyyy-mm-dd"})
-    bold = book.add_format({"bold": True})
-    ws = book.add_worksheet(sheet)
-    for col, name in enumerate(schema.names):
-        ws.write_string(0, col, name, bold)
-    # a method per column, bound once (cells are written row by row: constant memory)
-    plain: list[tuple[int, Callable[..., Any]]] = []
-    dates: list[int] = []
-    columns = []
-    for col, (field, column) in enumerate(zip(schema, table.columns, strict=True)):
-        kind = field.type
-        if pa.types.is_floating(kind):  # NaN: an empty cell, as in the CSV
-            column = rounded(column)
-            column = pc.if_else(pc.is_nan(column), pa.scalar(None, kind), column)
-        columns.append(column.to_pylist())
-        if pa.types.is_string(kind) or pa.types.is_large_string(kind):
-            plain.append((col, ws.write_string))
-        elif pa.types.is_boolean(kind):
-            plain.append((col, ws.write_boolean))
-        elif pa.types.is_floating(kind) or pa.types.is_integer(kind):
-            plain.append((col, ws.write_number))
-        elif pa.types.is_date(kind):
-            dates.append(col)
-        else:
-            raise TypeError(f"{field.name}: no XLSX cell for the type {kind}")
-    write_date = ws.write_datetime
-    for row, values in enumerate(zip(*columns, strict=True), start=1):
-        for col, write in plain:
-            if values[col] is not None:
-                write(row, col, values[col])
-        for col in dates:
-            if values[col] is not None:
-                write_date(row, col, values[col], day_format)
-    ws.freeze_panes(1, 0)
-    ws.autofilter(0, 0, max(len(table), 1), len(schema) - 1)
-    book.close()
-    return out.getvalue()
+    for i, field in enumerate(schema):
+        if pa.types.is_floating(field.type):
+            table = table.set_column(i, field, rounded(table.column(i)))
+    return workbook(table, sheet, day)
 
 
 def write_ratings(r: Renderer) -> None:
