@@ -30,7 +30,7 @@ from whr.lists import Tables
 from whr.publish.files import parquet_metadata, write_json, write_parquet, write_text
 from whr.tables import to_table
 
-PACKAGES = ("rif-rating", "numpy", "scipy", "pandas", "pyarrow", "jinja2", "xlsxwriter")
+PACKAGES = ("rif-rating", "numpy", "scipy", "pandas", "pyarrow", "jinja2")
 CSV_DECIMALS = 2
 """Decimals of fractional numbers (Elo values) in the CSV files; the Parquet keeps them whole."""
 CSV_FORMULA = r"^[=+\-@\t\r]"
