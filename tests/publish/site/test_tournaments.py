@@ -280,3 +280,26 @@ def test_the_tournaments_index_shows_whole_names_on_a_phone(long_names, browser)
             assert all(n.startswith(LONG) and n.endswith(SECTIONS) for n, _, _ in links)
             assert [x for x in links if not x[1] or x[2]] == [], (language, y)
         check_and_close(p)
+
+
+CJK = "\u3040-\u30ff\u3400-\u9fff"
+ASCII_NEXT_TO_CJK = re.compile(f"[{CJK}] ?[,.:;()]|[,:;()] ?[{CJK}]")
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("language", ["zh", "ja"])
+def test_chinese_and_japanese_tournament_pages_use_their_own_punctuation(
+    published, browser, language
+):
+    """The sentences of a tournament's page and of the tournaments index are whole messages
+    (the legend with its "more" link, the index's lines with theirs): in Chinese and Japanese
+    no ASCII comma, colon, full stop or bracket is joined to the text by code."""
+    site = support.site_of(published)
+    for path in (_biggest(published), "tournaments.html"):
+        p = new_page(browser)
+        p.add_init_script(f"localStorage.setItem('whr.lang', '{language}')")
+        open_(p, site, path)
+        sentences = p.eval_on_selector_all("main p", "ps => ps.map(x => x.innerText)")
+        assert len(sentences) >= 2 and all(s.strip() for s in sentences[:1]), sentences
+        assert [s for s in sentences if ASCII_NEXT_TO_CJK.search(s)] == [], (language, path)
+        check_and_close(p)
