@@ -437,14 +437,15 @@ def test_a_tournament_page_shows_what_the_lists_said(history, kept, site: Path, 
     published after another, the games it rates that the one before did not (each day's own
     selection), and each player whose new games all come from one tournament; that player's
     row on the tournament's page says the previous list's rating, the day's and the list's
-    Change, as the two archived lists show them. Today's estimate is in a column of its own;
+    Change, as the two archived lists show them; a player whose new games come from several
+    tournaments has the list's change marked * on each. Today's estimate is in a column of its own;
     under those names it differs from what the lists said (the page showed it there before:
     Saar Mart's +1 where the list said +29)."""
     pages = page_names(history.data.tournaments["tournament_id"])
     players = page_names(history.data.players["player_id"])
     rated = {d: whr.select(history.data, d, config=CONFIG).rated for d in DAYS}
     page = browser.new_page()
-    checked, differ = 0, 0
+    checked = differ = marked = 0
     for previous, day in zip(DAYS, DAYS[1:], strict=False):
         known = set(rated[previous]["game_id"])
         new = rated[day][~rated[day]["game_id"].isin(known)]
@@ -452,15 +453,19 @@ def test_a_tournament_page_shows_what_the_lists_said(history, kept, site: Path, 
             [new[["black", "tournament_id"]].set_axis(["player", "t"], axis=1),
              new[["white", "tournament_id"]].set_axis(["player", "t"], axis=1)]
         )  # fmt: skip
-        alone = played.groupby("player")["t"].agg(set)
-        alone = {p: next(iter(ts)) for p, ts in alone.items() if len(ts) == 1}
+        new_tournaments = played.groupby("player")["t"].agg(set)
+        alone = {p: next(iter(ts)) for p, ts in new_tournaments.items() if len(ts) == 1}
+        together = {p: ts for p, ts in new_tournaments.items() if len(ts) > 1}
         before_list, day_list = kept[previous][0], kept[day][0]
-        for tid in sorted(set(alone.values())):
+        for tid in sorted(set(played["t"])):
             page.goto((site / "tournaments" / f"{pages[tid]}.html").as_uri())
             page.wait_for_selector("#cross tbody tr")
             heads, rows = page.eval_on_selector("#cross", CROSS_ROWS)
             at = {h: heads.index(h) for h in ("Before", "After", "Change")}
             by_page = {href.rsplit("/", 1)[-1].removesuffix(".html"): cells for href, cells in rows}
+            for player in [p for p, ts in together.items() if tid in ts]:  # marked, said below
+                assert by_page[players[player]][at["Change"]].endswith("*"), (day, tid, player)
+                marked += 1
             for player in [p for p, t in alone.items() if t == tid]:
                 cells = by_page[players[player]]
                 after = round(day_list.loc[player, "rating"])
@@ -480,5 +485,5 @@ def test_a_tournament_page_shows_what_the_lists_said(history, kept, site: Path, 
                     assert cells[at["Before"]] == "\u2013" and cells[at["Change"]] == "new", cells
                 checked += 1
     page.close()
-    assert checked >= 5, checked
+    assert checked >= 5 and marked >= 2, (checked, marked)
     assert differ >= 1, "today's estimates equal the lists' changes: the test tells nothing"

@@ -336,6 +336,7 @@ STANDING = _rows(
     ("cells", 'the rounds\' cells joined by ",", a cell\'s games by " ": "12+b" or "12+b@345"'),
     ("now_before", "today's estimate of the rating just before the tournament; null: new"),
     ("now_after", "today's estimate of the rating just after it"),
+    ("shared", "the player's other tournaments the same list first rated (their change is in it)"),
 )
 EXCLUDED = _keyed(
     "excluded",
@@ -522,6 +523,10 @@ TEXTS: dict[str, Text] = {
     "round": T_("Round %(round)s"),
     "list_date": T_("list date"),
     "no_history": T_("No rating history."),
+    "shared": T_(
+        "* The same list first rated other tournaments of the player: the change is theirs "
+        "together."
+    ),
     "then_and_today": T_(
         "Before, After, Change: the player\u2019s rating on the list just before the tournament "
         "was first rated, on the first list that rated it, and the change, as the lists showed "
@@ -564,6 +569,8 @@ FORMATS = {
     "colour": "a game code: \u25cf Black, \u25cb White",
     "cell": "a crosstable cell: each game as the EGF format writes it, 12+/b, coloured",
     "pairing": "(Black's result, renju.net id): 1 : 0, linked to the game",
+    "shared": '(change, others): a change as shown, "n" the new mark; marked * when it is '
+    "also the change of other tournaments (others > 0: the same list first rated them)",
     "estimate": "(before, after) today's estimates: 2201 \u2192 2202 (+1), new \u2192 2202",
     "then": "(before, after, note) at the time: 2091 \u2192 2103 (+12), new \u2192 2103, a dash "
     "where none was kept; and the note (Python only: a kept column)",
@@ -984,7 +991,8 @@ def tables(rules: RuleNumbers) -> dict[str, Table]:
             Column("perf", T_("Perf."), "performance bound", "perf", "n", 0, static=False),
             Column("before", T_("Before"), "before", "dash", "n", 0, then, static=False),
             Column("after", T_("After"), "after", "dash", "n", 0, then, static=False),
-            Column("change", T_("Change"), "change", "change", "n", 0, then, static=False),
+            Column("change", T_("Change"), "change shared", "shared", "n", 0, then,
+                   static=False),
             Column("today", T_("Today's estimate"), "now_before now_after", "estimate", "n now",
                    0, T_("today's whole-history estimates of the rating just before and just "
                          "after the tournament (later results still move them)"), static=False),

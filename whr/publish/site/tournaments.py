@@ -159,6 +159,10 @@ class Columns:
         # what the lists said at the time (whole, as they showed it), and today's estimates
         self.s_then_before = np.rint(st["then_before"].to_numpy(np.float64))
         self.s_then_after = np.rint(st["then_after"].to_numpy(np.float64))
+        # the player's other tournaments the list that first rated this one first rated too
+        listed = pd.Series(st["then_list"].to_numpy("datetime64[D]"))
+        together = listed.groupby([st["player"].to_numpy(), listed]).transform("size")
+        self.s_shared = np.where(listed.isna(), 0, together.fillna(1) - 1).astype(np.int64)
         self.s_before = st["rating_before"].to_numpy(np.float64)
         self.s_after = st["rating_after"].to_numpy(np.float64)
 
@@ -266,6 +270,7 @@ def tournament_pages(r: Renderer, cols: Columns, page: Stencil, lo: int, hi: int
         cells=joined,
         now_before=json_numbers(cols.s_before[ss]),
         now_after=json_numbers(cols.s_after[ss]),
+        shared=[str(x) for x in cols.s_shared[ss].tolist()],
     )
     by_t: dict[int, list[str]] = {}
     plain_rows: dict[int, list[list[str]]] = {}
