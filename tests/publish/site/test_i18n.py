@@ -255,8 +255,11 @@ def other_pages(p, site: Path, language: str) -> None:
     assert country.count() == 1 and re.search(r"[^\x00-\x7f]", country.inner_text()), (
         country.all_inner_texts()
     )
-    legend = catalog["Opponent's #, + won, = drawn, − lost, /b Black, /w White"]
-    assert legend in p.locator("main p.meta").first.inner_text()
+    legend = catalog[
+        "Opponent's #, + won, = drawn, − lost, /b Black, /w White "
+        '(<a href="../about.html#tournaments">more</a>)'
+    ]
+    assert re.sub(r"<[^>]+>", "", legend) == p.locator("main p.meta").first.inner_text()
     assert catalog[i18n.key("Place", "standings")] in p.locator("#cross thead").inner_text()
     p.goto((site / "excluded.html").as_uri())
     settle(p)

@@ -3,8 +3,10 @@ them, a crosstable on a phone."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -21,7 +23,8 @@ from tests.publish.site.pages import (
     settle,
 )
 from tests.publish.support import read_data, site_of
-from whr.publish.site import page_names
+from whr.publish.site import i18n, page_names, write
+from whr.tables import TOURNAMENTS, conform
 
 
 class Table(HTMLParser):
@@ -137,3 +140,166 @@ def test_a_crosstable_on_a_phone_keeps_place_player_score_and_the_numbers(publis
     assert abs(number["x"] - box["x"]) < 1 and number["x"] + number["width"] <= name["x"] + 0.5
     assert p.locator("#cross tbody tr:first-child td.no").inner_text() == "1"
     check_and_close(p)
+
+
+# --- phones (issue 30, item 4): each measured against the table's box and the viewport, in
+# every language --------------------------------------------------------------------------------
+
+LANGUAGES = list(i18n.LANGUAGES)
+
+
+def _phone(browser, site, path: str, language: str):
+    p = new_page(browser, PHONE)
+    p.add_init_script(f"localStorage.setItem('whr.lang', '{language}')")
+    open_(p, site, path)
+    return p
+
+
+# the player links of a table's cells: whether each lies wholly inside its cell, the table's
+# scroll box and the viewport, and each run of letters or digits of its name on one line
+LINKS = """([table, cells]) => {
+    const t = document.querySelector(table), box = t.closest('.scroll').getBoundingClientRect();
+    const right = Math.min(box.right, innerWidth), out = [];
+    for (const a of t.querySelectorAll(cells)) {
+        const cell = a.closest('td').getBoundingClientRect(), rects = Array.from(a.getClientRects());
+        const whole = rects.every(r => r.left >= Math.max(cell.left, box.left) - 0.5
+            && r.right <= Math.min(cell.right, right) + 0.5 && r.bottom <= cell.bottom + 0.5);
+        let split = 0;
+        const text = a.firstChild, words = /[\\p{L}\\p{N}]+/gu;
+        for (let m; text && (m = words.exec(text.textContent));) {
+            const range = document.createRange();
+            range.setStart(text, m.index);
+            range.setEnd(text, m.index + m[0].length);
+            split += new Set(Array.from(range.getClientRects(), r => Math.round(r.top))).size > 1;
+        }
+        out.push([a.textContent, whole, split]);
+    }
+    return out;
+}"""
+
+
+def _biggest(published) -> str:
+    games = published_table(published, "games")
+    tournaments = published_table(published, "tournaments")
+    names = page_names([*tournaments["tournament_id"], *games["tournament_id"]])
+    return f"tournaments/{names[games['tournament_id'].value_counts().index[0]]}.html"
+
+
+@pytest.mark.browser
+def test_the_pairings_fit_a_phone_with_white_on_screen_and_names_whole(published, browser):
+    """On a 390 px screen the pairings (Black, result, White) fit the screen: the table is no
+    wider than its box, every player's name (a red-team name among them) lies inside its cell,
+    the box and the viewport, never cut mid-word; in every language."""
+    site = support.site_of(published)
+    for language in LANGUAGES:
+        p = _phone(browser, site, _biggest(published), language)
+        wide = p.eval_on_selector(
+            "#pairings table", "t => [t.scrollWidth, t.closest('.scroll').clientWidth]"
+        )
+        assert wide[0] <= wide[1], (language, wide)
+        links = p.evaluate(LINKS, ["#pairings table", "tbody td a"])
+        assert len(links) >= 2 * 40 and any(n == support.HOSTILE_NAME for n, _, _ in links)
+        assert [x for x in links if not x[1] or x[2]] == [], language
+        white = p.eval_on_selector_all(
+            "#pairings tbody tr:not(.t) td:last-child",
+            "cs => cs.map(c => c.getBoundingClientRect().right <= innerWidth)",
+        )
+        assert white and all(white), language
+        check_and_close(p)
+
+
+@pytest.mark.browser
+def test_the_crosstable_keeps_the_namesake_labels_whole_on_a_phone(published, small, browser):
+    """The two namesakes' labels (what tells them apart) are whole in the crosstable's sticky
+    name column on a 390 px screen, inside the cell and the screen, also with the rounds
+    scrolled to the end; in every language."""
+    site = support.site_of(published)
+    first = small.selection.rated.iloc[0]
+    tournaments = published_table(published, "tournaments")
+    games = published_table(published, "games")
+    names = page_names([*tournaments["tournament_id"], *games["tournament_id"]])
+    labels = read_data(site, "players")["lb"]
+    want = sorted(label for label in labels if label)
+    for language in LANGUAGES:
+        p = _phone(browser, site, f"tournaments/{names[first['tournament_id']]}.html", language)
+        for scrolled in (False, True):
+            if scrolled:
+                p.eval_on_selector("#standings .scroll", "s => { s.scrollLeft = s.scrollWidth; }")
+                settle(p)
+            shown = p.evaluate(
+                """() => Array.from(document.querySelectorAll('#cross tbody td.nm small'), s => {
+                    const cell = s.closest('td').getBoundingClientRect();
+                    const box = s.closest('.scroll').getBoundingClientRect();
+                    const inside = Array.from(s.getClientRects()).every(r =>
+                        r.left >= Math.max(cell.left, box.left) - 0.5
+                        && r.right <= Math.min(cell.right, box.right, innerWidth) + 0.5
+                        && r.bottom <= cell.bottom + 0.5);
+                    return [s.textContent, inside];
+                })"""
+            )
+            assert sorted(label for label, _ in shown) == want, (language, shown)
+            assert all(inside for _, inside in shown), (language, scrolled, shown)
+        check_and_close(p)
+
+
+SECTIONS = ("Women", "Men", "Juniors under 18", "Veterans")
+LONG = "Open Championship of the Renju Federation of Saint Petersburg"
+
+
+@pytest.fixture(scope="module")
+def long_names(small, tmp_path_factory) -> Path:
+    """A site of the session's list whose tournaments have long names that differ only at
+    their end (``LONG`` year, section), as the sections of one event do."""
+    tours = small.data.tournaments.copy()
+    tours["name"] = [f"{LONG} {2000 + k // 4}, {SECTIONS[k % 4]}" for k in range(len(tours))]
+    data = dataclasses.replace(small.data, tournaments=conform(tours, TOURNAMENTS))
+    site = tmp_path_factory.mktemp("long-names") / "site"
+    snapshot = support.snapshot_of(dataclasses.replace(small, data=data))
+    write(site, snapshot.view, {"parameters": small.params})
+    return site
+
+
+@pytest.mark.browser
+def test_the_tournaments_index_shows_whole_names_on_a_phone(long_names, browser):
+    """Tournament names that differ only at their end are shown whole in the index on a
+    390 px screen: each drawn name inside its cell, the table's box and the viewport (wrapped
+    at its spaces, not cut), at the top and scrolled down the virtual table; in every
+    language."""
+    for language in LANGUAGES:
+        p = _phone(browser, long_names, "tournaments.html", language)
+        for y in (0, 6000):
+            p.evaluate(f"window.scrollTo(0, {y})")
+            settle(p)
+            links = p.evaluate(LINKS, ["#list", "tbody tr[aria-rowindex] td.nm a"])
+            on_screen = p.eval_on_selector_all(
+                "#list tbody tr[aria-rowindex]",
+                "rs => rs.filter(r => { const b = r.getBoundingClientRect();"
+                " return b.bottom > 0 && b.top < innerHeight; }).length",
+            )
+            assert len(links) >= 10 and on_screen >= 3, (language, y, len(links), on_screen)
+            assert all(n.startswith(LONG) and n.endswith(SECTIONS) for n, _, _ in links)
+            assert [x for x in links if not x[1] or x[2]] == [], (language, y)
+        check_and_close(p)
+
+
+CJK = "\u3040-\u30ff\u3400-\u9fff"
+ASCII_NEXT_TO_CJK = re.compile(f"[{CJK}] ?[,.:;()]|[,:;()] ?[{CJK}]")
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("language", ["zh", "ja"])
+def test_chinese_and_japanese_tournament_pages_use_their_own_punctuation(
+    published, browser, language
+):
+    """The sentences of a tournament's page and of the tournaments index are whole messages
+    (the legend with its "more" link, the index's lines with theirs): in Chinese and Japanese
+    no ASCII comma, colon, full stop or bracket is joined to the text by code."""
+    site = support.site_of(published)
+    for path in (_biggest(published), "tournaments.html"):
+        p = new_page(browser)
+        p.add_init_script(f"localStorage.setItem('whr.lang', '{language}')")
+        open_(p, site, path)
+        sentences = p.eval_on_selector_all("main p", "ps => ps.map(x => x.innerText)")
+        assert len(sentences) >= 2 and all(s.strip() for s in sentences[:1]), sentences
+        assert [s for s in sentences if ASCII_NEXT_TO_CJK.search(s)] == [], (language, path)
+        check_and_close(p)

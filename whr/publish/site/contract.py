@@ -326,10 +326,17 @@ STANDING = _rows(
     ("score2", "2 x the score"),
     ("performance", "performance rating"),
     ("bound", "1 at least, -1 at most, 0 exact"),
-    ("before", "rating before the tournament; null: new to the list"),
-    ("after", "rating after it"),
-    ("change", "after - before as shown (each rounded once)"),
+    (
+        "before",
+        "at the time: the rating on the list just before the tournament was first rated; null: "
+        "new to the list, or not kept",
+    ),
+    ("after", "at the time: the rating on the first list that rated it; null: not kept"),
+    ("change", 'after - before as shown (each rounded once); "n": new to the list; null: not kept'),
     ("cells", 'the rounds\' cells joined by ",", a cell\'s games by " ": "12+b" or "12+b@345"'),
+    ("now_before", "today's estimate of the rating just before the tournament; null: new"),
+    ("now_after", "today's estimate of the rating just after it"),
+    ("shared", "the player's other tournaments the same list first rated (their change is in it)"),
 )
 EXCLUDED = _keyed(
     "excluded",
@@ -516,6 +523,16 @@ TEXTS: dict[str, Text] = {
     "round": T_("Round %(round)s"),
     "list_date": T_("list date"),
     "no_history": T_("No rating history."),
+    "shared": T_(
+        "* The same list first rated other tournaments of the player: the change is theirs "
+        "together."
+    ),
+    "then_and_today": T_(
+        "Before, After, Change: the player\u2019s rating on the list just before the tournament "
+        "was first rated, on the first list that rated it, and the change, as the lists showed "
+        "them then. Today\u2019s estimate: the same two ratings as today\u2019s whole-history "
+        "fit gives them, which later results still move."
+    ),
 }
 """The texts the page script writes outside the tables' declarations, by the name it uses."""
 
@@ -552,6 +569,9 @@ FORMATS = {
     "colour": "a game code: \u25cf Black, \u25cb White",
     "cell": "a crosstable cell: each game as the EGF format writes it, 12+/b, coloured",
     "pairing": "(Black's result, renju.net id): 1 : 0, linked to the game",
+    "shared": '(change, others): a change as shown, "n" the new mark; marked * when it is '
+    "also the change of other tournaments (others > 0: the same list first rated them)",
+    "estimate": "(before, after) today's estimates: 2201 \u2192 2202 (+1), new \u2192 2202",
     "then": "(before, after, note) at the time: 2091 \u2192 2103 (+12), new \u2192 2103, a dash "
     "where none was kept; and the note (Python only: a kept column)",
 }
@@ -913,6 +933,7 @@ def tables(rules: RuleNumbers) -> dict[str, Table]:
         count=T_("%(n)s games"), shown=T_("%(n)s of %(total)s games shown"),
     )
     today = T_("today's estimate")
+    then = T_("as the lists showed it then")
     events = Table(
         "events", "event",
         (
@@ -968,21 +989,25 @@ def tables(rules: RuleNumbers) -> dict[str, Table]:
             Column("score", T_("Score"), "score2", "score", "n sc", 0),
             Column("round", literal(""), "cells", "cell", "", 0, static=False, each="rounds"),
             Column("perf", T_("Perf."), "performance bound", "perf", "n", 0, static=False),
-            Column("before", T_("Before"), "before", "dash", "n", 0, static=False),
-            Column("after", T_("After"), "after", "number", "n", 0, static=False),
-            Column("change", T_("Change"), "change before", "since", "n", 0, static=False),
+            Column("before", T_("Before"), "before", "dash", "n", 0, then, static=False),
+            Column("after", T_("After"), "after", "dash", "n", 0, then, static=False),
+            Column("change", T_("Change"), "change shared", "shared", "n", 0, then,
+                   static=False),
+            Column("today", T_("Today's estimate"), "now_before now_after", "estimate", "n now",
+                   0, T_("today's whole-history estimates of the rating just before and just "
+                         "after the tournament (later results still move them)"), static=False),
         ),
         (Tab("", T_("Standings"), None,
-             "place number player score round perf before after change", None),),
+             "place number player score round perf before after change today", None),),
         virtual=False,
     )
     pairings = Table(
         "pairings", "",
         (
             Column("black", T_("Black"), "black", "player_label", "nm pl", 0),
-            Column("black_after", T_("After"), "black_after", "number", "n", 0),
+            Column("black_after", T_("After"), "black_after", "dash", "n", 0, then),
             Column("result", T_("Result"), "result id", "pairing", "res", 0),
-            Column("white_after", T_("After"), "white_after", "number", "n", 0),
+            Column("white_after", T_("After"), "white_after", "dash", "n", 0, then),
             Column("white", T_("White"), "white", "player_label", "pl", 0),
         ),
         (Tab("", T_("Pairings by round"), None, "black black_after result white_after white",
@@ -992,7 +1017,7 @@ def tables(rules: RuleNumbers) -> dict[str, Table]:
             ("heading", "the round's heading (HTML)"),
             ("black", "Black's number in the players data"),
             ("white", "White's"),
-            ("black_after", "Black's rating after the tournament"),
+            ("black_after", "Black's rating after the tournament, at the time (Before, After)"),
             ("white_after", "White's"),
             ("result", "Black's result: +, = or -"),
             ("id", "the game's renju.net id; none: not linked"),

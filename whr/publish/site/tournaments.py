@@ -156,6 +156,13 @@ class Columns:
         self.s_score = st["score"].to_numpy(np.float64)
         self.s_perf = st["performance"].to_numpy(np.float64)
         self.s_bound = st["performance_bound"].to_numpy(np.int64)
+        # what the lists said at the time (whole, as they showed it), and today's estimates
+        self.s_then_before = np.rint(st["then_before"].to_numpy(np.float64))
+        self.s_then_after = np.rint(st["then_after"].to_numpy(np.float64))
+        # the player's other tournaments the list that first rated this one first rated too
+        listed = pd.Series(st["then_list"].to_numpy("datetime64[D]"))
+        together = listed.groupby([st["player"].to_numpy(), listed]).transform("size")
+        self.s_shared = np.where(listed.isna(), 0, together.fillna(1) - 1).astype(np.int64)
         self.s_before = st["rating_before"].to_numpy(np.float64)
         self.s_after = st["rating_after"].to_numpy(np.float64)
 
@@ -246,7 +253,9 @@ def tournament_pages(r: Renderer, cols: Columns, page: Stencil, lo: int, hi: int
         joined.append(
             '"' + ",".join(mine.get(c, "") for c in range(len(cols.rounds.get(tk, [])))) + '"'
         )
-    before, after = cols.s_before[ss], cols.s_after[ss]
+    before, after = cols.s_then_before[ss], cols.s_then_after[ss]
+    change = json_numbers(after - before)  # as shown: After - Before, whole
+    new = np.isnan(before) & ~np.isnan(after)
     rows = STANDING.rows_text(
         number=[str(n) for n in number],
         place_first=[str(x) for x in cols.s_first[ss].tolist()],
@@ -257,8 +266,11 @@ def tournament_pages(r: Renderer, cols: Columns, page: Stencil, lo: int, hi: int
         bound=[str(x) for x in cols.s_bound[ss].tolist()],
         before=json_numbers(before),
         after=json_numbers(after),
-        change=json_numbers(np.rint(after) - np.rint(before)),  # as shown: After - Before
+        change=['"n"' if n else c for n, c in zip(new.tolist(), change, strict=True)],
         cells=joined,
+        now_before=json_numbers(cols.s_before[ss]),
+        now_after=json_numbers(cols.s_after[ss]),
+        shared=[str(x) for x in cols.s_shared[ss].tolist()],
     )
     by_t: dict[int, list[str]] = {}
     plain_rows: dict[int, list[list[str]]] = {}

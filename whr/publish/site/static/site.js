@@ -356,7 +356,16 @@ var WHR_I18N = (function () {
         }).join(" ");
       }
     },
-    pairing: { html: function (result, id) { var r = PAIRING.get(result) || ""; return id ? gameLink(id, r) : r; } }
+    pairing: { html: function (result, id) { var r = PAIRING.get(result) || ""; return id ? gameLink(id, r) : r; } },
+    shared: {  // the change at the time, marked * when the same list first rated other tournaments of the player
+      html: function (d, others) { var h = FORMAT.change.html(d); return others > 0 && h ? h + "<sup title=\"" + attr(t("shared")) + "\">*</sup>" : h; }
+    },
+    estimate: {  // today's estimates before and after a tournament: 2201 → 2202 (+1), new → 2202
+      html: function (before, after) {
+        if (none(after)) return "";
+        return (none(before) ? newMark() : String(before)) + " \u2192 " + after + (none(before) ? "" : " (" + signed(after - before) + ")");
+      }
+    }
   };
 
   // --- a virtual table -------------------------------------------------------------------------
@@ -760,7 +769,8 @@ var WHR_I18N = (function () {
   function tournamentPage() {
     var data = JSON.parse($("cross-data").textContent), rounds = data[F.cross.rounds], standings = data[F.cross.rows];
     var source = new Source("standing", standings, standings.length);
-    $("standings").innerHTML = "<div class=scroll tabindex=0><table class=cross id=cross></table></div>";
+    var shared = standings.some(function (x) { return x[F.standing.shared] > 0; });
+    $("standings").innerHTML = "<p class=meta id=then-and-today>" + t("then_and_today") + "</p>" + (shared ? "<p class=meta id=shared>" + t("shared") + "</p>" : "") + "<div class=scroll tabindex=0><table class=cross id=cross></table></div>";
     tableApp("cross", $("cross"), source, { lists: new Map([["rounds", rounds]]) });
     var byNumber = new Map(), pairs = [];
     standings.forEach(function (x) { byNumber.set(String(x[F.standing.number]), x); });
@@ -773,8 +783,10 @@ var WHR_I18N = (function () {
         });
       });
     });
-    function high(p) { return Math.max(p.black[F.standing.after] || 0, p.white[F.standing.after] || 0); }
-    function low(p) { return Math.min(p.black[F.standing.after] || 0, p.white[F.standing.after] || 0); }
+    // (the rating after it as the lists showed it; today's estimate where none was kept)
+    function after(x) { return none(x[F.standing.after]) ? x[F.standing.now_after] || 0 : x[F.standing.after]; }
+    function high(p) { return Math.max(after(p.black), after(p.white)); }
+    function low(p) { return Math.min(after(p.black), after(p.white)); }
     pairs.sort(function (a, b) { return a.round - b.round || high(b) - high(a) || low(b) - low(a); });
     var box = $("pairings");
     if (!box) return;
