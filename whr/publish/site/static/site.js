@@ -71,7 +71,32 @@ var WHR_I18N = (function () {
   function translatePage() {
     if (!messages) return;
     document.documentElement.lang = HTML;
-    var marked = document.querySelectorAll("[data-m]");
+    translateIn(document);
+    // the title: the page's heading and the site's name, as the English title is made
+    var h1 = document.querySelector("main h1"), brand = document.querySelector("header .brand");
+    if (h1) document.title = h1.textContent.trim() + (brand ? " \u00b7 " + brand.textContent.trim() : "");
+    // the description and the Open Graph title (frame.py): the description's message (its
+    // HTML in data-mh, inert in a template) translated as the page's texts are
+    var og = document.querySelector("meta[property='og:title']"), desc = document.querySelector("meta[name=description][data-mh]");
+    if (og && h1) og.setAttribute("content", document.title);
+    if (desc) {
+      var box = document.createElement("template");
+      box.innerHTML = desc.getAttribute("data-mh");
+      translateIn(box.content);
+      var said = box.content.textContent.replace(/\s+/g, " ").trim(), ogd = document.querySelector("meta[property='og:description']");
+      desc.setAttribute("content", said);
+      if (ogd) ogd.setAttribute("content", said);
+    }
+    // a table in the order of its first column's names (the countries) in the language's order
+    Array.prototype.forEach.call(document.querySelectorAll("table[data-by-name] tbody"), function (body) {
+      var rows = Array.prototype.slice.call(body.rows);
+      rows.sort(function (a, b) { return a.firstElementChild.textContent.localeCompare(b.firstElementChild.textContent, HTML); });
+      rows.forEach(function (r) { body.appendChild(r); });
+    });
+  }
+  // the texts under root (the page, or a template's content) in the language, by their ids
+  function translateIn(root) {
+    var marked = root.querySelectorAll("[data-m]");
     for (var i = marked.length - 1; i >= 0; i--) {  // the innermost first: a value may be a message
       var e = marked[i], local = messages.get(e.getAttribute("data-m"));
       if (typeof local !== "string") continue;
@@ -79,29 +104,20 @@ var WHR_I18N = (function () {
       e.innerHTML = fill(e.getAttribute("data-m"), "", vars.map(function (v) { return v.outerHTML; }));
     }
     new Map([["data-mt", "title"], ["data-mp", "placeholder"], ["data-ma", "aria-label"]]).forEach(function (name, mark) {
-      Array.prototype.forEach.call(document.querySelectorAll("[" + mark + "]"), function (e) {
+      Array.prototype.forEach.call(root.querySelectorAll("[" + mark + "]"), function (e) {
         var local = messages.get(e.getAttribute(mark));
         if (typeof local === "string") e.setAttribute(name, plain(local));
       });
     });
-    Array.prototype.forEach.call(document.querySelectorAll("[data-c]"), function (e) {  // a country, by its code
+    Array.prototype.forEach.call(root.querySelectorAll("[data-c]"), function (e) {  // a country, by its code
       e.textContent = country(e.getAttribute("data-c"), e.textContent);
     });
-    Array.prototype.forEach.call(document.querySelectorAll("time[datetime]"), function (e) {
+    Array.prototype.forEach.call(root.querySelectorAll("time[datetime]"), function (e) {
       var d = longDate(e.getAttribute("datetime"));
       if (d) e.textContent = d;
     });
-    Array.prototype.forEach.call(document.querySelectorAll("data[value]"), function (e) {  // a count
+    Array.prototype.forEach.call(root.querySelectorAll("data[value]"), function (e) {  // a count
       if (/^\d+$/.test(e.getAttribute("value"))) e.textContent = group(+e.getAttribute("value"));
-    });
-    // the title: the page's heading and the site's name, as the English title is made
-    var h1 = document.querySelector("main h1"), brand = document.querySelector("header .brand");
-    if (h1) document.title = h1.textContent.trim() + (brand ? " \u00b7 " + brand.textContent.trim() : "");
-    // a table in the order of its first column's names (the countries) in the language's order
-    Array.prototype.forEach.call(document.querySelectorAll("table[data-by-name] tbody"), function (body) {
-      var rows = Array.prototype.slice.call(body.rows);
-      rows.sort(function (a, b) { return a.firstElementChild.textContent.localeCompare(b.firstElementChild.textContent, HTML); });
-      rows.forEach(function (r) { body.appendChild(r); });
     });
   }
   // the switch, in the header: the page stays, in the other language
@@ -154,7 +170,11 @@ var WHR_I18N = (function () {
     var local = messages ? messages.get(id) : undefined;
     return typeof local === "string" ? fill(id, "", args) : null;
   }
-  return { t: t, text: text, translated: translated, plain: plain, country: country, group: group, own: own, ready: ready, lang: function () { return HTML; } };
+  // a list (HTML items) joined as the language joins one (TEXTS.join, nested as i18n.joined)
+  function join(items) {
+    return items.reduce(function (a, b) { return a === null ? b : t("join", { first: a, next: b }); }, null) || "";
+  }
+  return { t: t, join: join, text: text, translated: translated, plain: plain, country: country, group: group, own: own, ready: ready, lang: function () { return HTML; } };
 })();
 (function () {
   "use strict";
@@ -312,7 +332,7 @@ var WHR_I18N = (function () {
     place: {
       html: function (city, code, name) {
         var where = none(code) && none(name) ? "" : esc(I.country(code, name || code));
-        return [esc(city || ""), where].filter(Boolean).join(", ");
+        return city && where ? t("place", { city: esc(city), country: where }) : esc(city || "") || where;
       },
       key: function (city, code, name) { return byText([city || "", I.country(code, name || code || "")].join(" ")); }
     },
@@ -614,7 +634,7 @@ var WHR_I18N = (function () {
       for (var j = 0; j < n; j++) if (chosen[j] && !named.has(chosen[j])) named.set(chosen[j], I.country(chosen[j], names[j] || chosen[j]));
       var list = Array.from(seen.keys()).sort(function (a, b) { return named.get(a).localeCompare(named.get(b), I.lang()); });
       var html = "<option value=\"\">" + t("all_countries") + "</option>";
-      list.forEach(function (c) { html += "<option value=\"" + esc(c) + "\">" + esc(named.get(c)) + " (" + I.group(seen.get(c)) + ")</option>"; });
+      list.forEach(function (c) { html += "<option value=\"" + esc(c) + "\">" + t("country_count", { country: esc(named.get(c)), n: I.group(seen.get(c)) }) + "</option>"; });
       if (country && !seen.has(country)) html += "<option value=\"" + esc(country) + "\">" + esc(country) + " (0)</option>";
       sel.innerHTML = html;
       sel.value = country;
@@ -643,9 +663,9 @@ var WHR_I18N = (function () {
         else html = text(decl.shown, { n: I.group(ids.length), total: I.group(total.get(tab)) });
         var also = several && filtered ? tabs.filter(function (tb) { return tb.name !== tab && hits.get(tb.name) > 0; }) : [];
         if (also.length) {
-          html += " \u00b7 " + t("also_found") + " " + also.map(function (tb) {
+          html += " \u00b7 " + t("also_found") + " " + I.join(also.map(function (tb) {
             return "<a href=\"" + esc(hashOf({ t: tb.name, q: q ? q.value : "", c: fixed ? "" : c })) + "\">" + t("in_part", { n: I.group(hits.get(tb.name)), part: text(tb.label) }) + "</a>";
-          }).join(", ");
+          }));
         }
         if (pin) html += " (" + t("one_tournament") + " <a href=\"" + esc(hashOf({ q: q ? q.value : "" })) + "\" id=all-rows>" + t("every_tournament") + "</a>)";
         shown.innerHTML = html;
@@ -793,7 +813,20 @@ var WHR_I18N = (function () {
     tableApp("pairings", box.querySelector("table"), p, {});
   }
 
+  // the header's search, on every page (frame.py): to the players index, searched; without
+  // script the form opens the index (players.html?q=...)
+  function findForm() {
+    Array.prototype.forEach.call(document.querySelectorAll("header form.find"), function (form) {
+      form.addEventListener("submit", function (e) {
+        var q = form.querySelector("input").value.trim();
+        e.preventDefault();
+        location.href = form.getAttribute("action") + (q ? "#q=" + encodeURIComponent(q) : "");
+      });
+    });
+  }
+
   function init() {
+    findForm();
     if (W.players) { P = new Players(W.players); SOURCES.set("players", P.source); }
     if (own(CFG, F.cfg.table)) indexPage();
     if ($("player-data") && P) playerPage();
