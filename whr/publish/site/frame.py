@@ -42,7 +42,7 @@ from markupsafe import Markup, escape
 from whr.digest import text_sha256
 from whr.lists import View
 from whr.publish.site.contract import Table, tables
-from whr.publish.site.i18n import N_, _, attr, counted, inner, joined, mark
+from whr.publish.site.i18n import N_, _, attr, counted, inner, joined, mark, message_id
 from whr.publish.site.rows import Source
 from whr.tables import days_of
 
@@ -192,6 +192,7 @@ def environment() -> jinja2.Environment:
         _, lambda singular, plural, n: _(singular if n == 1 else plural), newstyle=True
     )
     env.globals.update(_=_, gettext=_, N_=N_, attr=attr, mark=mark, inner=inner, joined=joined)
+    env.globals["message_id"] = message_id
     env.filters["json"] = lambda v: Markup(script_json(v))
     env.filters["thousands"] = counted
     env.filters["shown"] = shown
@@ -199,13 +200,9 @@ def environment() -> jinja2.Environment:
 
 
 DESCRIPTIONS = {
-    "p/": N_(
-        "A player of the %(game)s world rating list: the rating on every list, the rating "
-        "history, tournaments and games."
-    ),
+    "p/": N_("A player of the %(game)s world rating list: ratings, tournaments, games."),
     "tournaments/": N_(
-        "A tournament of the %(game)s world rating list: its standings, crosstable and "
-        "pairings, and what it changed."
+        "A tournament of the %(game)s world rating list: standings, crosstable, pairings."
     ),
     "": N_(
         "The %(game)s world rating list by Whole-History Rating, recomputed every day from "
@@ -213,14 +210,15 @@ DESCRIPTIONS = {
     ),
 }
 """The pages' descriptions (``<meta name=description>``, ``og:description``), by the folder
-a page is in (its family); a page family may give its own."""
+a page is in (its family): messages whose one value is the game; the page carries the English
+and the message's id (``data-md``), from which the page script writes the reader's language
+(a few bytes on each of tens of thousands of pages)."""
 
 
-def description(path: str, game: str) -> Markup:
-    """The description of the page ``path`` (:data:`DESCRIPTIONS`), a message."""
+def description(path: str) -> str:
+    """The description of the page ``path``: a message of :data:`DESCRIPTIONS`."""
     folder = path.rpartition("/")[0] + "/" if "/" in path else ""
-    message = DESCRIPTIONS.get(folder, DESCRIPTIONS[""])
-    return _(message, game=_(game))
+    return DESCRIPTIONS.get(folder, DESCRIPTIONS[""])
 
 
 STATIC_ROWS = 100
@@ -345,12 +343,13 @@ class Renderer:
             )
         return self._frames[root]
 
-    def head(self, root: str) -> Callable[[Markup, Markup], Markup]:
+    def head(self, root: str) -> Callable[[Markup, str], Markup]:
         """The head's shared tags of a page at ``root`` (``_frame.html``'s ``head``: the
         description and Open Graph tags, the feed's link), given the page's title and
-        description."""
+        description (a message of :data:`DESCRIPTIONS`)."""
         parts: Any = self.env.get_template("_frame.html").module
-        return lambda title, description: Markup(parts.head(root, title, description).strip())
+        game = self.site.game
+        return lambda title, said: Markup(parts.head(root, title, said, game).strip())
 
     def template(self, name: str) -> jinja2.Template:
         if name not in self._templates:
@@ -368,7 +367,7 @@ class Renderer:
     def html(self, path: str, template: str, **context: Any) -> str:
         """The page ``path`` rendered from ``template`` with ``context``."""
         context.setdefault("canonical", self.canonical(path))
-        context.setdefault("description", description(path, self.site.game))
+        context.setdefault("description", description(path))
         root = "../" * path.count("/")
         header, footer = self.frame(root)
         return self.template(template).render(

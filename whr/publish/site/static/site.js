@@ -71,32 +71,7 @@ var WHR_I18N = (function () {
   function translatePage() {
     if (!messages) return;
     document.documentElement.lang = HTML;
-    translateIn(document);
-    // the title: the page's heading and the site's name, as the English title is made
-    var h1 = document.querySelector("main h1"), brand = document.querySelector("header .brand");
-    if (h1) document.title = h1.textContent.trim() + (brand ? " \u00b7 " + brand.textContent.trim() : "");
-    // the description and the Open Graph title (frame.py): the description's message (its
-    // HTML in data-mh, inert in a template) translated as the page's texts are
-    var og = document.querySelector("meta[property='og:title']"), desc = document.querySelector("meta[name=description][data-mh]");
-    if (og && h1) og.setAttribute("content", document.title);
-    if (desc) {
-      var box = document.createElement("template");
-      box.innerHTML = desc.getAttribute("data-mh");
-      translateIn(box.content);
-      var said = box.content.textContent.replace(/\s+/g, " ").trim(), ogd = document.querySelector("meta[property='og:description']");
-      desc.setAttribute("content", said);
-      if (ogd) ogd.setAttribute("content", said);
-    }
-    // a table in the order of its first column's names (the countries) in the language's order
-    Array.prototype.forEach.call(document.querySelectorAll("table[data-by-name] tbody"), function (body) {
-      var rows = Array.prototype.slice.call(body.rows);
-      rows.sort(function (a, b) { return a.firstElementChild.textContent.localeCompare(b.firstElementChild.textContent, HTML); });
-      rows.forEach(function (r) { body.appendChild(r); });
-    });
-  }
-  // the texts under root (the page, or a template's content) in the language, by their ids
-  function translateIn(root) {
-    var marked = root.querySelectorAll("[data-m]");
+    var marked = document.querySelectorAll("[data-m]");
     for (var i = marked.length - 1; i >= 0; i--) {  // the innermost first: a value may be a message
       var e = marked[i], local = messages.get(e.getAttribute("data-m"));
       if (typeof local !== "string") continue;
@@ -104,20 +79,41 @@ var WHR_I18N = (function () {
       e.innerHTML = fill(e.getAttribute("data-m"), "", vars.map(function (v) { return v.outerHTML; }));
     }
     new Map([["data-mt", "title"], ["data-mp", "placeholder"], ["data-ma", "aria-label"]]).forEach(function (name, mark) {
-      Array.prototype.forEach.call(root.querySelectorAll("[" + mark + "]"), function (e) {
+      Array.prototype.forEach.call(document.querySelectorAll("[" + mark + "]"), function (e) {
         var local = messages.get(e.getAttribute(mark));
         if (typeof local === "string") e.setAttribute(name, plain(local));
       });
     });
-    Array.prototype.forEach.call(root.querySelectorAll("[data-c]"), function (e) {  // a country, by its code
+    Array.prototype.forEach.call(document.querySelectorAll("[data-c]"), function (e) {  // a country, by its code
       e.textContent = country(e.getAttribute("data-c"), e.textContent);
     });
-    Array.prototype.forEach.call(root.querySelectorAll("time[datetime]"), function (e) {
+    Array.prototype.forEach.call(document.querySelectorAll("time[datetime]"), function (e) {
       var d = longDate(e.getAttribute("datetime"));
       if (d) e.textContent = d;
     });
-    Array.prototype.forEach.call(root.querySelectorAll("data[value]"), function (e) {  // a count
+    Array.prototype.forEach.call(document.querySelectorAll("data[value]"), function (e) {  // a count
       if (/^\d+$/.test(e.getAttribute("value"))) e.textContent = group(+e.getAttribute("value"));
+    });
+    // the title: the page's heading and the site's name, as the English title is made
+    var h1 = document.querySelector("main h1"), brand = document.querySelector("header .brand");
+    if (h1) document.title = h1.textContent.trim() + (brand ? " \u00b7 " + brand.textContent.trim() : "");
+    // the description and the Open Graph title and description (frame.DESCRIPTIONS: a
+    // message by its id, the game its one value, as the brand has it)
+    var desc = document.querySelector("meta[name=description][data-md]"), game = brand && brand.querySelector("var");
+    var said = desc ? translated(desc.getAttribute("data-md"), [game ? game.outerHTML : ""]) : null;
+    if (said !== null) {
+      said = plain(said).replace(/\s+/g, " ").trim();
+      desc.setAttribute("content", said);
+      var ogd = document.querySelector("meta[property='og:description']");
+      if (ogd) ogd.setAttribute("content", said);
+    }
+    var og = document.querySelector("meta[property='og:title']");
+    if (og && h1) og.setAttribute("content", document.title);
+    // a table in the order of its first column's names (the countries) in the language's order
+    Array.prototype.forEach.call(document.querySelectorAll("table[data-by-name] tbody"), function (body) {
+      var rows = Array.prototype.slice.call(body.rows);
+      rows.sort(function (a, b) { return a.firstElementChild.textContent.localeCompare(b.firstElementChild.textContent, HTML); });
+      rows.forEach(function (r) { body.appendChild(r); });
     });
   }
   // the switch, in the header: the page stays, in the other language
