@@ -631,7 +631,7 @@ var WHR_I18N = (function () {
       var list = Array.from(seen.keys()).sort(function (a, b) { return named.get(a).localeCompare(named.get(b), I.lang()); });
       var html = "<option value=\"\">" + t("all_countries") + "</option>";
       list.forEach(function (c) { html += "<option value=\"" + esc(c) + "\">" + t("country_count", { country: esc(named.get(c)), n: I.group(seen.get(c)) }) + "</option>"; });
-      if (country && !seen.has(country)) html += "<option value=\"" + esc(country) + "\">" + esc(country) + " (0)</option>";
+      if (country && !seen.has(country)) html += "<option value=\"" + esc(country) + "\">" + t("country_count", { country: esc(country), n: "0" }) + "</option>";
       sel.innerHTML = html;
       sel.value = country;
     }
