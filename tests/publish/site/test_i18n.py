@@ -246,7 +246,7 @@ def other_pages(p, site: Path, language: str) -> None:
     data = support.read_data(site, "tournaments")["countries"]  # the places' countries
     local = i18n.countries(language, data["code"], data["name"])
     english = {n for c, n in zip(data["code"], data["name"], strict=True) if c in local}
-    assert english and places and not [x for x in places if x.split(", ")[-1] in english]
+    assert english and places and not [x for x in places if re.split(", |，|、", x)[-1] in english]
     first = p.locator("#list tbody a").first.get_attribute("href")
     p.goto((site / first).as_uri())
     settle(p)
@@ -540,6 +540,12 @@ def test_code_joins_texts_with_the_languages_own_punctuation(changed, browser, l
     p.goto((site / "about.html").as_uri())
     settle(p)
     assert f"1{listed}2" in p.locator("main").inner_text()
+    ratings, players = snapshot.tables.ratings, snapshot.tables.players  # a player's place
+    where = players.loc[players["city"].notna() & players["country"].notna(), "player_id"]
+    first = next(x for x in ratings["player"] if x in set(where))
+    p.goto((site / f"p/{page_names(ratings['player'])[first]}.html").as_uri())
+    settle(p)
+    assert place in p.locator("dl.facts dd").nth(1).inner_text()
     p.goto((site / "excluded.html").as_uri())
     settle(p)
     cut = p.eval_on_selector_all(
