@@ -246,7 +246,7 @@ def other_pages(p, site: Path, language: str) -> None:
     data = support.read_data(site, "tournaments")["countries"]  # the places' countries
     local = i18n.countries(language, data["code"], data["name"])
     english = {n for c, n in zip(data["code"], data["name"], strict=True) if c in local}
-    assert english and places and not [x for x in places if x.split(", ")[-1] in english]
+    assert english and places and not [x for x in places if re.split(", |，|、", x)[-1] in english]
     first = p.locator("#list tbody a").first.get_attribute("href")
     p.goto((site / first).as_uri())
     settle(p)
@@ -485,10 +485,81 @@ def test_a_hostile_site_in_every_language(hostile, browser, language):
     # Mongolia in the language: the tournament's page and the tournaments index
     open_(p, site, "tournaments.html")
     places = [row[1] for row in all_rows(p)]
-    assert f"{MONGOLIA[2]}, {mongolia}" in places and not any("Mongolia" in x for x in places)
+    where = i18n.catalog(language)[i18n.PLACE] % {"city": MONGOLIA[2], "country": mongolia}
+    assert where in places and not any("Mongolia" in x for x in places)
     tournaments = support.read_data(site, "tournaments")
     k = next(i for i, c in enumerate(tournaments["co"]) if c >= 0 and
              tournaments["countries"]["code"][c] == "MGL")  # fmt: skip
     open_(p, site, f"tournaments/{tournaments['pg'][k]}.html")
     assert p.locator("dl.facts [data-c=MGL]").inner_text() == mongolia
+    check_and_close(p)
+
+
+# --- punctuation: each language's own marks where code joins texts (issue 30) -------------------
+
+
+def test_russian_names_the_united_states_with_a_capital():
+    assert i18n.countries("ru", ["USA"], ["United States"]) == {"USA": "Соединённые Штаты"}
+
+
+# the marks code joins texts with, in each language: a list, a place, a count after a name
+JOINS = {
+    "en": (", ", ", ", " ("), "ru": (", ", ", ", " ("), "ko": (", ", ", ", " ("),
+    "zh": ("、", "，", "（"), "ja": ("、", "、", "（"),
+}  # fmt: skip
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("language", ["en", *LANGUAGES])
+def test_code_joins_texts_with_the_languages_own_punctuation(changed, browser, language):
+    """Where code joins texts (a list of parts found, a place, a country's count in the menu,
+    the legend's and the download's sentences, a player's place), Chinese and Japanese get
+    their full-width marks (、，（）：；。), never ASCII ", " ": " "; " or " ("; the "new" mark is
+    upright in Chinese, Japanese and Korean; why a game is not rated is read whole on a phone."""
+    site, snapshot = changed
+    listed, place, count = JOINS[language]
+    cjk = language in ("zh", "ja")
+    p = in_language(browser, language, PHONE)
+    p.goto((site / "index.html").as_uri() + "#q=a")
+    settle(p)
+    found = p.locator("#shown").inner_text()
+    assert listed.strip() in found, found
+    legend, download = p.locator("p.legend").inner_text(), p.locator("p.dl").inner_text()
+    options = p.eval_on_selector_all("#c option", "os => os.slice(1).map(o => o.textContent)")
+    assert options and all(count in o and o.endswith(")" if not cjk else "）") for o in options)
+    new = p.eval_on_selector("p.legend .new", "e => getComputedStyle(e).fontStyle")
+    assert new == ("normal" if language in ("zh", "ja", "ko") else "italic")
+    if cjk:
+        for text in (found, legend, download, *options):
+            assert not re.search(r"[,:;] |\(\d", text), (language, text)
+        assert "Parquet。" in download, download
+        assert "Gy1、Gy2、Gy5" in legend
+    p.goto((site / "tournaments.html").as_uri())
+    settle(p)
+    places = p.eval_on_selector_all("#list tbody td", "ts => ts.map(t => t.textContent)")
+    assert any(place in x for x in places), (language, places[:8])
+    if cjk:
+        assert not [x for x in places if ", " in x]
+    p.goto((site / "about.html").as_uri())
+    settle(p)
+    assert f"1{listed}2" in p.locator("main").inner_text()
+    ratings, players = snapshot.tables.ratings, snapshot.tables.players  # a player's place
+    where = players.loc[players["city"].notna() & players["country"].notna(), "player_id"]
+    first = next(x for x in ratings["player"] if x in set(where))
+    p.goto((site / f"p/{page_names(ratings['player'])[first]}.html").as_uri())
+    settle(p)
+    assert place in p.locator("dl.facts dd").nth(1).inner_text()
+    p.goto((site / "excluded.html").as_uri())
+    settle(p)
+    cut = p.eval_on_selector_all(
+        "#list tbody td.why span",
+        "ss => ss.filter(s => { const r = s.getBoundingClientRect(), c = s.closest('td').getBoundingClientRect();"
+        " return r.width > 0 && (r.right > c.right + 1 || s.scrollWidth > s.clientWidth + 1); }).length",
+    )
+    whole = p.eval_on_selector_all(
+        "#list tbody td.why", "ts => ts.filter(t => t.scrollWidth > t.clientWidth + 1).length"
+    )
+    assert p.locator("#list tbody td.why").count() > 0
+    assert cut == 0 and whole == 0, (language, cut, whole)
+    assert fits(p, PHONE)
     check_and_close(p)

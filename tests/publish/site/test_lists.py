@@ -461,3 +461,70 @@ def test_a_printed_country_list_and_crosstable_are_whole(changed, browser):
     assert "Pairings by round" in text
     assert fits_the_paper(p, "#cross", A4_LANDSCAPE_WIDTH)
     check_and_close(p)
+
+
+# --- the year-end lists' heading and their previous and next year (issue 30) --------------------
+
+YEAR_END_LANGUAGES = ["en", "zh", "ru", "ja", "ko"]
+
+
+def test_a_year_end_list_names_its_own_year_and_links_the_years_around(published):
+    site = site_of(published)
+    years = sorted(int(p.stem) for p in (site / "years").glob("*.html"))
+    assert len(years) > 2
+    for k, year in enumerate(years):
+        html = (site / "years" / f"{year}.html").read_text(encoding="utf-8")
+        h1 = re.sub(r"<[^>]+>", "", html.split("<h1>", 1)[1].split("</h1>", 1)[0])
+        assert h1 == f"Renju world rating list at the end of {year} — 31 December {year}", h1
+        nav = html.split("<nav class=yearnav", 1)[1].split("</nav>", 1)[0]
+        prev = re.findall(r"<a rel=prev href=(\d+)\.html>", nav)
+        after = re.findall(r"<a rel=next href=(\d+)\.html>", nav)
+        assert prev == ([str(years[k - 1])] if k else [])
+        assert after == ([str(years[k + 1])] if k + 1 < len(years) else [])
+        assert "href=../years.html" in nav
+        # the day the ratings were estimated is said, by name, beside the list's own day
+        meta = visible_text(html.split("<p class=meta>", 1)[1].split("</p>", 1)[0])
+        assert f"(the list of {support.AS_OF.day} {support.AS_OF:%B %Y})" in meta, meta
+        assert "not what a list said then" in meta
+
+
+def visible_text(html: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", html))
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("language", YEAR_END_LANGUAGES)
+def test_a_year_end_list_in_every_language_keeps_its_year_and_its_neighbours(
+    published, browser, language
+):
+    from whr.publish.site import i18n
+
+    site = site_of(published)
+    years = sorted(int(p.stem) for p in (site / "years").glob("*.html"))
+    middle = years[len(years) // 2]
+    for viewport in (PHONE, DESKTOP):
+        p = new_page(browser, viewport)
+        open_(p, site, "index.html")
+        p.evaluate("l => localStorage.setItem('whr.lang', l)", language)
+        open_(p, site, f"years/{middle}.html")
+        h1 = p.locator("h1").inner_text()
+        assert str(middle) in h1 and ("December" not in h1 or language == "en"), h1
+        assert "2026" not in h1  # the site's own day is not the list's
+        if language != "en":
+            catalog = i18n.catalog(language)
+            assert catalog["Year ends"] in p.locator("nav.yearnav").inner_text()
+        links = p.eval_on_selector_all(
+            "nav.yearnav a",
+            "as => as.map(a => { const r = a.getBoundingClientRect();"
+            " return [a.getAttribute('href'), r.left >= 0 && r.right <= innerWidth && r.width > 0]; })",
+        )
+        hrefs = [h for h, _in in links]
+        assert hrefs[0] == f"{years[years.index(middle) - 1]}.html"
+        assert hrefs[-1] == f"{years[years.index(middle) + 1]}.html"
+        assert all(inside for _h, inside in links), links
+        assert p.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+        with p.expect_navigation():
+            p.click("nav.yearnav a[rel=next]")
+        settle(p)
+        assert p.url.endswith(f"years/{years[years.index(middle) + 1]}.html")
+        check_and_close(p)

@@ -18,6 +18,7 @@ from whr.publish.site.about import parameter_rows
 from whr.publish.site.frame import environment, long_date
 from whr.publish.site.i18n import _
 from whr.publish.site.names import slug
+from whr.publish.site.rows import FORMATTERS, Context
 
 TOP = 100
 """Ranked players shown on a day's page (the whole list is in its Parquet file)."""
@@ -64,18 +65,27 @@ def day_page(
     """
     listed = manifest["list"]
     day = dt.date.fromisoformat(manifest["as_of"])
-    ranked = ratings.loc[ratings["rank"].notna()].head(TOP)
+    ranked = ratings.loc[ratings["rank"].notna()].head(TOP).to_dict("records")
+    players = Context(  # the names as the lists show them (rows.py's player): a woman marked
+        site_href,
+        {
+            "name": [_text(r.get("name")) or r["player"] for r in ranked],
+            "page": [slug(r["player"]) for r in ranked],
+            "native": [_text(r.get("native_name")) for r in ranked],
+            "female": [bool(pd.notna(r.get("female")) and r.get("female")) for r in ranked],
+            "label": ["" for _r in ranked],
+        },
+    )
     rows = [
         {
             "rank": int(r["rank"]),
-            "name": r["name"] if isinstance(r["name"], str) and r["name"] else r["player"],
-            "href": f"{site_href}p/{slug(r['player'])}.html",
+            "player": Markup(FORMATTERS["player"](players, k)),
             "country": r["country"] if isinstance(r["country"], str) else "",
             "rating": f"{r['rating']:.0f}",
             "uncertainty": "" if pd.isna(r["uncertainty"]) else f"{r['uncertainty']:.0f}",
             "games": int(r["games"]),
         }
-        for r in ranked.to_dict("records")
+        for k, r in enumerate(ranked)
     ]
     counts = manifest.get("counts", {})
     return _env.get_template("archive_day.html").render(
@@ -95,6 +105,11 @@ def day_page(
         site_href=site_href,
         archive_href=archive_href,
     )
+
+
+def _text(value: Any) -> str:
+    """A text cell of an archived table: "" for none."""
+    return value if isinstance(value, str) else ""
 
 
 def archive_page(index: Mapping[str, Any]) -> str:

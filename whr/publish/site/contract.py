@@ -40,7 +40,7 @@ from typing import Any, cast
 from markupsafe import Markup, escape
 
 from whr.lists import RuleNumbers
-from whr.publish.site.i18n import LANGUAGES, PLACEHOLDER, html_of, message_id
+from whr.publish.site.i18n import JOIN, LANGUAGES, PLACE, PLACEHOLDER, html_of, message_id
 
 __all__ = [
     "FORMATS",
@@ -533,6 +533,9 @@ TEXTS: dict[str, Text] = {
         "them then. Today\u2019s estimate: the same two ratings as today\u2019s whole-history "
         "fit gives them, which later results still move."
     ),
+    "join": Text(JOIN),  # (i18n: the Python pages join with the same messages)
+    "place": Text(PLACE),
+    "country_count": T_("%(country)s (%(n)s)"),
 }
 """The texts the page script writes outside the tables' declarations, by the name it uses."""
 

@@ -42,7 +42,7 @@ from markupsafe import Markup, escape
 from whr.digest import text_sha256
 from whr.lists import View
 from whr.publish.site.contract import Table, tables
-from whr.publish.site.i18n import N_, _, attr, counted, inner, mark
+from whr.publish.site.i18n import N_, _, attr, counted, inner, joined, mark, message_id
 from whr.publish.site.rows import Source
 from whr.tables import days_of
 
@@ -191,11 +191,34 @@ def environment() -> jinja2.Environment:
     env.install_gettext_callables(  # type: ignore[attr-defined]  # added by the i18n extension
         _, lambda singular, plural, n: _(singular if n == 1 else plural), newstyle=True
     )
-    env.globals.update(_=_, gettext=_, N_=N_, attr=attr, mark=mark, inner=inner)
+    env.globals.update(_=_, gettext=_, N_=N_, attr=attr, mark=mark, inner=inner, joined=joined)
+    env.globals["message_id"] = message_id
     env.filters["json"] = lambda v: Markup(script_json(v))
     env.filters["thousands"] = counted
     env.filters["shown"] = shown
     return env
+
+
+DESCRIPTIONS = {
+    "p/": N_("A player of the %(game)s world rating list: ratings, tournaments, games."),
+    "tournaments/": N_(
+        "A tournament of the %(game)s world rating list: standings, crosstable, pairings."
+    ),
+    "": N_(
+        "The %(game)s world rating list by Whole-History Rating, recomputed every day from "
+        "every rated game: players, countries, tournaments, year ends."
+    ),
+}
+"""The pages' descriptions (``<meta name=description>``, ``og:description``), by the folder
+a page is in (its family): messages whose one value is the game; the page carries the English
+and the message's id (``data-md``), from which the page script writes the reader's language
+(a few bytes on each of tens of thousands of pages)."""
+
+
+def description(path: str) -> str:
+    """The description of the page ``path``: a message of :data:`DESCRIPTIONS`."""
+    folder = path.rpartition("/")[0] + "/" if "/" in path else ""
+    return DESCRIPTIONS.get(folder, DESCRIPTIONS[""])
 
 
 STATIC_ROWS = 100
@@ -290,7 +313,7 @@ class Renderer:
         self.env = environment()
         self.written: list[str] = []
         self.data_files: dict[str, str] = {}  # "players", "lists.current", ... -> path
-        self._frames: dict[tuple[str, bool], tuple[Markup, Markup]] = {}  # header, footer
+        self._frames: dict[str, tuple[Markup, Markup]] = {}  # header, footer by root
         self._templates: dict[str, jinja2.Template] = {}
         self._folders: set[str] = set()  # folders made so far
 
@@ -309,16 +332,24 @@ class Renderer:
             os.makedirs(os.path.join(self.target, folder), exist_ok=True)
             self._folders.add(folder)
 
-    def frame(self, root: str, full: bool = True) -> tuple[Markup, Markup]:
-        """The header (brand and menu) and footer of a page at ``root``, rendered once; the
-        player and tournament pages (``full=False``) get the short menu and footer."""
-        if (root, full) not in self._frames:
+    def frame(self, root: str) -> tuple[Markup, Markup]:
+        """The header (brand, menu, search) and footer of a page at ``root``, rendered once:
+        the same on every page (``_frame.html``)."""
+        if root not in self._frames:
             parts: Any = self.env.get_template("_frame.html").module
-            self._frames[(root, full)] = (
-                Markup(parts.header(root, self.site.game, full).strip()),
-                Markup(parts.footer(root, self.site.as_of.isoformat(), full).strip()),
+            self._frames[root] = (
+                Markup(parts.header(root, self.site.game).strip()),
+                Markup(parts.footer(root, long_date(self.site.as_of)).strip()),
             )
-        return self._frames[(root, full)]
+        return self._frames[root]
+
+    def head(self, root: str) -> Callable[[Markup, str], Markup]:
+        """The head's shared tags of a page at ``root`` (``_frame.html``'s ``head``: the
+        description and Open Graph tags, the feed's link), given the page's title and
+        description (a message of :data:`DESCRIPTIONS`)."""
+        parts: Any = self.env.get_template("_frame.html").module
+        game = self.site.game
+        return lambda title, said: Markup(parts.head(root, title, said, game).strip())
 
     def template(self, name: str) -> jinja2.Template:
         if name not in self._templates:
@@ -326,17 +357,19 @@ class Renderer:
         return self._templates[name]
 
     def canonical(self, path: str) -> Markup:
-        """The page's ``<link rel=canonical>`` under the site's public address ("" without)."""
+        """The page's ``<link rel=canonical>`` and ``og:url`` under the site's public address
+        ("" without)."""
         if self.site.base_url is None:
             return Markup("")
         href = escape(self.site.base_url + quote(path))
-        return Markup(f'<link rel=canonical href="{href}">')
+        return Markup(f'<link rel=canonical href="{href}"><meta property=og:url content="{href}">')
 
     def html(self, path: str, template: str, **context: Any) -> str:
         """The page ``path`` rendered from ``template`` with ``context``."""
         context.setdefault("canonical", self.canonical(path))
+        context.setdefault("description", description(path))
         root = "../" * path.count("/")
-        header, footer = self.frame(root, full=not path.startswith(("p/", "tournaments/")))
+        header, footer = self.frame(root)
         return self.template(template).render(
             root=root,
             as_of=self.site.as_of.isoformat(),
@@ -344,6 +377,7 @@ class Renderer:
             rules=self.site.view.rules,
             header=header,
             footer=footer,
+            head=self.head(root),
             **context,
         )
 

@@ -34,6 +34,7 @@ import hashlib
 import io
 import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -210,6 +211,32 @@ def counted(n: int) -> Markup:
     return Markup(f"<data value={int(n)}>{int(n):,}</data>")
 
 
+JOIN = N_("%(first)s, %(next)s")
+"""Two items of a list joined as the language joins them (``、`` in Chinese and Japanese); a
+longer list nests it (:func:`joined`, the script's ``join``)."""
+PLACE = N_("%(city)s, %(country)s")
+"""A place: its city and its country (``，`` in Chinese, ``、`` in Japanese)."""
+
+
+def joined(items: Iterable[object]) -> Markup:
+    """``items`` (text, escaped; or markup) as a list in the reader's language: ``1, 2, 5`` in
+    English, ``1、2、5`` in Chinese and Japanese (:data:`JOIN`, nested: the page script
+    translates the innermost first)."""
+    out: Markup | None = None
+    for item in items:
+        html = item if isinstance(item, Markup) else escape(item)
+        out = html if out is None else _(JOIN, first=out, next=html)
+    return out if out is not None else Markup("")
+
+
+def place(city: str, country: str) -> str:
+    """A place as HTML from its city and country (HTML, either may be ""): both joined as the
+    reader's language joins them (:data:`PLACE`), else the one given."""
+    if city and country:
+        return str(_(PLACE, city=Markup(city), country=Markup(country)))
+    return city or country
+
+
 GAMES = (N_("Renju"), N_("Gomoku"))
 """The games a site can be of (``Site.game``), as messages."""
 
@@ -302,6 +329,7 @@ IOC_NAMES = {
     "RUS": {"ru": "Россия", "ja": "ロシア", "ko": "러시아"},
     "GBR": {"ru": "Великобритания", "ja": "イギリス"},
     "KOR": {"ko": "한국"},
+    "USA": {"ru": "Соединённые Штаты"},  # ISO 3166's Russian writes "штаты"
 }
 """Where the list names a country as sport does (the IOC's "Chinese Taipei") or the reader's
 language says it shorter than ISO 3166's formal name ("Российская Федерация"): the name the

@@ -20,7 +20,7 @@ from whr.lists.views import positions
 from whr.publish.site.contract import CFG, LIST
 from whr.publish.site.frame import STATIC_ROWS, Renderer, Site, floats, json_arrays, long_date
 from whr.publish.site.i18n import _
-from whr.publish.site.rows import Context, Source, html, order
+from whr.publish.site.rows import FORMATTERS, Context, Source, html, order
 from whr.tables import STATUSES
 
 TAB_PAGES = {"active": "index.html", "gy1": "gy1.html", "inactive": "inactive.html",
@@ -142,8 +142,17 @@ def static_rows(site: Site, data: ListData, tab: str, country: str | None, root:
     return html(table, part, rows, ids, Context(root, site.player_columns))
 
 
-def heading(site: Site, day: dt.date, country: dict[str, str] | None = None) -> Markup:
+def heading(
+    site: Site, day: dt.date, country: dict[str, str] | None = None, year_end: bool = False
+) -> Markup:
     game = _(site.game)
+    if year_end:  # the list's own day and year: the site's day is said beside it (the footer)
+        return _(
+            "%(game)s world rating list at the end of %(year)s — %(date)s",
+            game=game,
+            year=str(day.year),
+            date=long_date(day),
+        )
     if country:
         name = Markup(f"<span data-c={escape(country['code'])}>{escape(country['name'])}</span>")
         return _(
@@ -163,9 +172,11 @@ def list_page(
     *,
     country: dict[str, str] | None = None,
     country_years: list[int] | None = None,
+    neighbours: tuple[int | None, int | None] | None = None,
 ) -> None:
     """One page of a list, on tab ``tab``; of one country's players when ``country`` is given
-    (the current list's country pages)."""
+    (the current list's country pages); a year-end list's page links the year-end lists before
+    and after it (``neighbours``: their years, None at either end)."""
     counts: dict[str, int | None] = dict(data.counts)
     if country:
         mine = (data.list.frame["country"] == country["code"]).fillna(False).to_numpy(bool)
@@ -194,8 +205,11 @@ def list_page(
         tab=tab,
         tab_pages=TAB_PAGES if data.key == "current" and not country else None,
         change=data.change,
-        heading=heading(r.site, data.day, country),
+        heading=heading(r.site, data.day, country, year_end=data.key != "current"),
+        today=long_date(r.site.as_of),
+        neighbours=neighbours or (None, None),
         day=data.day.isoformat(),
+        heading_day=long_date(data.day),
         year=None if data.key == "current" else data.day.year,
         counts=counts,
         cfg=cfg,
@@ -205,17 +219,14 @@ def list_page(
     )
 
 
-def _first(site: Site, data: ListData) -> dict[str, str] | None:
+def _first(site: Site, data: ListData) -> dict[str, Markup | str] | None:
     """The No. 1 of a list, for the year-end index."""
     f = data.list.frame
     if not len(f) or pd.isna(f["rank"].iloc[0]):
         return None
     i = int(data.list.number[0])
-    return {
-        "page": site.players["page"].iloc[i],
-        "name": site.players["name"].iloc[i],
-        "rating": f"{f['rating'].iloc[0]:.0f}",
-    }
+    link = FORMATTERS["player"](Context("", site.player_columns), i)  # as the list shows it
+    return {"link": Markup(link), "rating": f"{f['rating'].iloc[0]:.0f}"}
 
 
 def write(r: Renderer, current: ListData) -> None:
@@ -225,9 +236,12 @@ def write(r: Renderer, current: ListData) -> None:
     for tab, path in TAB_PAGES.items():
         list_page(r, path, current, tab)
     year_end = {day: list_data(lv) for day, lv in site.view.year_end.items()}
+    years = sorted(day.year for day in year_end)
     for day, data in year_end.items():
         r.data(f"lists.{data.key}", f"list-{day.isoformat()}", data.json)
-        list_page(r, f"years/{day.year}.html", data, "active")
+        at = years.index(day.year)  # (the year ends may come newest first)
+        around = (years[at - 1] if at else None, years[at + 1] if at + 1 < len(years) else None)
+        list_page(r, f"years/{day.year}.html", data, "active", neighbours=around)
     r.render(
         "years.html",
         "years.html",

@@ -20,6 +20,7 @@ import numpy as np
 from markupsafe import Markup, escape
 
 from whr.publish.site.contract import PAYLOADS, STATUSES, TEXTS, Column, Tab, Table, Text
+from whr.publish.site.i18n import place
 
 Values = list[Any]  # one field's values, a row after another
 
@@ -181,7 +182,7 @@ def place_html(city: Any, code: Any, name: Any) -> str:
     country = (
         f"<span data-c={escape(code or '')}>{escape(name or code)}</span>" if code or name else ""
     )
-    return ", ".join(x for x in (str(escape(city or "")), country) if x)
+    return place(str(escape(city or "")), country)
 
 
 def _person(name: Any, ident: Any) -> str:

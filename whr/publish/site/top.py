@@ -9,10 +9,12 @@ from typing import Any, cast
 
 import numpy as np
 import pandas as pd
+from markupsafe import Markup
 
 from whr.lists import TOP_PLACES, TOP_WITHIN_ELO
 from whr.publish.site.contract import CHART, SERIES
 from whr.publish.site.frame import Renderer, days
+from whr.publish.site.rows import FORMATTERS, Context
 
 MAX_TOP_SERIES = 20  # players drawn on the top-players chart
 
@@ -36,6 +38,7 @@ def write(r: Renderer, women: bool = False) -> None:
             )
         )
     table = []
+    ctx = Context("", site.player_columns)  # names as the lists show them: a woman marked
     for key, part in top.five.groupby("list_date", sort=False):
         day = cast(dt.date, key)
         cells: list[dict[str, Any]] = []
@@ -43,8 +46,7 @@ def write(r: Renderer, women: bool = False) -> None:
             i = int(number.get_loc(str(x["player"])))
             cells.append(
                 {
-                    "name": site.players["name"].iloc[i],
-                    "page": site.players["page"].iloc[i],
+                    "link": Markup(FORMATTERS["player"](ctx, i)),
                     "rating": f"{x['rating']:.0f}",
                     "tie": int(x["rank"]) != len(cells) + 1,
                 }

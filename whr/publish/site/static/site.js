@@ -97,6 +97,18 @@ var WHR_I18N = (function () {
     // the title: the page's heading and the site's name, as the English title is made
     var h1 = document.querySelector("main h1"), brand = document.querySelector("header .brand");
     if (h1) document.title = h1.textContent.trim() + (brand ? " \u00b7 " + brand.textContent.trim() : "");
+    // the description and the Open Graph title and description (frame.DESCRIPTIONS: a
+    // message by its id, the game its one value, as the brand has it)
+    var desc = document.querySelector("meta[name=description][data-md]"), game = brand && brand.querySelector("var");
+    var said = desc ? translated(desc.getAttribute("data-md"), [game ? game.outerHTML : ""]) : null;
+    if (said !== null) {
+      said = plain(said).replace(/\s+/g, " ").trim();
+      desc.setAttribute("content", said);
+      var ogd = document.querySelector("meta[property='og:description']");
+      if (ogd) ogd.setAttribute("content", said);
+    }
+    var og = document.querySelector("meta[property='og:title']");
+    if (og && h1) og.setAttribute("content", document.title);
     // a table in the order of its first column's names (the countries) in the language's order
     Array.prototype.forEach.call(document.querySelectorAll("table[data-by-name] tbody"), function (body) {
       var rows = Array.prototype.slice.call(body.rows);
@@ -154,7 +166,11 @@ var WHR_I18N = (function () {
     var local = messages ? messages.get(id) : undefined;
     return typeof local === "string" ? fill(id, "", args) : null;
   }
-  return { t: t, text: text, translated: translated, plain: plain, country: country, group: group, own: own, ready: ready, lang: function () { return HTML; } };
+  // a list (HTML items) joined as the language joins one (TEXTS.join, nested as i18n.joined)
+  function join(items) {
+    return items.reduce(function (a, b) { return a === null ? b : t("join", { first: a, next: b }); }, null) || "";
+  }
+  return { t: t, join: join, text: text, translated: translated, plain: plain, country: country, group: group, own: own, ready: ready, lang: function () { return HTML; } };
 })();
 (function () {
   "use strict";
@@ -312,7 +328,7 @@ var WHR_I18N = (function () {
     place: {
       html: function (city, code, name) {
         var where = none(code) && none(name) ? "" : esc(I.country(code, name || code));
-        return [esc(city || ""), where].filter(Boolean).join(", ");
+        return city && where ? t("place", { city: esc(city), country: where }) : esc(city || "") || where;
       },
       key: function (city, code, name) { return byText([city || "", I.country(code, name || code || "")].join(" ")); }
     },
@@ -623,8 +639,8 @@ var WHR_I18N = (function () {
       for (var j = 0; j < n; j++) if (chosen[j] && !named.has(chosen[j])) named.set(chosen[j], I.country(chosen[j], names[j] || chosen[j]));
       var list = Array.from(seen.keys()).sort(function (a, b) { return named.get(a).localeCompare(named.get(b), I.lang()); });
       var html = "<option value=\"\">" + t("all_countries") + "</option>";
-      list.forEach(function (c) { html += "<option value=\"" + esc(c) + "\">" + esc(named.get(c)) + " (" + I.group(seen.get(c)) + ")</option>"; });
-      if (country && !seen.has(country)) html += "<option value=\"" + esc(country) + "\">" + esc(country) + " (0)</option>";
+      list.forEach(function (c) { html += "<option value=\"" + esc(c) + "\">" + t("country_count", { country: esc(named.get(c)), n: I.group(seen.get(c)) }) + "</option>"; });
+      if (country && !seen.has(country)) html += "<option value=\"" + esc(country) + "\">" + t("country_count", { country: esc(country), n: "0" }) + "</option>";
       sel.innerHTML = html;
       sel.value = country;
     }
@@ -652,9 +668,9 @@ var WHR_I18N = (function () {
         else html = text(decl.shown, { n: I.group(ids.length), total: I.group(total.get(tab)) });
         var also = several && filtered ? tabs.filter(function (tb) { return tb.name !== tab && hits.get(tb.name) > 0; }) : [];
         if (also.length) {
-          html += " \u00b7 " + t("also_found") + " " + also.map(function (tb) {
+          html += " \u00b7 " + t("also_found") + " " + I.join(also.map(function (tb) {
             return "<a href=\"" + esc(hashOf({ t: tb.name, q: q ? q.value : "", c: fixed ? "" : c })) + "\">" + t("in_part", { n: I.group(hits.get(tb.name)), part: text(tb.label) }) + "</a>";
-          }).join(", ");
+          }));
         }
         if (pin) html += " (" + t("one_tournament") + " <a href=\"" + esc(hashOf({ q: q ? q.value : "" })) + "\" id=all-rows>" + t("every_tournament") + "</a>)";
         shown.innerHTML = html;
@@ -805,7 +821,20 @@ var WHR_I18N = (function () {
     tableApp("pairings", box.querySelector("table"), p, {});
   }
 
+  // the header's search, on every page (frame.py): to the players index, searched; without
+  // script the form opens the index (players.html?q=...)
+  function findForm() {
+    Array.prototype.forEach.call(document.querySelectorAll("header form.find"), function (form) {
+      form.addEventListener("submit", function (e) {
+        var q = form.querySelector("input").value.trim();
+        e.preventDefault();
+        location.href = form.getAttribute("action") + (q ? "#q=" + encodeURIComponent(q) : "");
+      });
+    });
+  }
+
   function init() {
+    findForm();
     if (W.players) { P = new Players(W.players); SOURCES.set("players", P.source); }
     if (own(CFG, F.cfg.table)) indexPage();
     if ($("player-data") && P) playerPage();
