@@ -21,7 +21,9 @@ from tests.publish.site.pages import (
     in_box,
     new_page,
     open_,
+    open_served,
     pages_of,
+    served,
     settle,
 )
 from whr.lists import RuleNumbers
@@ -169,7 +171,7 @@ def test_the_language_switch_keeps_the_page_and_is_remembered(published, browser
     site = site_of(published)
     for viewport in (PHONE, DESKTOP):
         p = new_page(browser, viewport)
-        p.goto((site / "index.html").as_uri() + "#t=inactive")
+        p.goto(served(site) + "index.html" + "#t=inactive")
         settle(p)
         assert p.locator("html").get_attribute("lang") == "en"
         english_rows = p.evaluate("() => WHR.view.rowsText().length")
@@ -197,7 +199,8 @@ def test_the_language_switch_keeps_the_page_and_is_remembered(published, browser
             p.screenshot(path=str(artifacts / f"i18n-list-{language}-{size}.png"))
             # remembered on the next page: a player's page
             href = p.locator("#list tbody a").first.get_attribute("href")
-            p.goto((site / href).as_uri())
+            p.goto(served(site) + href)
+            p.wait_for_selector("#record figure")  # (the player's data, fetched)
             settle(p)
             assert p.locator("html").get_attribute("lang") == i18n.LANGUAGES[language].html
             assert catalog["Rating history"] in p.locator("#record h2").first.inner_text()
@@ -207,7 +210,7 @@ def test_the_language_switch_keeps_the_page_and_is_remembered(published, browser
             p.screenshot(path=str(artifacts / f"i18n-player-{language}-{size}.png"))
             if viewport is DESKTOP:
                 other_pages(p, site, language)
-            p.goto((site / "index.html").as_uri() + "#t=inactive")
+            p.goto(served(site) + "index.html" + "#t=inactive")
             settle(p)
         switch_to(p, "en")
         assert p.locator("html").get_attribute("lang") == "en"
@@ -224,7 +227,7 @@ def other_pages(p, site: Path, language: str) -> None:
     """The countries, a plain index, a tournament, the not-rated and top pages in ``language``
     (remembered)."""
     catalog = i18n.catalog(language)
-    p.goto((site / "countries.html").as_uri())
+    p.goto(served(site) + "countries.html")
     settle(p)
     assert p.locator("html").get_attribute("lang") == i18n.LANGUAGES[language].html
     local = i18n.countries(language, ["RUS", "EST"], ["Russia", "Estonia"])
@@ -236,7 +239,7 @@ def other_pages(p, site: Path, language: str) -> None:
         "ns => ns.slice().sort(new Intl.Collator(document.documentElement.lang).compare)", names
     )
     href = p.locator("header nav a", has_text=catalog["Tournaments"]).get_attribute("href")
-    p.goto((site / href).as_uri())
+    p.goto(served(site) + href)
     settle(p)
     places = p.evaluate(  # the tournaments' places: no country left in English
         "label => { const k = WHR.view.cols.map(c => c.label).indexOf(label);"
@@ -248,7 +251,7 @@ def other_pages(p, site: Path, language: str) -> None:
     english = {n for c, n in zip(data["code"], data["name"], strict=True) if c in local}
     assert english and places and not [x for x in places if x.split(", ")[-1] in english]
     first = p.locator("#list tbody a").first.get_attribute("href")
-    p.goto((site / first).as_uri())
+    p.goto(served(site) + first)
     settle(p)
     assert catalog["Standings"] in p.locator("main h2").first.inner_text()
     country = p.locator("dl.facts dd [data-c]")  # the place's country, in the language
@@ -258,17 +261,17 @@ def other_pages(p, site: Path, language: str) -> None:
     legend = catalog["Opponent's #, + won, = drawn, − lost, /b Black, /w White"]
     assert legend in p.locator("main p.meta").first.inner_text()
     assert catalog[i18n.key("Place", "standings")] in p.locator("#cross thead").inner_text()
-    p.goto((site / "excluded.html").as_uri())
+    p.goto(served(site) + "excluded.html")
     settle(p)
     meanings = p.locator("main table.plain tbody").inner_text()
     reasons = list(REASONS.values())
     assert any(catalog[m] in meanings for m in reasons)
     assert not any(m in meanings for m in reasons), "a reason's meaning left in English"
-    p.goto((site / "top.html").as_uri())
+    p.goto(served(site) + "top.html")
     settle(p)
     assert p.locator("main h1").inner_text() == catalog["History of the top players"]
     assert f"({catalog['current']})" in p.locator("table.top").inner_text()
-    p.goto((site / "index" / "players-1.html").as_uri())  # a plain index page's heading
+    p.goto(served(site) + "index/players-1.html")  # a plain index page's heading
     settle(p)
     heading = p.locator("main h1").inner_text()
     assert heading.startswith(catalog["Players by ID"]) and " of " not in heading, heading
@@ -348,8 +351,7 @@ def test_a_phone_shows_what_matters_in_every_language(changed, browser):
             ("index.html", "#list", ["Rank", "Player", "Rating", "Change"]),
             (player, "#events table", ["Tournament", "Score", "At the time", "Change"]),
         ):
-            p.goto((site / path).as_uri())
-            settle(p)
+            open_served(p, site, path)
             shown = [words[w] for w in want]
             assert in_box(p, table, shown) == dict.fromkeys(shown, True), (language, path)
             assert fits(p, PHONE), (language, path)

@@ -15,7 +15,6 @@ import pytest
 from tests.publish import support
 from tests.publish.site.pages import (
     DESKTOP,
-    EVENT,
     MARK,
     PHONE,
     all_rows,
@@ -23,7 +22,7 @@ from tests.publish.site.pages import (
     in_box,
     new_page,
     open_,
-    page_data,
+    open_served,
     published_table,
     shown,
 )
@@ -86,29 +85,37 @@ def test_the_split_of_a_change_is_said_in_plain_words(changed):
     assert said["both"] and said["others"]  # the fixture has both kinds
 
 
-def test_player_pages_hold_each_players_tournaments_and_games(published):
+def test_player_data_holds_each_players_tournaments_and_games(published):
+    """p/<id>.json, which the page draws: every game of the player, by tournament (newest
+    first), the score of each the points of its games, the opponents others."""
     snap = support.entry_of(published)
     site = site_of(published)
     games = pd.read_parquet(snap / "games.parquet")
     players = read_data(site, "players")
-    tournaments = read_data(site, "tournaments")
     pages = page_names(players["id"])
-    for number, player in enumerate(players["id"]):
+    t_pages = page_names([*games["tournament_id"]])
+    for player in players["id"]:
         html = (site / "p" / f"{pages[player]}.html").read_text(encoding="utf-8")
-        events = page_data(html, "player-data")["events"]
+        assert "application/json" not in html  # the page does not carry its data twice
+        assert f'data-json="{pages[player]}.json"' in html
+        data = json.loads((site / "p" / f"{pages[player]}.json").read_text(encoding="utf-8"))
+        tours, played = data["tournaments"], data["games"]
         mine = games.loc[(games["black"] == player) | (games["white"] == player)]
-        n_games = sum(len(e[EVENT["played"]]) for e in events)
-        assert n_games == 4 * len(mine), player  # 4 numbers a game
-        assert sorted(tournaments["pg"][e[0]] for e in events) == sorted(
-            page_names([*games["tournament_id"]])[t] for t in mine["tournament_id"].unique()
+        assert len(played["opponent"]) == len(mine), player
+        assert len({len(column) for column in played.values()}) == 1
+        assert sorted(t_pages[t] for t in tours["id"]) == sorted(
+            t_pages[t] for t in mine["tournament_id"].unique()
         ), player
-        days = [e[1] for e in events]
-        assert days == sorted(days, reverse=True), player  # newest first
-        for e in events:  # the score is the games' points; the opponents are others
-            games_of = e[EVENT["played"]]
-            played = [games_of[k : k + 4] for k in range(0, len(games_of), 4)]
-            assert e[3] == sum(g[1] % 3 for g in played), player
-            assert all(g[2] != number for g in played), player
+        assert tours["last_day"] == sorted(tours["last_day"], reverse=True), player
+        assert sorted(set(played["tournament"])) == list(range(len(tours["id"]))), player
+        for k, score in enumerate(tours["score"]):  # the score is the games' points
+            points = [
+                s for t, s in zip(played["tournament"], played["score"], strict=True) if t == k
+            ]
+            assert score == sum(points) and tours["games"][k] == len(points), player
+        assert player not in played["opponent"], player
+        w, d, lost = (sum(data["opponents"][c]) for c in ("wins", "draws", "losses"))
+        assert (w, d, lost) == (data["wins"], data["draws"], data["losses"]), player
 
 
 @pytest.mark.browser
@@ -119,7 +126,10 @@ def test_player_page_draws_chart_tournaments_and_games(published, page, artifact
     player = ratings.loc[ratings["status"] == "active", "player"].iloc[0]
     days = int((history["player"] == player).sum())
     site = site_of(published)
-    open_(page, site, f"p/{page_names([player])[player]}.html")
+    open_(page, site, f"p/{page_names([player])[player]}.html")  # from a file: its own rows
+    assert page.locator("#record figure").count() == 0
+    assert page.locator("#record table tbody tr").count() > 0
+    open_served(page, site, f"p/{page_names([player])[player]}.html")
     page.wait_for_selector("svg[data-drawn] path.line:not(.later)")
     line = page.get_attribute("svg path.line:not(.later)", "d")
     band = page.get_attribute("svg path.band:not(.later)", "d")
@@ -145,7 +155,7 @@ def test_a_player_page_links_exactly_the_renjunet_games(small, tmp_path, page):
     mine = rated.loc[(rated["black"] == player) | (rated["white"] == player)]
     expected = sorted(mine.loc[from_renjunet[mine.index], "game_id"].astype(str))
     assert 0 < len(expected) < len(mine)
-    open_(page, support.site_of(tmp_path), f"p/{page_names([player])[player]}.html")
+    open_served(page, support.site_of(tmp_path), f"p/{page_names([player])[player]}.html")
     page.wait_for_selector("#games tbody tr")
     hrefs = page.eval_on_selector_all("#games td a[href^=https]", "a => a.map(x => x.href)")
     assert sorted(h.rstrip("/").rsplit("/", 1)[1] for h in hrefs) == expected
@@ -199,7 +209,7 @@ def test_the_player_page_tells_the_change_once_and_it_adds_up(changed, page, art
     }
     for kind, player in chosen.items():
         row = ratings.loc[ratings["player"] == player].iloc[0]
-        open_(page, site, f"p/{pages[player]}.html")
+        open_served(page, site, f"p/{pages[player]}.html")
         shown = story(page)
         if kind == "new":
             assert shown["previous"] == "not on it: new on this list"
@@ -242,7 +252,7 @@ def test_a_players_tournaments_and_the_year_index_on_a_phone(changed, browser, a
     ratings = snapshot.tables.ratings
     busiest = ratings.sort_values("games").iloc[-1]["player"]
     p = new_page(browser, PHONE)
-    open_(p, site, f"p/{page_names(ratings['player'])[busiest]}.html")
+    open_served(p, site, f"p/{page_names(ratings['player'])[busiest]}.html")
     want = ["Tournament", "Score", "At the time", "Change"]
     assert in_box(p, "#events table", want) == dict.fromkeys(want, True)
     open_(p, site, "years.html")

@@ -16,6 +16,7 @@ from tests.publish.site.pages import (
     new_page,
     on_screen,
     open_,
+    open_served,
     printed,
     published_table,
     settle,
@@ -95,12 +96,12 @@ def test_chart_has_date_labels_for_a_history_within_one_year(published, browser,
     site = site_of(published)
     for viewport, name in ((PHONE, "phone"), (DESKTOP, "desktop")):
         p = new_page(browser, viewport)
-        open_(p, site, f"p/{page_names([player])[player]}.html")
+        open_served(p, site, f"p/{page_names([player])[player]}.html")
         labels = p.eval_on_selector_all("svg text.date", "t => t.map(x => x.textContent)")
         assert len(labels) >= 2, labels
         assert all(re.fullmatch(r"\d{4}-\d{2}", x) for x in labels), labels
-        points = p.eval_on_selector_all("svg path.line:not(.later)", "x => x.length")
-        assert points == 1
+        points = p.eval_on_selector_all("svg path.line:not(.later):not(.step)", "x => x.length")
+        assert points == 1 == p.locator("svg path.line.step").count()
         p.screenshot(path=str(artifacts / f"player-one-year-{name}.png"))
         check_and_close(p)
 
@@ -112,14 +113,14 @@ def test_a_single_day_point_is_off_the_axis_and_the_hover_gives_the_list_date(pu
     one_day = history.groupby("player").size()
     player = sorted(set(one_day[one_day == 1].index) & set(ratings["player"]))[0]
     site = site_of(published)
-    open_(page, site, f"p/{page_names([player])[player]}.html")
+    open_served(page, site, f"p/{page_names([player])[player]}.html")
     cx = float(page.get_attribute("svg circle.point", "cx"))
     axis = float(page.eval_on_selector_all("svg line.axis", "l => l[1].getAttribute('x1')"))
     assert cx > axis + 5  # not on the vertical axis
     box = page.locator("svg").bounding_box()
     page.mouse.move(box["x"] + box["width"] - 15, box["y"] + box["height"] / 2)
     tip = page.text_content("svg text.tip")
-    assert tip.startswith(f"{support.AS_OF.isoformat()} ") and tip.endswith("(list date)")
+    assert f": {support.AS_OF.isoformat()} " in tip and tip.endswith("(list date)"), tip
 
 
 @pytest.mark.browser
@@ -128,7 +129,7 @@ def test_the_chart_marks_each_day_played(published, page):
     history = published_table(published, "history")
     days = history.loc[history["player"].isin(ratings["player"])].groupby("player").size()
     player = days.idxmax()
-    open_(page, support.site_of(published), f"p/{page_names([player])[player]}.html")
+    open_served(page, support.site_of(published), f"p/{page_names([player])[player]}.html")
     page.wait_for_selector("svg[data-drawn]")
     assert page.locator("svg circle.day").count() == days[player] > 1
     # one dot per rating day, at the line's vertices

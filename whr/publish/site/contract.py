@@ -170,7 +170,7 @@ LIST = _keyed(
     ("player", "p", "the player's number in the players data", "ref=players"),
     ("rating", "r", "rating on the list date"),
     ("uncertainty", "u", "its standard deviation; null on an Elo-era list"),
-    ("peak", "b", "the best rating up to the list date (today's estimate of each day's)"),
+    ("peak", "b", "the best rating a list published up to the list date (the record's)"),
     ("gy1", "g1", "rated games in the last year up to the list date"),
     ("gy2", "g2", "... in the last 2 years"),
     ("gy5", "g5", "... in the last 5 years"),
@@ -256,6 +256,12 @@ SERIES = _keyed(
     ("rating", "r", "rating on each"),
     ("uncertainty", "u", "its standard deviation (a player's chart)", "optional"),
     ("now", "now", "the rating carried to the list date (a now row)", "optional"),
+    (
+        "step",
+        "st",
+        "1: a step line, each rating held until the next (what the lists published)",
+        "optional",
+    ),
 )
 NOW = _rows(
     "now",
@@ -264,15 +270,101 @@ NOW = _rows(
     ("rating", "rating, whole Elo"),
     ("uncertainty", "its standard deviation, whole Elo; null none"),
 )
-PLAYER = _keyed(
-    "player",
-    "a player's page data (<script id=player-data>)",
-    ("chart", "chart", "the rating chart"),
-    ("events", "events", "event rows, newest first"),
+P_FILE = _keyed(
+    "p_file",
+    "a player's data for programs, p/<id>.json beside the page, which the page fetches "
+    "(docs/data-dictionary.md; its facts are keys of their own, not read by the page script): "
+    "each section an object of columns, one entry per row",
+    ("date", "date", "the list's day D, ISO"),
+    ("rating", "rating", "the rating on D, to the hundredth"),
+    ("uncertainty", "uncertainty", "its standard deviation; null none"),
+    (
+        "published",
+        "published",
+        "what the lists said (the record's telling rows), oldest first",
+        "holds=p_published",
+    ),
+    (
+        "estimate",
+        "estimate",
+        "today's whole-history estimate on each rating day",
+        "holds=p_estimate",
+    ),
+    ("tournaments", "tournaments", "the player's tournaments, newest first", "holds=p_tournaments"),
+    (
+        "games",
+        "games",
+        "the player's rated games, by tournament (its order), in playing order",
+        "holds=p_games",
+    ),
+    ("opponents", "opponents", "head to head, by opponent", "holds=p_opponents"),
+)
+P_PUBLISHED = _keyed(
+    "p_published",
+    "what the lists said: a column per field",
+    ("date", "date", "the list's day, ISO"),
+    ("rating", "rating", "the rating it published, to the hundredth"),
+    ("uncertainty", "uncertainty", "its standard deviation", "unread"),
+    ("rank", "rank", "the rank it published; null none", "unread"),
+    ("status", "status", "the status it published", "unread"),
+)
+P_ESTIMATE = _keyed(
+    "p_estimate",
+    "today's estimate on each of the player's rating days: a column per field",
+    ("date", "date", "the rating day, ISO"),
+    ("rating", "rating", "today's estimate of the rating that day, to the hundredth"),
+    ("uncertainty", "uncertainty", "its standard deviation"),
+)
+P_TOURNAMENTS = _keyed(
+    "p_tournaments",
+    "the player's tournaments, newest first: a column per field",
+    ("id", "id", "the tournament's id", "unread"),
+    ("name", "name", "its name", "unread"),
+    ("first_day", "first_day", "the player's first game day in it, ISO"),
+    ("last_day", "last_day", "the player's last game day in it, ISO"),
+    ("games", "games", "rated games"),
+    ("score", "score", "the score"),
+    ("performance", "performance", "performance rating, whole Elo"),
+    ("bound", "bound", "1 at least (all won), -1 at most (all lost), 0 exact"),
+    ("list_date", "list_date", "the day of the list that first rated it; null none kept", "unread"),
+    ("before", "before", "the rating on the list just before it was first rated", "unread"),
+    ("after", "after", "the rating on the first list that rated it", "unread"),
+    ("change", "change", "after - before", "unread"),
+)
+P_GAMES = _keyed(
+    "p_games",
+    "the player's rated games: a column per field",
+    ("tournament", "tournament", "its tournament: a position in tournaments"),
+    ("round", "round", "round label"),
+    ("white", "white", "1 the player had White, 0 Black"),
+    ("score", "score", "the player's score: 1, 0.5, 0"),
+    ("opponent", "opponent", "the opponent's id"),
+    (
+        "opponent_rating",
+        "opponent_rating",
+        "the opponent's rating that day (today's estimate), whole Elo; null none",
+    ),
+    ("game", "game", "renju.net game id, only with game links (null: none)", "optional"),
+)
+P_OPPONENTS = _keyed(
+    "p_opponents",
+    "head to head over the rated games, by opponent: a column per field",
+    ("player", "player", "the opponent's id", "unread"),
+    ("wins", "wins", "the player's wins against them", "unread"),
+    ("draws", "draws", "draws", "unread"),
+    ("losses", "losses", "losses", "unread"),
+    ("expected", "expected", "the sum of the expected scores over expected_games", "unread"),
+    (
+        "expected_games",
+        "expected_games",
+        "the games in which both ratings at the time are known",
+        "unread",
+    ),
 )
 EVENT = _rows(
     "event",
-    "one tournament of a player; ratings whole Elo, null none",
+    "one tournament of a player as the page script holds it (made from p/<id>.json); ratings "
+    "whole Elo, null none",
     (
         "tournament",
         "the tournament's number in the tournaments data (the page script takes its name and "
@@ -378,7 +470,12 @@ PAYLOADS: dict[str, Payload] = {
         CHART,
         SERIES,
         NOW,
-        PLAYER,
+        P_FILE,
+        P_PUBLISHED,
+        P_ESTIMATE,
+        P_TOURNAMENTS,
+        P_GAMES,
+        P_OPPONENTS,
         EVENT,
         GAME,
         CROSS,
@@ -491,9 +588,12 @@ TEXTS: dict[str, Text] = {
     "provisional": T_("provisional"),
     "rating_history": T_("Rating history"),
     "chart_caption": T_(
-        "Dots: the days the player played; band: \u00b1 one standard deviation; dashed: after "
-        "the last game."
+        "Steps: the rating each list published, from its day on. Line: today\u2019s "
+        "whole-history estimate of each day (it moves as later results come in); dots: the days "
+        "the player played; band: \u00b1 one standard deviation; dashed: after the last game."
     ),
+    "as_published": T_("as the lists published it"),
+    "todays_estimate": T_("today's estimate"),
     "tournaments": T_("Tournaments"),
     "games": T_("Games"),
     "newest_first": T_("Newest first (%(link)s)."),
