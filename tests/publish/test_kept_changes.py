@@ -20,7 +20,7 @@ import pytest
 import support
 
 import whr
-from tests.publish.site.pages import check_and_close, new_page, served
+from tests.publish.site.pages import check_and_close, new_page, served, visible
 from whr.lists import at_the_time
 from whr.publish.files import read_parquet
 from whr.publish.site import i18n, page_names
@@ -309,6 +309,27 @@ def test_the_chart_draws_what_the_lists_published_and_todays_estimate(
         m = re.fullmatch(rf"as the lists published it: {published['date'][k]}  (\d+)", tip)
         assert m and abs(int(m.group(1)) - published["rating"][k]) <= 0.5, tip  # (whole Elo)
     check_and_close(page)
+
+
+def test_best_rating_is_the_best_a_list_published_and_the_peak_is_labelled(kept, site: Path):
+    """A player page's facts: the best rating a list published (p/<id>.json's best of
+    published, with its list's day), and beside it today's estimate of the peak, labelled."""
+    ratings = kept[DAYS[-1]][0]
+    pages = page_names(list(ratings.index))
+    differ = 0
+    for player, row in ratings.iterrows():
+        text = visible(site / "p" / f"{pages[player]}.html")
+        data = json.loads((site / "p" / f"{pages[player]}.json").read_text(encoding="utf-8"))
+        published = data["published"]
+        k = max(range(len(published["rating"])), key=lambda i: (published["rating"][i], -i))
+        best = f"Best rating a list published {round(row['best_rating'])} on {published['date'][k]}"
+        assert best in text, (player, text)
+        assert abs(published["rating"][k] - row["best_rating"]) <= 0.005
+        peak = row["best_estimate"]
+        day = row["best_estimate_date"].isoformat()
+        assert f"Peak, today's estimate {round(peak)} on {day}" in text, player
+        differ += round(peak) != round(row["best_rating"])
+    assert differ, "the fixture has players whose two peaks differ"
 
 
 # --- the record (issue 29): what the lists said, from the backfill and the daily runs ---------

@@ -603,9 +603,9 @@ TEXTS: dict[str, Text] = {
         "first rated \u2192 on the first list that rated it, and the change then."
     ),
     "today": T_(
-        "Before, After: today\u2019s whole-history estimates of the rating just before and "
-        "just after the tournament (they move as later results come in); Change = After "
-        "\u2212 Before."
+        "Est. before, Est. after: today\u2019s whole-history estimates of the rating just "
+        "before and just after the tournament (they move as later results come in), not what "
+        "a list said; Est. change = Est. after \u2212 Est. before."
     ),
     "colours": T_(
         "\u25cf with Black, \u25cb with White; the opponent's rating on the day of the game."
@@ -1024,10 +1024,11 @@ def tables(rules: RuleNumbers) -> dict[str, Table]:
                    static=False),
             Column("then", T_("At the time"), "then_before then_after note", "then", "", 0,
                    T_("as the lists showed it then"), kept=True),
-            Column("change", T_("Change"), "now_change now_before", "since", "", 0,
-                   T_("After \u2212 Before"), static=False),
-            Column("before", T_("Before"), "now_before", "dash", "", 0, today, static=False),
-            Column("after", T_("After"), "now_after", "number", "", 0, today, static=False),
+            Column("change", T_("Est. change"), "now_change now_before", "since", "", 0,
+                   T_("today's estimate: Est. after \u2212 Est. before"), static=False),
+            Column("before", T_("Est. before"), "now_before", "dash", "", 0, today,
+                   static=False),
+            Column("after", T_("Est. after"), "now_after", "number", "", 0, today, static=False),
         ),
         (Tab("", T_("Tournaments"), None, "tournament date score perf then change before after",
              None),),

@@ -221,9 +221,10 @@ class Columns:
         )
         self.status = current.status[at]
         self.entered = view.current.entered[at]  # ranked now, not on the previous list
-        self.first, self.last, self.best_day = (
-            days(f[c])[at] for c in ("first_game", "last_game", "best_date")
+        self.first, self.last, self.best_day, self.peak_day = (
+            days(f[c])[at] for c in ("first_game", "last_game", "best_date", "best_estimate_date")
         )
+        self.peak = take("best_estimate")  # today's estimate of the peak (best: a list's)
         self.has_previous = current.change
         self._events(view)
         self.as_of = view.as_of.isoformat()
@@ -372,7 +373,8 @@ FROM, BORN, STATUS, RANK, GAMES = (
     _label(N_("From")), _label(N_("Born")), _label(N_("Status")), _label(N_("Rank")),
     _label(N_("Games")),
 )  # fmt: skip
-FIRST_LAST, BEST = _label(N_("First, last game")), _label(N_("Best rating"))
+FIRST_LAST = _label(N_("First, last game"))
+BEST, PEAK = _label(N_("Best rating a list published")), _label(N_("Peak, today's estimate"))
 PREVIOUS_LIST = _label(N_("Previous list"))
 CHANGE, NOT_ON_IT = str(_("change")), into("dd", _("not on it: new on this list"))
 WORLD_COUNTRY = str(
@@ -397,7 +399,9 @@ def _player_facts(cols: Columns, lo: int, hi: int) -> list[str]:
     """The facts (``<dl>``) of the players numbered lo..hi-1."""
     s = slice(lo, hi)
     rank, crank, prev = whole(cols.rank[s]), whole(cols.crank[s]), whole(cols.prev[s])
-    first, last, best_day = iso(cols.first[s]), iso(cols.last[s]), iso(cols.best_day[s])
+    first, last = iso(cols.first[s]), iso(cols.last[s])
+    best_day, peak_day = iso(cols.best_day[s]), iso(cols.peak_day[s])
+    peak = whole(cols.peak[s])
     counts = np.rint(cols.counts[:, s]).astype(np.int64).T.tolist()
     rating, unc, best = whole(cols.rating[s]), whole(cols.unc[s]), whole(cols.best[s])
     previous, change = whole(cols.previous[s]), cols.change[s].tolist()
@@ -426,7 +430,9 @@ def _player_facts(cols: Columns, lo: int, hi: int) -> list[str]:
             + f"{STATUS}{cols.status_labels[cols.status[i]]}{RANK}{into('dd', ranks)}"
             f"{GAMES}<dd>{GAMES_SPLIT % (n, w, d, lost)} · Gy1 {g1}, Gy2 {g2}, Gy5 {g5}"
             f"{FIRST_LAST}<dd>{first[k]}, {last[k]}"
-            f"{BEST}{BEST_ON % (best[k], best_day[k])}</dl>"
+            + (f"{BEST}{BEST_ON % (best[k], best_day[k])}" if best[k] else "")
+            + (f"{PEAK}{BEST_ON % (peak[k], peak_day[k])}" if peak[k] else "")
+            + "</dl>"
         )
     return out
 
