@@ -481,6 +481,22 @@ def test_a_hostile_site_in_every_language(hostile, browser, language):
     assert set(HOSTILE.values()) <= names
     codes = p.evaluate("Array.from(document.querySelectorAll('#c option'), o => o.value)")
     assert "toString" in codes
+    # their pages as a static host serves them: chart, games and head to head drawn from
+    # p/<id>.json, the names as they are
+    data = support.read_data(site, "players")
+    hostile_ids = [
+        i for i, n in zip(data["id"], data["name"], strict=True) if n in HOSTILE.values()
+    ]
+    met = set()
+    for player, page in page_names(hostile_ids).items():
+        open_served(p, site, f"p/{page}.html")
+        assert p.locator("#opponents tbody tr").count() > 0, player
+        text = p.evaluate(SHOWN_TEXT)
+        for bad in ("[object", "native code", "NaN", "undefined"):
+            assert bad not in text, (player, bad)
+        assert [piece for piece in english if piece in text] == [], player
+        met |= set(p.eval_on_selector_all("#opponents td.op a", "a => a.map(x => x.textContent)"))
+    assert met & set(HOSTILE.values())  # hostile names among the opponents, as text
     # Mongolia in the language: the tournament's page and the tournaments index
     open_(p, site, "tournaments.html")
     places = [row[1] for row in all_rows(p)]

@@ -265,3 +265,48 @@ def test_a_players_tournaments_and_the_year_index_on_a_phone(changed, browser, a
     assert in_box(p, "table.plain", ["No. 1"]) == {"No. 1": True}
     p.screenshot(path=str(artifacts / "years-phone-top.png"))
     check_and_close(p)
+
+
+@pytest.mark.browser
+def test_the_head_to_head_table_counts_each_opponents_games(published, page, artifacts):
+    """Every opponent once, with the wins, draws and losses the games give (counted here from
+    games.parquet), the score, the expected score of p/<id>.json, and the tournaments where
+    they met, linked."""
+    games = published_table(published, "games")
+    ratings = published_table(published, "ratings").set_index("player")
+    player = ratings["games"].idxmax()
+    mine = games.loc[(games["black"] == player) | (games["white"] == player)]
+    black = mine["black"] == player
+    opponent = mine["white"].where(black, mine["black"])
+    points = mine["result"].where(black, 1 - mine["result"])  # (the player's, as Black's result)
+    want = {
+        o: (int((p == 1).sum()), int((p == 0.5).sum()), int((p == 0).sum()))
+        for o, p in points.groupby(opponent)
+    }
+    site = site_of(published)
+    name = page_names([player])[player]
+    data = json.loads((site / "p" / f"{name}.json").read_text(encoding="utf-8"))["opponents"]
+    open_served(page, site, f"p/{name}.html")
+    heads = page.eval_on_selector_all("#opponents thead th", "t => t.map(x => x.textContent)")
+    assert heads[:7] == ["Opponent", "Games", "Won", "Drawn", "Lost", "Score", "Expected"]
+    rows = page.eval_on_selector_all(
+        "#opponents tbody tr",
+        "rows => rows.map(r => [r.cells[0].querySelector('a').getAttribute('href'),"
+        " ...Array.from(r.cells, c => c.textContent)])",
+    )
+    pages = page_names(list(want))
+    by_page = {f"../p/{pages[o]}.html": o for o in want}
+    assert sorted(by_page[r[0]] for r in rows) == sorted(want)  # every opponent once
+    counts = [int(r[2]) for r in rows]
+    assert counts == sorted(counts, reverse=True)  # most games first
+    at = {o: k for k, o in enumerate(data["player"])}
+    for href, _name, n, w, d, lost, score, expected, met in rows:
+        o = by_page[href]
+        assert (int(w), int(d), int(lost)) == want[o] and int(n) == sum(want[o]), o
+        assert float(score.replace("\u00bd", ".5") or 0) == want[o][0] + want[o][1] / 2
+        k = at[o]
+        if data["expected_games"][k]:
+            assert expected.split(" ")[0] == f"{data['expected'][k]:.1f}", (o, expected)
+        named = set(mine.loc[opponent == o, "tournament_id"])
+        assert met.count(", ") + 1 == len(named), (o, met)
+    page.screenshot(path=str(artifacts / "player-head-to-head.png"), full_page=True)

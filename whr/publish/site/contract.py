@@ -349,17 +349,12 @@ P_GAMES = _keyed(
 P_OPPONENTS = _keyed(
     "p_opponents",
     "head to head over the rated games, by opponent: a column per field",
-    ("player", "player", "the opponent's id", "unread"),
-    ("wins", "wins", "the player's wins against them", "unread"),
-    ("draws", "draws", "draws", "unread"),
-    ("losses", "losses", "losses", "unread"),
-    ("expected", "expected", "the sum of the expected scores over expected_games", "unread"),
-    (
-        "expected_games",
-        "expected_games",
-        "the games in which both ratings at the time are known",
-        "unread",
-    ),
+    ("player", "player", "the opponent's id"),
+    ("wins", "wins", "the player's wins against them"),
+    ("draws", "draws", "draws"),
+    ("losses", "losses", "losses"),
+    ("expected", "expected", "the sum of the expected scores over expected_games"),
+    ("expected_games", "expected_games", "the games in which both ratings at the time are known"),
 )
 EVENT = _rows(
     "event",
@@ -616,6 +611,13 @@ TEXTS: dict[str, Text] = {
     "round": T_("Round %(round)s"),
     "list_date": T_("list date"),
     "no_history": T_("No rating history."),
+    "head_to_head": T_("Head to head"),
+    "h2h_note": T_(
+        "Each opponent: the results of the rated games, and the expected score (from both "
+        "players\u2019 ratings on the list just before each tournament was first rated: at the "
+        "time) against the score made."
+    ),
+    "in_games": T_("(in %(n)s of %(total)s games)"),
 }
 """The texts the page script writes outside the tables' declarations, by the name it uses."""
 
@@ -652,6 +654,9 @@ FORMATS = {
     "colour": "a game code: \u25cf Black, \u25cb White",
     "cell": "a crosstable cell: each game as the EGF format writes it, 12+/b, coloured",
     "pairing": "(Black's result, renju.net id): 1 : 0, linked to the game",
+    "expected": "(expected score, its games, games): the expected score to the tenth, and "
+    "in how many of the games where not all (the ratings at the time of the others not known)",
+    "html": "HTML the script made (a derived field: the tournaments of a head to head)",
     "then": "(before, after, note) at the time: 2091 \u2192 2103 (+12), new \u2192 2103, a dash "
     "where none was kept; and the note (Python only: a kept column)",
 }
@@ -1060,6 +1065,30 @@ def tables(rules: RuleNumbers) -> dict[str, Table]:
         ),
         group="event", heading="heading", virtual=False, static=False,
     )
+    opponents = Table(
+        "opponents", "p_opponents",
+        (
+            Column("opponent", T_("Opponent"), "opponent", "player_label", "op", 1),
+            Column("games", T_("Games"), "games", "count", "n", -1),
+            Column("wins", TP_("games", "Won"), "wins", "number", "n", -1),
+            Column("draws", TP_("games", "Drawn"), "draws", "number", "n", -1),
+            Column("losses", TP_("games", "Lost"), "losses", "number", "n", -1),
+            Column("score", T_("Score"), "score2", "score", "n", -1),
+            Column("expected", T_("Expected"), "expected expected_games games", "expected", "n",
+                   -1, T_("the expected score from both players' ratings at the time")),
+            Column("played", T_("Tournaments"), "played", "html", "", 0),
+        ),
+        (Tab("", T_("Head to head"), None,
+             "opponent games wins draws losses score expected played", ("games", -1)),),
+        derived=(
+            ("opponent", "the opponent's number in the players data (from the id)"),
+            ("games", "wins + draws + losses"),
+            ("score2", "2 x the score: 2 x wins + draws"),
+            ("played", "the tournaments where they met, newest first, linked, with their last "
+                       "days (HTML)"),
+        ),
+        virtual=False, static=False,
+    )
     cross = Table(
         "cross", "standing",
         (
@@ -1111,6 +1140,7 @@ def tables(rules: RuleNumbers) -> dict[str, Table]:
             excluded,
             events,
             games,
+            opponents,
             cross,
             pairings,
         )

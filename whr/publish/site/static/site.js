@@ -333,6 +333,15 @@ var WHR_I18N = (function () {
       key: function (code) { return code; }
     },
     score: { html: function (twice) { return score(twice); } },
+    expected: {
+      html: function (x, n, games) {
+        if (none(x) || !n) return "";
+        var v = x.toFixed(1);
+        return n < games ? v + " <small>" + t("in_games", { n: I.group(n), total: I.group(games) }) + "</small>" : v;
+      },
+      key: function (x, n) { return n ? x : null; }
+    },
+    html: { html: function (h) { return h || ""; } },
     score_games: { html: function (twice, games) { return score(twice) + "/" + games; } },
     perf: { html: function (value, bound) { return none(value) ? "" : (bound > 0 ? "\u2265" : (bound < 0 ? "\u2264" : "")) + value; } },
     places: { html: function (first, last) { return first === last ? String(first) : first + "\u2013" + last; } },
@@ -721,6 +730,14 @@ var WHR_I18N = (function () {
     });
     return kept;
   }
+  var NUMBERS = null;
+  function playerNumbers() {  // the players' numbers by id (a Map: an id is data, not a key)
+    if (!NUMBERS) {
+      NUMBERS = new Map();
+      if (P) for (var i = 0; i < P.size; i++) NUMBERS.set(P.id[i], i);
+    }
+    return NUMBERS;
+  }
   function dayOf(iso) { return none(iso) ? null : Math.round(Date.parse(iso + "T00:00:00Z") / 86400000); }
   function rounded(v) { return none(v) ? null : Math.round(v); }
   function playerPage() {
@@ -767,8 +784,7 @@ var WHR_I18N = (function () {
   // the event rows (contract.EVENT) and their games (contract.GAME, flat) from the player's data
   function eventRows(d, days) {
     var tours = d[F.p_file.tournaments], games = d[F.p_file.games], n = tours[F.p_tournaments.last_day].length;
-    var byId = new Map();
-    if (P) for (var i = 0; i < P.size; i++) byId.set(P.id[i], i);
+    var byId = playerNumbers();
     var played = [], ids = [];
     for (var k = 0; k < n; k++) { played.push([]); ids.push(null); }
     var g = games[F.p_games.tournament], linked = games[F.p_games.game];
@@ -830,13 +846,37 @@ var WHR_I18N = (function () {
       "<h2>" + t("tournaments") + "</h2><div id=events>" + (events.length ? "<p class=meta>" + t("newest_first", { link: link }) + "</p>" +
       "<p class=meta id=at-the-time>" + t("at_the_time") + "</p><p class=meta id=today-estimates>" + t("today") + "</p>" +
       "<div class=scroll><table class=games></table></div>" : "<p>" + t("no_rated_games") + "</p>") + "</div>" +
-      "<h2>" + t("games") + "</h2><div id=games>" + (events.length ? "<p class=meta>" + t("colours") + "</p><div class=scroll><table class=\"games played\"></table></div>" : "") + "</div>";
+      "<h2>" + t("games") + "</h2><div id=games>" + (events.length ? "<p class=meta>" + t("colours") + "</p><div class=scroll><table class=\"games played\"></table></div>" : "") + "</div>" +
+      "<h2>" + t("head_to_head") + "</h2><div id=opponents>" + (events.length ? "<p class=meta>" + t("h2h_note") + "</p><div class=scroll><table class=\"games h2h\"></table></div>" : "") + "</div>";
     var figure = $("record").querySelector("figure");
     figure.chartData = chart;  // drawn by the chart script
     if (window.WHR_CHARTS) WHR_CHARTS.setup(figure);
     if (!events.length) return;
     tableApp("events", $("events").querySelector("table"), source, { kept: kept });
     tableApp("games", $("games").querySelector("table"), games, {});
+    tableApp("opponents", $("opponents").querySelector("table"), opponents(d, links, events), {});
+  }
+  // head to head (contract.P_OPPONENTS, the "opponents" table): each opponent's number, games,
+  // score, and the tournaments where they met (from the games), newest first
+  function opponents(d, links, events) {
+    var opp = d[F.p_file.opponents], ids = opp[F.p_opponents.player], byId = playerNumbers();
+    var source = new Source("p_opponents", opp, ids.length);
+    var w = opp[F.p_opponents.wins], dr = opp[F.p_opponents.draws], l = opp[F.p_opponents.losses];
+    var games = d[F.p_file.games], met = new Map();
+    games[F.p_games.opponent].forEach(function (id, j) {
+      var e = games[F.p_games.tournament][j];
+      if (!met.has(id)) met.set(id, []);
+      if (met.get(id).indexOf(e) < 0) met.get(id).push(e);
+    });
+    source.add("opponent", ids.map(function (id) { return byId.has(id) ? byId.get(id) : -1; }));
+    source.add("games", ids.map(function (id, k) { return w[k] + dr[k] + l[k]; }));
+    source.add("score2", ids.map(function (id, k) { return 2 * w[k] + dr[k]; }));
+    source.add("played", ids.map(function (id) {
+      return (met.get(id) || []).filter(function (e) { return e >= 0 && e < events.length; }).map(function (e) {
+        return (links[e] || "") + " <small>" + isoDay(events[e][F.event.last_day]) + "</small>";
+      }).join(", ");
+    }));
+    return source;
   }
 
   // a tournament's page: the crosstable, and from it the pairings of each round (the best pairs
