@@ -332,6 +332,40 @@ def test_best_rating_is_the_best_a_list_published_and_the_peak_is_labelled(kept,
     assert differ, "the fixture has players whose two peaks differ"
 
 
+@pytest.mark.browser
+def test_the_compare_page_overlays_the_players_published_ratings(kept, site: Path, browser):
+    """From a player page's link, then with ids given (one not on the list): a step line of
+    what the lists published per player, from their p/<id>.json, a legend naming them; from a
+    file, it says what it needs."""
+    data = support.read_data(site, "players")
+    ids, names = data["id"][:3], data["name"][:3]
+    pages = page_names(data["id"])
+    page = new_page(browser)
+    page.goto(served(site) + f"p/{pages[ids[0]]}.html")
+    with page.expect_navigation():
+        page.click("text=Compare with other players")
+    assert page.url.endswith(f"compare.html#p={ids[0]}")
+    page.fill("#compare-ids", f"{ids[0]} {ids[1]}, {ids[2]} nobody")
+    with page.expect_navigation():
+        page.click("#compare-form button")
+    page.wait_for_selector("#compare-chart svg[data-drawn]")
+    legend = page.eval_on_selector_all(
+        "#compare-chart .legend li", "l => l.map(x => x.textContent)"
+    )
+    assert legend == names
+    assert page.locator("#compare-chart path.line.step").count() == 3
+    for k, player in enumerate(ids):
+        told = json.loads((site / "p" / f"{pages[player]}.json").read_text(encoding="utf-8"))
+        dots = page.locator(f"#compare-chart g.series:nth-of-type({k + 1}) circle.list").count()
+        assert dots == len(told["published"]["date"]), player
+    assert page.inner_text("#compare-note") == "Not on this list: nobody."
+    assert not page.is_visible("#compare-needs")
+    page.goto((site / "compare.html").as_uri() + f"#p={ids[0]},{ids[1]}")  # a file: no data
+    assert page.is_visible("#compare-needs")
+    assert page.input_value("#compare-ids") == f"{ids[0]} {ids[1]}"
+    check_and_close(page)
+
+
 # --- the record (issue 29): what the lists said, from the backfill and the daily runs ---------
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 from babel.messages.pofile import read_po
@@ -497,6 +498,13 @@ def test_a_hostile_site_in_every_language(hostile, browser, language):
         assert [piece for piece in english if piece in text] == [], player
         met |= set(p.eval_on_selector_all("#opponents td.op a", "a => a.map(x => x.textContent)"))
     assert met & set(HOSTILE.values())  # hostile names among the opponents, as text
+    chosen = hostile_ids[:5]
+    p.goto(served(site) + "compare.html#p=" + ",".join(quote(x, safe="") for x in chosen))
+    p.wait_for_selector("#compare-chart svg[data-drawn]")
+    legend = p.eval_on_selector_all("#compare-chart .legend li", "l => l.map(x => x.textContent)")
+    assert legend == [data["name"][data["id"].index(x)] for x in chosen]
+    text = p.evaluate(SHOWN_TEXT)
+    assert not [bad for bad in ("[object", "native code", "NaN", "undefined") if bad in text]
     # Mongolia in the language: the tournament's page and the tournaments index
     open_(p, site, "tournaments.html")
     places = [row[1] for row in all_rows(p)]

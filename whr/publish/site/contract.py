@@ -618,6 +618,8 @@ TEXTS: dict[str, Text] = {
         "time) against the score made."
     ),
     "in_games": T_("(in %(n)s of %(total)s games)"),
+    "compare_how": T_("Give two to five ids of players on this list."),
+    "not_listed": T_("Not on this list: %(ids)s."),
 }
 """The texts the page script writes outside the tables' declarations, by the name it uses."""
 

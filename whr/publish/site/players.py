@@ -7,6 +7,8 @@ one JSON object (:data:`whr.publish.site.contract.PLAYER`) that the page script 
 
 from __future__ import annotations
 
+from urllib.parse import quote
+
 import numpy as np
 import pandas as pd
 from markupsafe import Markup, escape
@@ -261,7 +263,7 @@ def pages(r: Renderer, current: ListData) -> Family:
     stencil = r.stencil(
         "p",
         "player.html",
-        ("name", "canonical", "heading", "facts", "change", "record", "data"),
+        ("name", "canonical", "heading", "facts", "change", "compare", "record", "data"),
         scripts=scripts,
     )
     return Family(player_pages, cols, stencil, cols.n, [f"p/{page}.html" for page in cols.page])
@@ -294,6 +296,7 @@ def player_pages(r: Renderer, cols: Columns, page: Stencil, lo: int, hi: int) ->
             heading=Markup(heading),
             facts=Markup(facts[i - lo]),
             change=Markup(f"<p class=change>{escape(sentence)}</p>") if sentence else "",
+            compare=quote(cols.ids[i], safe=""),
             record=plain_events[i - lo],
             data=f"{cols.page[i]}.json",
         )

@@ -879,6 +879,41 @@ var WHR_I18N = (function () {
     return source;
   }
 
+  // the compare page: the published ratings of the players the address names (#p=ID,ID),
+  // each fetched from their data (p/<id>.json), as step lines on one chart
+  function comparePage() {
+    var fig = $("compare-chart"), form = $("compare-form"), input = $("compare-ids"), note = $("compare-note");
+    var hash = readHash(), ids = (hash.has("p") ? hash.get("p") : "").split(",").filter(Boolean).slice(0, 5);
+    input.value = ids.join(" ");
+    form.addEventListener("submit", function (e) {
+      e.preventDefault();
+      var given = input.value.split(/[\s,]+/).filter(Boolean).slice(0, 5);
+      location.hash = "p=" + given.map(encodeURIComponent).join(",");
+      location.reload();
+    });
+    if (!/^https?:$/.test(location.protocol)) return;  // a file: the page says what it needs
+    $("compare-needs").hidden = true;
+    var byId = playerNumbers(), known = ids.filter(function (id) { return byId.has(id); });
+    var unknown = ids.filter(function (id) { return !byId.has(id); });
+    note.innerHTML = (known.length < 2 ? t("compare_how") : "") +
+      (unknown.length ? " " + t("not_listed", { ids: unknown.map(esc).join(", ") }) : "");
+    Promise.all(known.map(function (id) {
+      var n = byId.get(id);
+      return fetch("p/" + encodeURIComponent(P.page(n)) + ".json", { credentials: "same-origin" })
+        .then(function (r) { return r.ok ? r.json() : null; }).then(function (d) {
+          if (!d || typeof d !== "object") return null;
+          var s = publishedSeries(d);
+          s[F.series.name] = P.name[n];
+          return s;
+        }, function () { return null; });
+    })).then(function (all) {
+      var chart = {};
+      chart[F.chart.series] = all.filter(Boolean);
+      fig.chartData = chart;
+      if (window.WHR_CHARTS) WHR_CHARTS.setup(fig);
+    });
+  }
+
   // a tournament's page: the crosstable, and from it the pairings of each round (the best pairs
   // first: by the higher, then the lower rating after)
   function tournamentPage() {
@@ -921,6 +956,7 @@ var WHR_I18N = (function () {
     if (W.players) { P = new Players(W.players); SOURCES.set("players", P.source); }
     if (own(CFG, F.cfg.table)) indexPage();
     if ($("record") && P) playerPage();
+    if ($("compare-chart") && P) comparePage();
     if ($("cross-data") && P) tournamentPage();
   }
   WHR_I18N.ready(init);
