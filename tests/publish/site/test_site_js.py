@@ -139,3 +139,49 @@ def test_the_chart_marks_each_day_played(published, page):
         "svg circle.day", "cs => cs.map(c => [c.getAttribute('cx'), c.getAttribute('cy')])"
     )
     assert [[float(x) for x in v] for v in vertices] == [[float(x) for x in d] for d in dots]
+
+
+THIRTY_YEARS = """() => {
+  const fig = document.createElement('figure'), F = WHR_DECLARATION.F, s = {}, c = {};
+  fig.className = 'chart';
+  fig.innerHTML = '<svg></svg>';
+  document.querySelector('main').prepend(fig);
+  s[F.series.day] = []; s[F.series.rating] = [];
+  for (let d = 9496; d <= 20787; d += 90) { s[F.series.day].push(d); s[F.series.rating].push(2000 + d % 250); }
+  c[F.chart.series] = [s];
+  fig.chartData = c;
+  WHR_CHARTS.setup(fig);
+  const box = fig.querySelector('svg').getBoundingClientRect();
+  return Array.from(fig.querySelectorAll('text.date'), t => {
+    const r = t.getBoundingClientRect();
+    return [t.textContent, r.left - box.left, r.right - box.left, box.width];
+  });
+}"""
+"""A chart of 1996-01-01 to 2026-11-30 drawn by the page script: its date labels and their
+boxes (left, right) in the chart's, with the chart's width."""
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("language", ["en", "zh", "ru", "ja", "ko"])
+def test_a_thirty_year_chart_labels_each_date_once_and_enough_of_them(published, browser, language):
+    """On a phone a 30-year history gets a label every few years (it had two: 2000, 2020), each
+    date once, none over another, all inside the chart; on a desktop more."""
+    for viewport, least in ((PHONE, 5), (DESKTOP, 10)):
+        p = new_page(browser, viewport)
+        p.add_init_script(
+            f"try {{ localStorage.setItem('whr.lang', '{language}'); }} catch (e) {{}}"
+        )
+        open_(p, site_of(published), "top.html")
+        labels = p.evaluate(THIRTY_YEARS)
+        texts = [x[0] for x in labels]
+        assert len(texts) == len(set(texts)) >= least, texts
+        assert all(re.fullmatch(r"\d{4}", x) for x in texts), texts
+        years = [int(x) for x in texts]
+        assert (
+            years == sorted(years)
+            and len({b - a for a, b in zip(years, years[1:], strict=False)}) == 1
+        )
+        for (_, _, right, _), (_, left, _, _) in zip(labels, labels[1:], strict=False):
+            assert right + 4 <= left, labels  # apart
+        assert all(left >= 0 and right <= width for _, left, right, width in labels), labels
+        check_and_close(p)

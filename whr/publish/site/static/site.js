@@ -984,23 +984,26 @@ var WHR_I18N = (function () {
   function isoDay(d) { return new Date(d * DAY).toISOString().slice(0, 10); }
   function none(v) { return v === null || v === undefined; }
 
-  // Date ticks: the first day of every step-th month, with as many as fit in the width.
+  // Date ticks: the first day of every step-th month, the smallest step whose labels fit in the
+  // width (a year's label needs less room than a month's), counting the ticks really drawn
   function dateTicks(t0, t1, width) {
-    var most = Math.max(2, Math.floor(width / 64));
     var a = new Date(t0 * DAY), b = new Date(t1 * DAY);
     var m0 = a.getUTCFullYear() * 12 + a.getUTCMonth(), m1 = b.getUTCFullYear() * 12 + b.getUTCMonth();
-    var step = MONTH_STEPS[MONTH_STEPS.length - 1];
+    function ticksOf(step) {
+      var ticks = [];
+      for (var m = Math.ceil(m0 / step) * step; m <= m1 + 1; m += step) {
+        var t = Date.UTC(Math.floor(m / 12), m % 12, 1) / DAY;
+        if (t < t0 || t > t1) continue;
+        var y = Math.floor(m / 12), mm = m % 12 + 1;
+        ticks.push({ day: t, label: step >= 12 ? String(y) : y + "-" + (mm < 10 ? "0" : "") + mm });
+      }
+      return ticks;
+    }
     for (var i = 0; i < MONTH_STEPS.length; i++) {
-      if ((m1 - m0) / MONTH_STEPS[i] + 1 <= most) { step = MONTH_STEPS[i]; break; }
+      var ticks = ticksOf(MONTH_STEPS[i]);
+      if (ticks.length <= Math.max(2, Math.floor(width / (MONTH_STEPS[i] >= 12 ? 44 : 64)))) return ticks;
     }
-    var ticks = [];
-    for (var m = Math.ceil(m0 / step) * step; m <= m1 + 1; m += step) {
-      var t = Date.UTC(Math.floor(m / 12), m % 12, 1) / DAY;
-      if (t < t0 || t > t1) continue;
-      var y = Math.floor(m / 12), mm = m % 12 + 1;
-      ticks.push({ day: t, label: step >= 12 ? String(y) : y + "-" + (mm < 10 ? "0" : "") + mm });
-    }
-    return ticks;
+    return ticksOf(MONTH_STEPS[MONTH_STEPS.length - 1]);
   }
 
   // one series of the chart data (contract.SERIES), by name; "now" the rating carried to the
