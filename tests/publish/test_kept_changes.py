@@ -20,9 +20,10 @@ import pytest
 import support
 
 import whr
+from tests.publish.site.pages import check_and_close, new_page, served, visible
 from whr.lists import at_the_time
 from whr.publish.files import read_parquet
-from whr.publish.site import contract, i18n, page_names
+from whr.publish.site import i18n, page_names
 from whr.rules import default_directory, load_config
 from whr.tables import RATINGS, TOURNAMENT_CHANGES
 
@@ -144,31 +145,26 @@ def test_the_backfill_and_the_archive_agree_where_both_hold(history, kept) -> No
 
 
 def test_the_player_pages_show_each_tournament_at_the_time(kept, site: Path) -> None:
-    """Each event row of a player page holds its kept ratings at the time, each rounded once,
-    and the change as displayed; a tournament without a kept row holds none."""
+    """Each tournament of a player's data (p/<id>.json, which the page draws beside its own
+    rows) holds its kept ratings at the time and their change; a tournament without a kept
+    row holds none."""
     table = kept[DAYS[-1]][1].set_index(["player", "tournament_id"])
-    tournaments = support.read_data(site, "tournaments")
-    index = support.read_data(site, "players")
-    field = contract.EVENT.script()
     shown = 0
-    for page in sorted((site / "p").glob("*.html")):
-        text = page.read_text(encoding="utf-8")
-        if "id=player-data>" not in text:
-            continue
-        data = json.loads(text.split("id=player-data>", 1)[1].split("</script>", 1)[0])
-        player = page.stem if page.stem in set(index["id"]) else None
-        if player is None:
-            continue
-        for e in data["events"]:
-            tournament = tournaments["pg"][e[field["tournament"]]]
-            then = (e[field["then_before"]], e[field["then_after"]], e[field["then_change"]])
-            if (player, tournament) not in table.index:
+    for path in sorted((site / "p").glob("*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        tours = data["tournaments"]
+        for k, tournament in enumerate(tours["id"]):
+            then = (tours["before"][k], tours["after"][k], tours["change"][k])
+            if (data["id"], tournament) not in table.index:
                 assert then == (None, None, None)
                 continue
-            row = table.loc[(player, tournament)]
-            after = round(row["rating_after"])
-            before = None if pd.isna(row["rating_before"]) else round(row["rating_before"])
-            assert then == (before, after, None if before is None else after - before)
+            row = table.loc[(data["id"], tournament)]
+            assert then[1] == pytest.approx(row["rating_after"], abs=0.005)
+            if pd.isna(row["rating_before"]):
+                assert then[0] is None and then[2] is None
+            else:
+                assert then[0] == pytest.approx(row["rating_before"], abs=0.005)
+                assert then[2] == pytest.approx(then[1] - then[0], abs=0.0101)
             shown += 1
     assert shown >= len(table) // 2, (shown, len(table))
 
@@ -232,7 +228,7 @@ def test_tournaments_first_rated_by_one_list_say_so(kept, site: Path, browser) -
     pages = page_names(sharing)
     for player in sharing:
         text = (site / "p" / f"{pages[player]}.html").read_text(encoding="utf-8")
-        body = text.split("<div id=record>", 1)[1].split("</table>", 1)[0]
+        body = text.split("<div id=record", 1)[1].split(">", 1)[1].split("</table>", 1)[0]
         for li in [row for row in body.split("<tr>")[1:] if "<th" not in row]:
             tid = re.search(r'href="?../tournaments/([^.]+)\.html', li).group(1)
             others = partners.get((player, tid), [])
@@ -243,7 +239,7 @@ def test_tournaments_first_rated_by_one_list_say_so(kept, site: Path, browser) -
                 assert note is None, li
     # the drawn table: the At the time cell of each names the other
     page = browser.new_page()
-    page.goto((site / "p" / f"{pages[sharing[0]]}.html").as_uri())
+    page.goto(served(site) + f"p/{pages[sharing[0]]}.html")  # (the page fetches its data)
     page.wait_for_selector("#events tbody tr")
     heads = page.eval_on_selector_all("#events thead th", "t => t.map(x => x.textContent)")
     cells = page.eval_on_selector_all(
@@ -260,14 +256,114 @@ def test_tournaments_first_rated_by_one_list_say_so(kept, site: Path, browser) -
     context = browser.new_context()
     context.add_init_script("localStorage.setItem('whr.lang', 'zh')")
     page = context.new_page()
-    page.goto((site / "p" / f"{pages[sharing[0]]}.html").as_uri())
+    page.goto(served(site) + f"p/{pages[sharing[0]]}.html")
     page.wait_for_function("document.documentElement.lang === 'zh-Hans'")
+    page.wait_for_selector("#events tbody tr")
     notes = page.eval_on_selector_all("#events small.with", "s => s.map(x => x.textContent)")
     zh = i18n.catalog("zh")["with %(tournaments)s"]
     assert len(notes) == len(noted) and all(
         re.fullmatch(re.escape(zh).replace(re.escape("%(tournaments)s"), ".+"), n) for n in notes
     ), notes
     context.close()
+
+
+@pytest.mark.browser
+def test_the_chart_draws_what_the_lists_published_and_todays_estimate(
+    kept, site: Path, browser
+) -> None:
+    """The player chart: a step line of the ratings the lists published (a point on each list
+    day of p/<id>.json's published, hovering one names its day and value) and today's estimate
+    (the line with its band), a legend naming both."""
+    page = new_page(browser)
+    files = sorted((site / "p").glob("*.json"))
+    data = max(
+        (json.loads(f.read_text(encoding="utf-8")) for f in files),
+        key=lambda d: len(set(round(r) for r in d["published"]["rating"])),
+    )
+    published = data["published"]
+    assert len(set(round(r) for r in published["rating"])) >= 2
+    page.goto(served(site) + f"p/{page_names([data['id']])[data['id']]}.html")
+    page.wait_for_selector("svg[data-drawn]")
+    legend = page.eval_on_selector_all("figure .legend li", "l => l.map(x => x.textContent)")
+    assert legend == ["today\u2019s estimate".replace("\u2019", "'"), "as the lists published it"]
+    points = page.eval_on_selector_all(
+        "svg circle.list", "cs => cs.map(c => [+c.getAttribute('cx'), +c.getAttribute('cy')])"
+    )
+    assert len(points) == len(published["date"])
+    step = page.get_attribute("svg path.line.step", "d")
+    heights = [float(v) for v in re.findall(r"[V,]([-\d.]+)", step)]
+    assert heights == [y for _, y in points]  # a step at each list's rating
+    assert page.locator("svg path.band:not(.later)").count() == 1  # the estimate's band
+    box = page.locator("svg").bounding_box()
+    days = page.eval_on_selector_all(  # today's estimate's points (the days played)
+        "svg circle.day", "cs => cs.map(c => [+c.getAttribute('cx'), +c.getAttribute('cy')])"
+    )
+    apart = [  # the list points no point of the estimate is near: the hover names them
+        k for k, (x, y) in enumerate(points) if all(abs(x - a) + abs(y - b) > 8 for a, b in days)
+    ]
+    assert len(apart) >= 2
+    for k in apart:
+        x, y = points[k]
+        page.mouse.move(box["x"] + x, box["y"] + y)
+        tip = page.text_content("svg text.tip")
+        m = re.fullmatch(rf"as the lists published it: {published['date'][k]}  (\d+)", tip)
+        assert m and abs(int(m.group(1)) - published["rating"][k]) <= 0.5, tip  # (whole Elo)
+    check_and_close(page)
+
+
+def test_best_rating_is_the_best_a_list_published_and_the_peak_is_labelled(kept, site: Path):
+    """A player page's facts: the best rating a list published (p/<id>.json's best of
+    published, with its list's day), and beside it today's estimate of the peak, labelled."""
+    ratings = kept[DAYS[-1]][0]
+    pages = page_names(list(ratings.index))
+    differ = 0
+    for player, row in ratings.iterrows():
+        text = visible(site / "p" / f"{pages[player]}.html")
+        data = json.loads((site / "p" / f"{pages[player]}.json").read_text(encoding="utf-8"))
+        published = data["published"]
+        k = max(range(len(published["rating"])), key=lambda i: (published["rating"][i], -i))
+        best = f"Best rating a list published {round(row['best_rating'])} on {published['date'][k]}"
+        assert best in text, (player, text)
+        assert abs(published["rating"][k] - row["best_rating"]) <= 0.005
+        peak = row["best_estimate"]
+        day = row["best_estimate_date"].isoformat()
+        assert f"Peak, today's estimate {round(peak)} on {day}" in text, player
+        differ += round(peak) != round(row["best_rating"])
+    assert differ, "the fixture has players whose two peaks differ"
+
+
+@pytest.mark.browser
+def test_the_compare_page_overlays_the_players_published_ratings(kept, site: Path, browser):
+    """From a player page's link, then with ids given (one not on the list): a step line of
+    what the lists published per player, from their p/<id>.json, a legend naming them; from a
+    file, it says what it needs."""
+    data = support.read_data(site, "players")
+    ids, names = data["id"][:3], data["name"][:3]
+    pages = page_names(data["id"])
+    page = new_page(browser)
+    page.goto(served(site) + f"p/{pages[ids[0]]}.html")
+    with page.expect_navigation():
+        page.click("text=Compare with other players")
+    assert page.url.endswith(f"compare.html#p={ids[0]}")
+    page.fill("#compare-ids", f"{ids[0]} {ids[1]}, {ids[2]} nobody")
+    with page.expect_navigation():
+        page.click("#compare-form button")
+    page.wait_for_selector("#compare-chart svg[data-drawn]")
+    legend = page.eval_on_selector_all(
+        "#compare-chart .legend li", "l => l.map(x => x.textContent)"
+    )
+    assert legend == names
+    assert page.locator("#compare-chart path.line.step").count() == 3
+    for k, player in enumerate(ids):
+        told = json.loads((site / "p" / f"{pages[player]}.json").read_text(encoding="utf-8"))
+        dots = page.locator(f"#compare-chart g.series:nth-of-type({k + 1}) circle.list").count()
+        assert dots == len(told["published"]["date"]), player
+    assert page.inner_text("#compare-note") == "Not on this list: nobody."
+    assert not page.is_visible("#compare-needs")
+    page.goto((site / "compare.html").as_uri() + f"#p={ids[0]},{ids[1]}")  # a file: no data
+    assert page.is_visible("#compare-needs")
+    assert page.input_value("#compare-ids") == f"{ids[0]} {ids[1]}"
+    check_and_close(page)
 
 
 # --- the record (issue 29): what the lists said, from the backfill and the daily runs ---------
@@ -333,6 +429,13 @@ def test_the_record_holds_what_each_list_said(kept, out: Path) -> None:
     )
 
 
+def rows_of(section: dict) -> list[dict]:
+    """A section of a player's JSON (an object of columns) as its rows."""
+    return [
+        dict(zip(section, values, strict=True)) for values in zip(*section.values(), strict=True)
+    ]
+
+
 def test_each_player_json_tells_the_record_and_the_opponents(kept, out: Path, site: Path) -> None:
     """Done when: every player's p/<id>.json has ``published`` (the record's rows) and
     ``opponents`` whose wins, draws and losses add up to the list's; its tournaments carry
@@ -346,7 +449,7 @@ def test_each_player_json_tells_the_record_and_the_opponents(kept, out: Path, si
         assert data["id"] == player and data["date"] == DAYS[-1].isoformat()
         assert data["rating"] == round(row["rating"], 2)
         mine = record[record["player"] == player].set_index("list_date")
-        told = {dt.date.fromisoformat(p["date"]): p for p in data["published"]}
+        told = {dt.date.fromisoformat(p["date"]): p for p in rows_of(data["published"])}
         assert set(told) <= set(mine.index)  # rows of the record, as the lists said
         for day, p in told.items():
             assert p["rating"] == round(mine.loc[day, "rating"], 2)
@@ -356,11 +459,16 @@ def test_each_player_json_tells_the_record_and_the_opponents(kept, out: Path, si
         status = mine["status"].to_numpy()
         changed = np.r_[True, (games[1:] != games[:-1]) | (status[1:] != status[:-1])]
         assert set(mine.index[changed]) <= set(told)
-        assert {d for d in mine.index if (d.month, d.day) == (12, 31)} <= set(told)
+        rating, rank = mine["rating"].round(2), mine["rank"].astype("Float64")
+        moved = (rating != rating.shift()) | (rank.fillna(-1) != rank.shift().fillna(-1))
+        year_ends = {d for d in mine.index if (d.month, d.day) == (12, 31)}
+        assert {d for d in year_ends if moved[d]} <= set(told)  # the year ends that tell
+        for d in year_ends - set(told):  # the others: nothing moved since the row before
+            assert not moved[d] and not changed[mine.index.get_loc(d)], (player, d)
         assert max(p["rating"] for p in told.values()) == round(row["best_rating"], 2)
         for key in ("wins", "draws", "losses"):
-            assert sum(o[key] for o in data["opponents"]) == row[key], (player, key)
-        for t in data["tournaments"]:
+            assert sum(o[key] for o in rows_of(data["opponents"])) == row[key], (player, key)
+        for t in rows_of(data["tournaments"]):
             if (player, t["id"]) in table.index:
                 kept_row = table.loc[(player, t["id"])]
                 assert t["after"] == round(kept_row["rating_after"], 2)

@@ -4,9 +4,11 @@ headless Chromium (Debian's /usr/bin/chromium via Playwright). Screenshots go to
 
 from __future__ import annotations
 
+import http.server
 import io
 import json
 import re
+import threading
 from html import unescape
 from html.parser import HTMLParser
 from pathlib import Path
@@ -32,9 +34,43 @@ def new_page(browser, viewport=DESKTOP):
     p.on("pageerror", lambda e: p.events["errors"].append(str(e)))
     p.on(
         "request",
-        lambda r: None if r.url.startswith("file://") else p.events["remote"].append(r.url),
+        lambda r: None if r.url.startswith(LOCAL) else p.events["remote"].append(r.url),
     )
     return p
+
+
+LOCAL = ("file://", "http://127.0.0.1:")
+"""Where the site's own files come from: a file, or the test's server (:func:`served`)."""
+_SERVERS: dict[Path, str] = {}
+
+
+def served(site: Path) -> str:
+    """The address of ``site`` served by a real HTTP server on 127.0.0.1 (as a static host
+    would serve it: a player page fetches its data only so), started once per directory."""
+    site = site.resolve()
+    if site not in _SERVERS:
+
+        class Quiet(http.server.SimpleHTTPRequestHandler):
+            def __init__(self, *args, **kwargs):
+                super().__init__(*args, directory=str(site), **kwargs)
+
+            def log_message(self, *args):  # the tests' output stays readable
+                pass
+
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Quiet)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        _SERVERS[site] = f"http://127.0.0.1:{server.server_port}/"
+    return _SERVERS[site]
+
+
+def open_served(page, site: Path, path: str) -> None:
+    """Open ``path`` of ``site`` over HTTP (:func:`served`) and wait for the player data's
+    drawing when it is a player page."""
+    page.goto(served(site) + path)
+    settle(page)
+    if page.locator("#record[data-json]").count():
+        page.wait_for_function("() => !!document.querySelector('#record figure, #record .none')")
+        settle(page)
 
 
 def check_and_close(p) -> None:
@@ -183,7 +219,7 @@ class Links(HTMLParser):
 
     def handle_starttag(self, tag, attrs):
         for name, value in attrs:
-            if name in ("href", "src") and value is not None:
+            if name in ("href", "src", "data-json") and value is not None:
                 self.urls.append(value)
 
 

@@ -141,15 +141,14 @@ def test_the_data_files_and_pages_hold_the_declared_fields(published):
     current = read_data(site, "list-2026-11-25")
     optional = {f.key for f in contract.LIST.fields if f.optional}
     assert keys(contract.LIST) - optional <= set(current) <= keys(contract.LIST)
-    (page,) = [p for p in (site / "p").glob("*.html") if "player-data" in p.read_text("utf-8")][:1]
-    text = page.read_text(encoding="utf-8")
-    data = json.loads(text.split("id=player-data>", 1)[1].split("</script>", 1)[0])
-    assert set(data) == keys(contract.PLAYER)
-    rows = {len(e) for e in data["events"]}
-    n = len(contract.EVENT.fields)
-    assert rows <= {n - 1, n}, rows  # the ids only when a game links to renju.net
-    for event in data["events"]:
-        assert len(event[contract.EVENT.script()["played"]]) % len(contract.GAME.fields) == 0
+    for path in sorted((site / "p").glob("*.json"))[:20]:  # a player's data (the page's)
+        data = json.loads(path.read_text(encoding="utf-8"))
+        assert keys(contract.P_FILE) <= set(data)
+        for name in ("published", "estimate", "tournaments", "games", "opponents"):
+            payload = contract.PAYLOADS[contract.P_FILE.field(name).holds]
+            optional = {f.key for f in payload.fields if f.optional}
+            assert keys(payload) - optional <= set(data[name]) <= keys(payload), name
+            assert len({len(column) for column in data[name].values()}) <= 1, name
 
 
 def test_a_payload_refuses_what_is_not_declared():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 from collections import Counter
 
@@ -12,7 +13,7 @@ import pytest
 
 import whr.publish.site as site_module
 from tests.publish import support
-from tests.publish.site.pages import EVENT, open_, page_data, published_table
+from tests.publish.site.pages import open_, open_served, page_data, published_table
 from tests.publish.support import ODD_ID, read_data, site_of
 from whr.publish.site import page_names
 from whr.publish.site.names import renjunet_game_url, renjunet_games
@@ -93,7 +94,7 @@ def test_namesakes_are_told_apart_in_standings_pairings_and_game_lists(published
     assert set(twins) <= set(paired)
     # the game list of one of them names the other with the label
     players = page_names([first["black"], first["white"]])
-    open_(page, site, f"p/{players[first['black']]}.html")
+    open_served(page, site, f"p/{players[first['black']]}.html")
     assert page.inner_text("h1") == support.NAMESAKE
     opponents = page.eval_on_selector_all("#games td.op", "c => c.map(x => x.textContent)")
     assert any(o.startswith(support.NAMESAKE) and first["white"] in o for o in opponents)
@@ -117,13 +118,12 @@ def test_renju_net_links_only_for_renjunet_games_and_only_when_asked(small, tmp_
         assert "https:" not in text, page.name  # the page script makes the links
     assert set(found) == expected
     assert set(found.values()) == {2}  # a crosstable shows each game in both players' rows
-    # player pages give the page script the ids of linked games only, once per side
+    # players' data give the page script the ids of linked games only, once per side
     on_players: Counter[str] = Counter()
     for page in (site / "p").glob("*.html"):
-        text = page.read_text(encoding="utf-8")
-        events = page_data(text, "player-data")["events"]
-        on_players.update(g for event in events for g in (event[EVENT["ids"] :] or [[]])[0] if g)
-        assert "https:" not in text.split("id=player-data>", 1)[0]
+        assert "https:" not in page.read_text(encoding="utf-8")
+        data = json.loads(page.with_suffix(".json").read_text(encoding="utf-8"))
+        on_players.update(g for g in data["games"]["game"] if g)
     assert set(on_players) == expected and set(on_players.values()) == {2}
 
 

@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 
 from tests.publish import support
-from tests.publish.site.pages import EVENT, parse
+from tests.publish.site.pages import parse
 from whr.publish.site import page_names
 from whr.publish.site.frame import STATIC_ROWS
 
@@ -60,7 +60,7 @@ def own_rows(path: Path, box: str) -> list[list[str]]:
     """The texts of the cells of the table in the page's element ``box`` (#record: a player's
     tournaments; #standings: a tournament's), as a reader without script reads them."""
     html = path.read_text(encoding="utf-8")
-    body = html.split(f"<div id={box}>", 1)[1].split("</table>", 1)[0]
+    body = html.split(f"<div id={box}", 1)[1].split(">", 1)[1].split("</table>", 1)[0]
     rows = [row for row in body.split("<tr>")[1:] if "<th" not in row]
     return [
         [" ".join(unescape(re.sub(r"<[^>]+>", "", cell)).split()) for cell in row.split("<td>")[1:]]
@@ -70,7 +70,6 @@ def own_rows(path: Path, box: str) -> list[list[str]]:
 
 def test_player_and_tournament_pages_carry_their_tables(site, published):
     ratings = pd.read_parquet(site / "ratings.parquet").set_index("player")
-    tournaments = support.read_data(site, "tournaments")
     busiest = ratings["games"].idxmax()
     pages = sorted((site / "p").glob("*.html"))[:5] + [
         site / "p" / f"{page_names([busiest])[busiest]}.html"
@@ -79,15 +78,16 @@ def test_player_and_tournament_pages_carry_their_tables(site, published):
         events = own_rows(page, "record")
         # each tournament: its name, score/games and the change at the time as the script
         # draws it (before -> after (change), "new -> after", a dash where none was kept)
-        data = json.loads(page.read_text("utf-8").split("id=player-data>", 1)[1].split("<")[0])
-        assert len(events) == len(data["events"]) > 0, page
-        for (name, score, then_text), e in zip(events, data["events"], strict=True):
-            b, a, d = (e[EVENT[f]] for f in ("then_before", "then_after", "then_change"))
+        data = json.loads(page.with_suffix(".json").read_text("utf-8"))["tournaments"]
+        assert len(events) == len(data["id"]) > 0, page
+        for k, (name, score, then_text) in enumerate(events):
+            b, a = (None if x is None else round(x) for x in (data["before"][k], data["after"][k]))
             then = "\u2013" if a is None else f"new \u2192 {a}" if b is None else f"{b} \u2192 {a} "
             if b is not None and a is not None:
+                d = a - b
                 then += "(" + (f"+{d}" if d > 0 else str(d).replace("-", "\u2212")) + ")"
-            assert name == tournaments["name"][e[EVENT["tournament"]]]
-            assert re.fullmatch(rf"\S+/{e[EVENT['games']]}", score), score
+            assert name == data["name"][k]
+            assert re.fullmatch(rf"\S+/{data['games'][k]}", score), score
             assert re.fullmatch(rf"{re.escape(then)}( with .+)?", then_text), then_text
     for path in sorted((site / "tournaments").glob("*.html"))[:5]:
         standings = own_rows(path, "standings")  # place, player, score

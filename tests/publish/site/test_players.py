@@ -15,7 +15,6 @@ import pytest
 from tests.publish import support
 from tests.publish.site.pages import (
     DESKTOP,
-    EVENT,
     MARK,
     PHONE,
     all_rows,
@@ -23,7 +22,7 @@ from tests.publish.site.pages import (
     in_box,
     new_page,
     open_,
-    page_data,
+    open_served,
     published_table,
     shown,
 )
@@ -86,29 +85,37 @@ def test_the_split_of_a_change_is_said_in_plain_words(changed):
     assert said["both"] and said["others"]  # the fixture has both kinds
 
 
-def test_player_pages_hold_each_players_tournaments_and_games(published):
+def test_player_data_holds_each_players_tournaments_and_games(published):
+    """p/<id>.json, which the page draws: every game of the player, by tournament (newest
+    first), the score of each the points of its games, the opponents others."""
     snap = support.entry_of(published)
     site = site_of(published)
     games = pd.read_parquet(snap / "games.parquet")
     players = read_data(site, "players")
-    tournaments = read_data(site, "tournaments")
     pages = page_names(players["id"])
-    for number, player in enumerate(players["id"]):
+    t_pages = page_names([*games["tournament_id"]])
+    for player in players["id"]:
         html = (site / "p" / f"{pages[player]}.html").read_text(encoding="utf-8")
-        events = page_data(html, "player-data")["events"]
+        assert "application/json" not in html  # the page does not carry its data twice
+        assert f'data-json="{pages[player]}.json"' in html
+        data = json.loads((site / "p" / f"{pages[player]}.json").read_text(encoding="utf-8"))
+        tours, played = data["tournaments"], data["games"]
         mine = games.loc[(games["black"] == player) | (games["white"] == player)]
-        n_games = sum(len(e[EVENT["played"]]) for e in events)
-        assert n_games == 4 * len(mine), player  # 4 numbers a game
-        assert sorted(tournaments["pg"][e[0]] for e in events) == sorted(
-            page_names([*games["tournament_id"]])[t] for t in mine["tournament_id"].unique()
+        assert len(played["opponent"]) == len(mine), player
+        assert len({len(column) for column in played.values()}) == 1
+        assert sorted(t_pages[t] for t in tours["id"]) == sorted(
+            t_pages[t] for t in mine["tournament_id"].unique()
         ), player
-        days = [e[1] for e in events]
-        assert days == sorted(days, reverse=True), player  # newest first
-        for e in events:  # the score is the games' points; the opponents are others
-            games_of = e[EVENT["played"]]
-            played = [games_of[k : k + 4] for k in range(0, len(games_of), 4)]
-            assert e[3] == sum(g[1] % 3 for g in played), player
-            assert all(g[2] != number for g in played), player
+        assert tours["last_day"] == sorted(tours["last_day"], reverse=True), player
+        assert sorted(set(played["tournament"])) == list(range(len(tours["id"]))), player
+        for k, score in enumerate(tours["score"]):  # the score is the games' points
+            points = [
+                s for t, s in zip(played["tournament"], played["score"], strict=True) if t == k
+            ]
+            assert score == sum(points) and tours["games"][k] == len(points), player
+        assert player not in played["opponent"], player
+        w, d, lost = (sum(data["opponents"][c]) for c in ("wins", "draws", "losses"))
+        assert (w, d, lost) == (data["wins"], data["draws"], data["losses"]), player
 
 
 @pytest.mark.browser
@@ -119,7 +126,10 @@ def test_player_page_draws_chart_tournaments_and_games(published, page, artifact
     player = ratings.loc[ratings["status"] == "active", "player"].iloc[0]
     days = int((history["player"] == player).sum())
     site = site_of(published)
-    open_(page, site, f"p/{page_names([player])[player]}.html")
+    open_(page, site, f"p/{page_names([player])[player]}.html")  # from a file: its own rows
+    assert page.locator("#record figure").count() == 0
+    assert page.locator("#record table tbody tr").count() > 0
+    open_served(page, site, f"p/{page_names([player])[player]}.html")
     page.wait_for_selector("svg[data-drawn] path.line:not(.later)")
     line = page.get_attribute("svg path.line:not(.later)", "d")
     band = page.get_attribute("svg path.band:not(.later)", "d")
@@ -145,7 +155,7 @@ def test_a_player_page_links_exactly_the_renjunet_games(small, tmp_path, page):
     mine = rated.loc[(rated["black"] == player) | (rated["white"] == player)]
     expected = sorted(mine.loc[from_renjunet[mine.index], "game_id"].astype(str))
     assert 0 < len(expected) < len(mine)
-    open_(page, support.site_of(tmp_path), f"p/{page_names([player])[player]}.html")
+    open_served(page, support.site_of(tmp_path), f"p/{page_names([player])[player]}.html")
     page.wait_for_selector("#games tbody tr")
     hrefs = page.eval_on_selector_all("#games td a[href^=https]", "a => a.map(x => x.href)")
     assert sorted(h.rstrip("/").rsplit("/", 1)[1] for h in hrefs) == expected
@@ -168,7 +178,7 @@ def story(page) -> dict:
     cells = page.eval_on_selector_all(
         "#events tbody tr", "rows => rows.map(r => Array.from(r.cells, c => c.textContent))"
     )
-    at = {name: heads.index(name) for name in ("Change", "Before", "After")}
+    at = {name: heads.index(f"Est. {name.lower()}") for name in ("Change", "Before", "After")}
     sentence = page.locator("p.change")
     return {
         "today": number(today.split("±")[0]),
@@ -199,7 +209,7 @@ def test_the_player_page_tells_the_change_once_and_it_adds_up(changed, page, art
     }
     for kind, player in chosen.items():
         row = ratings.loc[ratings["player"] == player].iloc[0]
-        open_(page, site, f"p/{pages[player]}.html")
+        open_served(page, site, f"p/{pages[player]}.html")
         shown = story(page)
         if kind == "new":
             assert shown["previous"] == "not on it: new on this list"
@@ -242,8 +252,8 @@ def test_a_players_tournaments_and_the_year_index_on_a_phone(changed, browser, a
     ratings = snapshot.tables.ratings
     busiest = ratings.sort_values("games").iloc[-1]["player"]
     p = new_page(browser, PHONE)
-    open_(p, site, f"p/{page_names(ratings['player'])[busiest]}.html")
-    want = ["Tournament", "Score", "At the time", "Change"]
+    open_served(p, site, f"p/{page_names(ratings['player'])[busiest]}.html")
+    want = ["Tournament", "Score", "At the time"]
     assert in_box(p, "#events table", want) == dict.fromkeys(want, True)
     open_(p, site, "years.html")
     # No. 1 on one line: as tall as the row's date
@@ -255,3 +265,48 @@ def test_a_players_tournaments_and_the_year_index_on_a_phone(changed, browser, a
     assert in_box(p, "table.plain", ["No. 1"]) == {"No. 1": True}
     p.screenshot(path=str(artifacts / "years-phone-top.png"))
     check_and_close(p)
+
+
+@pytest.mark.browser
+def test_the_head_to_head_table_counts_each_opponents_games(published, page, artifacts):
+    """Every opponent once, with the wins, draws and losses the games give (counted here from
+    games.parquet), the score, the expected score of p/<id>.json, and the tournaments where
+    they met, linked."""
+    games = published_table(published, "games")
+    ratings = published_table(published, "ratings").set_index("player")
+    player = ratings["games"].idxmax()
+    mine = games.loc[(games["black"] == player) | (games["white"] == player)]
+    black = mine["black"] == player
+    opponent = mine["white"].where(black, mine["black"])
+    points = mine["result"].where(black, 1 - mine["result"])  # (the player's, as Black's result)
+    want = {
+        o: (int((p == 1).sum()), int((p == 0.5).sum()), int((p == 0).sum()))
+        for o, p in points.groupby(opponent)
+    }
+    site = site_of(published)
+    name = page_names([player])[player]
+    data = json.loads((site / "p" / f"{name}.json").read_text(encoding="utf-8"))["opponents"]
+    open_served(page, site, f"p/{name}.html")
+    heads = page.eval_on_selector_all("#opponents thead th", "t => t.map(x => x.textContent)")
+    assert heads[:7] == ["Opponent", "Games", "Won", "Drawn", "Lost", "Score", "Expected"]
+    rows = page.eval_on_selector_all(
+        "#opponents tbody tr",
+        "rows => rows.map(r => [r.cells[0].querySelector('a').getAttribute('href'),"
+        " ...Array.from(r.cells, c => c.textContent)])",
+    )
+    pages = page_names(list(want))
+    by_page = {f"../p/{pages[o]}.html": o for o in want}
+    assert sorted(by_page[r[0]] for r in rows) == sorted(want)  # every opponent once
+    counts = [int(r[2]) for r in rows]
+    assert counts == sorted(counts, reverse=True)  # most games first
+    at = {o: k for k, o in enumerate(data["player"])}
+    for href, _name, n, w, d, lost, score, expected, met in rows:
+        o = by_page[href]
+        assert (int(w), int(d), int(lost)) == want[o] and int(n) == sum(want[o]), o
+        assert float(score.replace("\u00bd", ".5") or 0) == want[o][0] + want[o][1] / 2
+        k = at[o]
+        if data["expected_games"][k]:
+            assert expected.split(" ")[0] == f"{data['expected'][k]:.1f}", (o, expected)
+        named = set(mine.loc[opponent == o, "tournament_id"])
+        assert met.count(", ") + 1 == len(named), (o, met)
+    page.screenshot(path=str(artifacts / "player-head-to-head.png"), full_page=True)

@@ -16,6 +16,7 @@ from tests.publish.site.pages import (
     new_page,
     on_screen,
     open_,
+    open_served,
     printed,
     published_table,
     settle,
@@ -95,12 +96,12 @@ def test_chart_has_date_labels_for_a_history_within_one_year(published, browser,
     site = site_of(published)
     for viewport, name in ((PHONE, "phone"), (DESKTOP, "desktop")):
         p = new_page(browser, viewport)
-        open_(p, site, f"p/{page_names([player])[player]}.html")
+        open_served(p, site, f"p/{page_names([player])[player]}.html")
         labels = p.eval_on_selector_all("svg text.date", "t => t.map(x => x.textContent)")
         assert len(labels) >= 2, labels
         assert all(re.fullmatch(r"\d{4}-\d{2}", x) for x in labels), labels
-        points = p.eval_on_selector_all("svg path.line:not(.later)", "x => x.length")
-        assert points == 1
+        points = p.eval_on_selector_all("svg path.line:not(.later):not(.step)", "x => x.length")
+        assert points == 1 == p.locator("svg path.line.step").count()
         p.screenshot(path=str(artifacts / f"player-one-year-{name}.png"))
         check_and_close(p)
 
@@ -112,14 +113,14 @@ def test_a_single_day_point_is_off_the_axis_and_the_hover_gives_the_list_date(pu
     one_day = history.groupby("player").size()
     player = sorted(set(one_day[one_day == 1].index) & set(ratings["player"]))[0]
     site = site_of(published)
-    open_(page, site, f"p/{page_names([player])[player]}.html")
+    open_served(page, site, f"p/{page_names([player])[player]}.html")
     cx = float(page.get_attribute("svg circle.point", "cx"))
     axis = float(page.eval_on_selector_all("svg line.axis", "l => l[1].getAttribute('x1')"))
     assert cx > axis + 5  # not on the vertical axis
     box = page.locator("svg").bounding_box()
     page.mouse.move(box["x"] + box["width"] - 15, box["y"] + box["height"] / 2)
     tip = page.text_content("svg text.tip")
-    assert tip.startswith(f"{support.AS_OF.isoformat()} ") and tip.endswith("(list date)")
+    assert f": {support.AS_OF.isoformat()} " in tip and tip.endswith("(list date)"), tip
 
 
 @pytest.mark.browser
@@ -128,7 +129,7 @@ def test_the_chart_marks_each_day_played(published, page):
     history = published_table(published, "history")
     days = history.loc[history["player"].isin(ratings["player"])].groupby("player").size()
     player = days.idxmax()
-    open_(page, support.site_of(published), f"p/{page_names([player])[player]}.html")
+    open_served(page, support.site_of(published), f"p/{page_names([player])[player]}.html")
     page.wait_for_selector("svg[data-drawn]")
     assert page.locator("svg circle.day").count() == days[player] > 1
     # one dot per rating day, at the line's vertices
@@ -138,3 +139,49 @@ def test_the_chart_marks_each_day_played(published, page):
         "svg circle.day", "cs => cs.map(c => [c.getAttribute('cx'), c.getAttribute('cy')])"
     )
     assert [[float(x) for x in v] for v in vertices] == [[float(x) for x in d] for d in dots]
+
+
+THIRTY_YEARS = """() => {
+  const fig = document.createElement('figure'), F = WHR_DECLARATION.F, s = {}, c = {};
+  fig.className = 'chart';
+  fig.innerHTML = '<svg></svg>';
+  document.querySelector('main').prepend(fig);
+  s[F.series.day] = []; s[F.series.rating] = [];
+  for (let d = 9496; d <= 20787; d += 90) { s[F.series.day].push(d); s[F.series.rating].push(2000 + d % 250); }
+  c[F.chart.series] = [s];
+  fig.chartData = c;
+  WHR_CHARTS.setup(fig);
+  const box = fig.querySelector('svg').getBoundingClientRect();
+  return Array.from(fig.querySelectorAll('text.date'), t => {
+    const r = t.getBoundingClientRect();
+    return [t.textContent, r.left - box.left, r.right - box.left, box.width];
+  });
+}"""
+"""A chart of 1996-01-01 to 2026-11-30 drawn by the page script: its date labels and their
+boxes (left, right) in the chart's, with the chart's width."""
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("language", ["en", "zh", "ru", "ja", "ko"])
+def test_a_thirty_year_chart_labels_each_date_once_and_enough_of_them(published, browser, language):
+    """On a phone a 30-year history gets a label every few years (it had two: 2000, 2020), each
+    date once, none over another, all inside the chart; on a desktop more."""
+    for viewport, least in ((PHONE, 5), (DESKTOP, 10)):
+        p = new_page(browser, viewport)
+        p.add_init_script(
+            f"try {{ localStorage.setItem('whr.lang', '{language}'); }} catch (e) {{}}"
+        )
+        open_(p, site_of(published), "top.html")
+        labels = p.evaluate(THIRTY_YEARS)
+        texts = [x[0] for x in labels]
+        assert len(texts) == len(set(texts)) >= least, texts
+        assert all(re.fullmatch(r"\d{4}", x) for x in texts), texts
+        years = [int(x) for x in texts]
+        assert (
+            years == sorted(years)
+            and len({b - a for a, b in zip(years, years[1:], strict=False)}) == 1
+        )
+        for (_, _, right, _), (_, left, _, _) in zip(labels, labels[1:], strict=False):
+            assert right + 4 <= left, labels  # apart
+        assert all(left >= 0 and right <= width for _, left, right, width in labels), labels
+        check_and_close(p)

@@ -16,19 +16,21 @@ is declared in :mod:`.contract`, and each page family has its module:
     excluded.py     excluded.html                                  games read but not rated
     about.py        about.html
     exports.py      ratings.csv, exclusions.csv, players.json, sitemap.xml (with a public address)
-    player_data.py  p/<id>.json                                    each player's data, for programs
+    player_data.py  p/<id>.json                                    each player's data (the page's)
+    compare.py      compare.html                   2-5 players' published ratings (p/<id>.json)
     feed.py         feed.xml                                       the list's Atom feed
     archive.py      the archive's pages (a day's page, archive.html, the root redirect)
 
 The site is self-contained and works from ``file://``: one stylesheet, one page script (the
-charts included), data files loaded with ``<script>`` (no network request, no fetch), relative
-links only. Pages are phone first: nothing is wider than the screen; wide tables scroll in their
+charts included), data files loaded with ``<script>``, relative links only; served over http(s),
+a player page and the compare page also fetch players' data beside their pages (``p/<id>.json``,
+same origin). Pages are phone first: nothing is wider than the screen; wide tables scroll in their
 own box with the player column kept in view.
 
 The lists, the players index and the tournaments index are drawn by ``static/site.js`` from
 the data files (only the rows on screen are in the document), so a list page's size does not
-grow with the list, nor with the years of history; a player's tournaments and games are JSON in
-the page, drawn the same way. File names of pages come from ids through
+grow with the list, nor with the years of history; a player's chart, games and opponents are
+their ``p/<id>.json``, drawn the same way. File names of pages come from ids through
 :func:`page_names` (portable: no reserved device names, no two names equal but for case).
 """
 
@@ -43,6 +45,7 @@ from whr.lists import View
 from whr.params import check_base_url
 from whr.publish.site import (
     about,
+    compare,
     countries,
     excluded,
     exports,
@@ -176,6 +179,7 @@ def write(
         excluded.write(r, not_rated)
         top.write(r)
         top.write(r, women=True)
+        compare.write(r)
         about.write(r)
         exports.write_ratings(r)
         exports.write_exclusions(r, not_rated)

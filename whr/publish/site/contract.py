@@ -170,7 +170,7 @@ LIST = _keyed(
     ("player", "p", "the player's number in the players data", "ref=players"),
     ("rating", "r", "rating on the list date"),
     ("uncertainty", "u", "its standard deviation; null on an Elo-era list"),
-    ("peak", "b", "the best rating up to the list date (today's estimate of each day's)"),
+    ("peak", "b", "the best rating a list published up to the list date (the record's)"),
     ("gy1", "g1", "rated games in the last year up to the list date"),
     ("gy2", "g2", "... in the last 2 years"),
     ("gy5", "g5", "... in the last 5 years"),
@@ -256,6 +256,12 @@ SERIES = _keyed(
     ("rating", "r", "rating on each"),
     ("uncertainty", "u", "its standard deviation (a player's chart)", "optional"),
     ("now", "now", "the rating carried to the list date (a now row)", "optional"),
+    (
+        "step",
+        "st",
+        "1: a step line, each rating held until the next (what the lists published)",
+        "optional",
+    ),
 )
 NOW = _rows(
     "now",
@@ -264,15 +270,96 @@ NOW = _rows(
     ("rating", "rating, whole Elo"),
     ("uncertainty", "its standard deviation, whole Elo; null none"),
 )
-PLAYER = _keyed(
-    "player",
-    "a player's page data (<script id=player-data>)",
-    ("chart", "chart", "the rating chart"),
-    ("events", "events", "event rows, newest first"),
+P_FILE = _keyed(
+    "p_file",
+    "a player's data for programs, p/<id>.json beside the page, which the page fetches "
+    "(docs/data-dictionary.md; its facts are keys of their own, not read by the page script): "
+    "each section an object of columns, one entry per row",
+    ("date", "date", "the list's day D, ISO"),
+    ("rating", "rating", "the rating on D, to the hundredth"),
+    ("uncertainty", "uncertainty", "its standard deviation; null none"),
+    (
+        "published",
+        "published",
+        "what the lists said (the record's telling rows), oldest first",
+        "holds=p_published",
+    ),
+    (
+        "estimate",
+        "estimate",
+        "today's whole-history estimate on each rating day",
+        "holds=p_estimate",
+    ),
+    ("tournaments", "tournaments", "the player's tournaments, newest first", "holds=p_tournaments"),
+    (
+        "games",
+        "games",
+        "the player's rated games, by tournament (its order), in playing order",
+        "holds=p_games",
+    ),
+    ("opponents", "opponents", "head to head, by opponent", "holds=p_opponents"),
+)
+P_PUBLISHED = _keyed(
+    "p_published",
+    "what the lists said: a column per field",
+    ("date", "date", "the list's day, ISO"),
+    ("rating", "rating", "the rating it published, to the hundredth"),
+    ("uncertainty", "uncertainty", "its standard deviation", "unread"),
+    ("rank", "rank", "the rank it published; null none", "unread"),
+    ("status", "status", "the status it published", "unread"),
+)
+P_ESTIMATE = _keyed(
+    "p_estimate",
+    "today's estimate on each of the player's rating days: a column per field",
+    ("date", "date", "the rating day, ISO"),
+    ("rating", "rating", "today's estimate of the rating that day, to the hundredth"),
+    ("uncertainty", "uncertainty", "its standard deviation"),
+)
+P_TOURNAMENTS = _keyed(
+    "p_tournaments",
+    "the player's tournaments, newest first: a column per field",
+    ("id", "id", "the tournament's id", "unread"),
+    ("name", "name", "its name", "unread"),
+    ("first_day", "first_day", "the player's first game day in it, ISO"),
+    ("last_day", "last_day", "the player's last game day in it, ISO"),
+    ("games", "games", "rated games"),
+    ("score", "score", "the score"),
+    ("performance", "performance", "performance rating, whole Elo"),
+    ("bound", "bound", "1 at least (all won), -1 at most (all lost), 0 exact"),
+    ("list_date", "list_date", "the day of the list that first rated it; null none kept", "unread"),
+    ("before", "before", "the rating on the list just before it was first rated", "unread"),
+    ("after", "after", "the rating on the first list that rated it", "unread"),
+    ("change", "change", "after - before", "unread"),
+)
+P_GAMES = _keyed(
+    "p_games",
+    "the player's rated games: a column per field",
+    ("tournament", "tournament", "its tournament: a position in tournaments"),
+    ("round", "round", "round label"),
+    ("white", "white", "1 the player had White, 0 Black"),
+    ("score", "score", "the player's score: 1, 0.5, 0"),
+    ("opponent", "opponent", "the opponent's id"),
+    (
+        "opponent_rating",
+        "opponent_rating",
+        "the opponent's rating that day (today's estimate), whole Elo; null none",
+    ),
+    ("game", "game", "renju.net game id, only with game links (null: none)", "optional"),
+)
+P_OPPONENTS = _keyed(
+    "p_opponents",
+    "head to head over the rated games, by opponent: a column per field",
+    ("player", "player", "the opponent's id"),
+    ("wins", "wins", "the player's wins against them"),
+    ("draws", "draws", "draws"),
+    ("losses", "losses", "losses"),
+    ("expected", "expected", "the sum of the expected scores over expected_games"),
+    ("expected_games", "expected_games", "the games in which both ratings at the time are known"),
 )
 EVENT = _rows(
     "event",
-    "one tournament of a player; ratings whole Elo, null none",
+    "one tournament of a player as the page script holds it (made from p/<id>.json); ratings "
+    "whole Elo, null none",
     (
         "tournament",
         "the tournament's number in the tournaments data (the page script takes its name and "
@@ -385,7 +472,12 @@ PAYLOADS: dict[str, Payload] = {
         CHART,
         SERIES,
         NOW,
-        PLAYER,
+        P_FILE,
+        P_PUBLISHED,
+        P_ESTIMATE,
+        P_TOURNAMENTS,
+        P_GAMES,
+        P_OPPONENTS,
         EVENT,
         GAME,
         CROSS,
@@ -498,9 +590,12 @@ TEXTS: dict[str, Text] = {
     "provisional": T_("provisional"),
     "rating_history": T_("Rating history"),
     "chart_caption": T_(
-        "Dots: the days the player played; band: \u00b1 one standard deviation; dashed: after "
-        "the last game."
+        "Steps: the rating each list published, from its day on. Line: today\u2019s "
+        "whole-history estimate of each day (it moves as later results come in); dots: the days "
+        "the player played; band: \u00b1 one standard deviation; dashed: after the last game."
     ),
+    "as_published": T_("as the lists published it"),
+    "todays_estimate": T_("today's estimate"),
     "tournaments": T_("Tournaments"),
     "games": T_("Games"),
     "newest_first": T_("Newest first (%(link)s)."),
@@ -510,9 +605,9 @@ TEXTS: dict[str, Text] = {
         "first rated \u2192 on the first list that rated it, and the change then."
     ),
     "today": T_(
-        "Before, After: today\u2019s whole-history estimates of the rating just before and "
-        "just after the tournament (they move as later results come in); Change = After "
-        "\u2212 Before."
+        "Est. before, Est. after: today\u2019s whole-history estimates of the rating just "
+        "before and just after the tournament (they move as later results come in), not what "
+        "a list said; Est. change = Est. after \u2212 Est. before."
     ),
     "colours": T_(
         "\u25cf with Black, \u25cb with White; the opponent's rating on the day of the game."
@@ -536,6 +631,15 @@ TEXTS: dict[str, Text] = {
     "join": Text(JOIN),  # (i18n: the Python pages join with the same messages)
     "place": Text(PLACE),
     "country_count": T_("%(country)s (%(n)s)"),
+    "head_to_head": T_("Head to head"),
+    "h2h_note": T_(
+        "Each opponent: the results of the rated games, and the expected score (from both "
+        "players\u2019 ratings on the list just before each tournament was first rated: at the "
+        "time) against the score made."
+    ),
+    "in_games": T_("(in %(n)s of %(total)s games)"),
+    "compare_how": T_("Give two to five ids of players on this list."),
+    "not_listed": T_("Not on this list: %(ids)s."),
 }
 """The texts the page script writes outside the tables' declarations, by the name it uses."""
 
@@ -575,6 +679,9 @@ FORMATS = {
     "shared": '(change, others): a change as shown, "n" the new mark; marked * when it is '
     "also the change of other tournaments (others > 0: the same list first rated them)",
     "estimate": "(before, after) today's estimates: 2201 \u2192 2202 (+1), new \u2192 2202",
+    "expected": "(expected score, its games, games): the expected score to the tenth, and "
+    "in how many of the games where not all (the ratings at the time of the others not known)",
+    "html": "HTML the script made (a derived field: the tournaments of a head to head)",
     "then": "(before, after, note) at the time: 2091 \u2192 2103 (+12), new \u2192 2103, a dash "
     "where none was kept; and the note (Python only: a kept column)",
 }
@@ -948,10 +1055,11 @@ def tables(rules: RuleNumbers) -> dict[str, Table]:
                    static=False),
             Column("then", T_("At the time"), "then_before then_after note", "then", "", 0,
                    T_("as the lists showed it then"), kept=True),
-            Column("change", T_("Change"), "now_change now_before", "since", "", 0,
-                   T_("After \u2212 Before"), static=False),
-            Column("before", T_("Before"), "now_before", "dash", "", 0, today, static=False),
-            Column("after", T_("After"), "now_after", "number", "", 0, today, static=False),
+            Column("change", T_("Est. change"), "now_change now_before", "since", "", 0,
+                   T_("today's estimate: Est. after \u2212 Est. before"), static=False),
+            Column("before", T_("Est. before"), "now_before", "dash", "", 0, today,
+                   static=False),
+            Column("after", T_("Est. after"), "now_after", "number", "", 0, today, static=False),
         ),
         (Tab("", T_("Tournaments"), None, "tournament date score perf then change before after",
              None),),
@@ -982,6 +1090,30 @@ def tables(rules: RuleNumbers) -> dict[str, Table]:
             ("heading", "its tournament's name, linked, and its date (HTML)"),
         ),
         group="event", heading="heading", virtual=False, static=False,
+    )
+    opponents = Table(
+        "opponents", "p_opponents",
+        (
+            Column("opponent", T_("Opponent"), "opponent", "player_label", "op", 1),
+            Column("games", T_("Games"), "games", "count", "n", -1),
+            Column("wins", TP_("games", "Won"), "wins", "number", "n", -1),
+            Column("draws", TP_("games", "Drawn"), "draws", "number", "n", -1),
+            Column("losses", TP_("games", "Lost"), "losses", "number", "n", -1),
+            Column("score", T_("Score"), "score2", "score", "n", -1),
+            Column("expected", T_("Expected"), "expected expected_games games", "expected", "n",
+                   -1, T_("the expected score from both players' ratings at the time")),
+            Column("played", T_("Tournaments"), "played", "html", "", 0),
+        ),
+        (Tab("", T_("Head to head"), None,
+             "opponent games wins draws losses score expected played", ("games", -1)),),
+        derived=(
+            ("opponent", "the opponent's number in the players data (from the id)"),
+            ("games", "wins + draws + losses"),
+            ("score2", "2 x the score: 2 x wins + draws"),
+            ("played", "the tournaments where they met, newest first, linked, with their last "
+                       "days (HTML)"),
+        ),
+        virtual=False, static=False,
     )
     cross = Table(
         "cross", "standing",
@@ -1038,6 +1170,7 @@ def tables(rules: RuleNumbers) -> dict[str, Table]:
             excluded,
             events,
             games,
+            opponents,
             cross,
             pairings,
         )

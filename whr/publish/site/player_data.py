@@ -35,10 +35,19 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from whr.lists.views import positions
+from whr.publish.site.contract import (
+    P_ESTIMATE,
+    P_FILE,
+    P_GAMES,
+    P_OPPONENTS,
+    P_PUBLISHED,
+    P_TOURNAMENTS,
+    Payload,
+)
 from whr.publish.site.frame import Family, Renderer, Stencil, bounds, days, floats
 from whr.tables import FORMAT_VERSION
 
-__all__ = ["pages"]
+__all__ = ["event_order", "game_order", "pages"]
 
 Column = Any
 """A column of JSON text (a pyarrow string array; typed loosely: pyarrow's stubs type its
@@ -94,21 +103,40 @@ class Section:
         parts: list[Any] = []
         for k, (key, kind, values) in enumerate(self.fields):
             parts.append(("{" if k == 0 else ",") + json.dumps(key) + ":")
-            if kind == "text":
-                texts, codes = values
-                parts.append(texts.take(pa.array(codes[a:b])))
-            elif kind == "date":
-                parts.append(_dates(values[a:b]))
-            elif kind == "integer":
-                parts.append(_numbers(values[a:b], None))
-            else:
-                decimals = int(kind.partition(":")[2] or DECIMALS)
-                parts.append(_numbers(values[a:b], decimals))
+            parts.append(_column_text(kind, values, a, b))
         rows = pc.binary_join_element_wise(*parts, "}", "") if b > a else pa.array([], pa.string())
         starts, ends = bounds(self.number[a:b], lo, hi)
         offsets: Column = pa.array(np.append(starts, ends[-1] if hi > lo else 0).astype(np.int32))
         joined: Column = pc.binary_join(pa.ListArray.from_arrays(offsets, rows), ",")
         return [f"[{x}]" for x in joined.to_pylist()]
+
+    def columns(self, lo: int, hi: int) -> list[str]:
+        """The JSON object of columns of each player lo..hi-1: ``{"key": [...], ...}``."""
+        a, b = (int(x) for x in np.searchsorted(self.number, [lo, hi]))
+        starts, ends = bounds(self.number[a:b], lo, hi)
+        offsets: Column = pa.array(np.append(starts, ends[-1] if hi > lo else 0).astype(np.int32))
+        keys, joined = [], []
+        for key, kind, values in self.fields:
+            keys.append(json.dumps(key))
+            text = _column_text(kind, values, a, b)
+            column: Column = pc.binary_join(pa.ListArray.from_arrays(offsets, text), ",")
+            joined.append(column.to_pylist())
+        return [
+            "{" + ",".join(f"{k}:[{v}]" for k, v in zip(keys, values, strict=True)) + "}"
+            for values in zip(*joined, strict=True)
+        ]
+
+
+def _column_text(kind: str, values: Any, a: int, b: int) -> Column:
+    """Rows a..b-1 of a field's values as JSON text (``kind``: see :class:`Section`)."""
+    if kind == "text":
+        texts, codes = values
+        return texts.take(pa.array(codes[a:b]))
+    if kind == "date":
+        return _dates(values[a:b])
+    if kind == "integer":
+        return _numbers(values[a:b], None)
+    return _numbers(values[a:b], int(kind.partition(":")[2] or DECIMALS))
 
 
 def _coded(values: pd.Series | list[Any]) -> tuple[Column, np.ndarray]:
@@ -123,7 +151,8 @@ def _sorted(frame: pd.DataFrame, by: list[str]) -> pd.DataFrame:
 
 def _telling(kept: pd.DataFrame) -> np.ndarray:
     """The record's rows a player's ``published`` holds (``kept`` by player number ``_n``,
-    then day): the first; those whose rated games or status changed; each December 31; the
+    then day): the first; those whose rated games or status changed; each December 31 on which
+    the rating or the rank moved; the
     first row of the best rating and of the best rank. The other rows of the record, the new
     best ratings and ranks that a later one passed (a rating drifts up on many lists without a
     game), stay in ``record.parquet``: they are most of its rows and would be most of these
@@ -138,6 +167,13 @@ def _telling(kept: pd.DataFrame) -> np.ndarray:
     year_end = (day + 1).astype("datetime64[Y]") != day.astype("datetime64[Y]")  # December 31
     rating = kept["rating"].to_numpy(np.float64)
     rank = floats(kept["rank"])
+    # a December 31 that tells something: the rating or the rank moved since the row before
+    # (not the years of an inactive player's unchanged rating, only its uncertainty growing)
+    moved = first.copy()
+    moved[1:] |= (np.round(rating[1:], 2) != np.round(rating[:-1], 2)) | ~(
+        (rank[1:] == rank[:-1]) | (np.isnan(rank[1:]) & np.isnan(rank[:-1]))
+    )
+    year_end &= moved
     frame = pd.DataFrame({"n": n, "rating": rating, "rank": np.where(np.isnan(rank), np.inf, rank)})
     best = np.zeros(len(n), bool)
     best[frame.groupby("n", sort=False)["rating"].idxmax().to_numpy()] = True
@@ -201,94 +237,145 @@ class Columns:
         kept = kept.assign(_n=positions(number, kept["player"].astype("str")))
         kept = _sorted(kept[kept["_n"] >= 0], ["_n", "list_date"])
         kept = kept[_telling(kept)]
-        self.published = Section(
+        self.published = _section(
+            P_PUBLISHED,
             kept["_n"].to_numpy(np.int64),
-            [
-                ("date", "date", days(kept["list_date"])),
-                ("rating", "number", kept["rating"].to_numpy(np.float64)),
-                ("uncertainty", "number", kept["uncertainty"].to_numpy(np.float64)),
-                ("rank", "integer", floats(kept["rank"])),
-                ("status", "text", _coded(kept["status"].tolist())),
-            ],
+            date=("date", days(kept["list_date"])),
+            rating=("number", kept["rating"].to_numpy(np.float64)),
+            uncertainty=("number", kept["uncertainty"].to_numpy(np.float64)),
+            rank=("integer", floats(kept["rank"])),
+            status=("text", _coded(kept["status"].tolist())),
         )
 
         # estimate: today's fit on each rating day (the view's history: by player number, day)
         h = view.history
-        self.estimate = Section(
+        self.estimate = _section(
+            P_ESTIMATE,
             h["player"].to_numpy(np.int64),
-            [
-                ("date", "date", days(h["date"])),
-                ("rating", "number", h["rating"].to_numpy(np.float64)),
-                ("uncertainty", "number", h["uncertainty"].to_numpy(np.float64)),
-            ],
+            date=("date", days(h["date"])),
+            rating=("number", h["rating"].to_numpy(np.float64)),
+            uncertainty=("number", h["uncertainty"].to_numpy(np.float64)),
         )
 
-        # tournaments: the standings' rows, by player, newest first
+        # tournaments: the standings' rows, by player, newest first (the page's rows' order)
         st = view.standings
-        order = np.lexsort(
-            (
-                -st["tournament_id"].to_numpy(np.int64),
-                -days(st["last_day"]),
-                st["player"].to_numpy(np.int64),
-            )
-        )
-        st = st.iloc[order].reset_index(drop=True)
+        st = st.iloc[event_order(st)].reset_index(drop=True)
         t = st["tournament_id"].to_numpy(np.int64)
         listed = st["then_list"].to_numpy("datetime64[D]")
-        self.tournaments = Section(
-            st["player"].to_numpy(np.int64),
-            [
-                (
-                    "id",
-                    "text",
-                    (_text(view.tournaments["tournament_id"].astype("str").tolist()), t),
-                ),
-                (
-                    "name",
-                    "text",
-                    (_text([x or None for x in site.tournaments["name"].tolist()]), t),
-                ),
-                ("last_day", "date", days(st["last_day"])),
-                ("games", "integer", st["games"].to_numpy(np.float64)),
-                ("score", "number:1", st["score"].to_numpy(np.float64)),
-                ("performance", "number:0", st["performance"].to_numpy(np.float64)),
-                ("list_date", "date", np.where(np.isnat(listed), NO_DAY, listed.astype(np.int64))),
-                ("before", "number", st["then_before"].to_numpy(np.float64)),
-                ("after", "number", st["then_after"].to_numpy(np.float64)),
-                ("change", "number", st["then_change"].to_numpy(np.float64)),
-            ],
+        ev_number = st["player"].to_numpy(np.int64)
+        self.tournaments = _section(
+            P_TOURNAMENTS,
+            ev_number,
+            id=("text", (_text(view.tournaments["tournament_id"].astype("str").tolist()), t)),
+            name=("text", (_text([x or None for x in site.tournaments["name"].tolist()]), t)),
+            first_day=("date", days(st["first_day"])),
+            last_day=("date", days(st["last_day"])),
+            games=("integer", st["games"].to_numpy(np.float64)),
+            score=("number:1", st["score"].to_numpy(np.float64)),
+            performance=("number:0", st["performance"].to_numpy(np.float64)),
+            bound=("integer", st["performance_bound"].to_numpy(np.float64)),
+            list_date=("date", np.where(np.isnat(listed), NO_DAY, listed.astype(np.int64))),
+            before=("number", st["then_before"].to_numpy(np.float64)),
+            after=("number", st["then_after"].to_numpy(np.float64)),
+            change=("number", st["then_change"].to_numpy(np.float64)),
         )
+
+        # games: by tournament (the player's, as above), in playing order within each
+        pg = view.player_games
+        order, event = game_order(pg, ev_number, t, len(view.tournaments))
+        first_event = np.searchsorted(ev_number, pg["player"].to_numpy(np.int64)[order])
+        ids = p["player"].tolist()
+        opponent = pg["opponent"].to_numpy(np.int64)[order]
+        rounds = pg["round"].iloc[order]
+        games: dict[str, tuple[str, Any]] = {
+            "tournament": ("integer", (event[order] - first_event).astype(np.float64)),
+            "round": ("text", _coded(rounds.astype("str").tolist())),
+            "white": ("integer", (pg["colour"] == "white").to_numpy(bool)[order].astype(float)),
+            "score": ("number:1", pg["score"].to_numpy(np.float64)[order]),
+            "opponent": (
+                "text",
+                (_text([*ids, None]), np.where(opponent >= 0, opponent, len(ids))),
+            ),
+            "opponent_rating": ("number:0", pg["opponent_rating"].to_numpy(np.float64)[order]),
+        }
+        if site.linked:
+            game_ids = pg["game_id"].iloc[order].astype("str").tolist()
+            games["game"] = ("text", _coded([g if g in site.linked else None for g in game_ids]))
+        self.games = _section(P_GAMES, pg["player"].to_numpy(np.int64)[order], **games)
 
         # opponents: head to head, by player, then opponent
         hh = view.head_to_head
         hh = hh[(hh["player"] >= 0) & (hh["opponent"] >= 0)]
-        self.opponents = Section(
+        self.opponents = _section(
+            P_OPPONENTS,
             hh["player"].to_numpy(np.int64),
-            [
-                ("player", "text", (_text(p["player"].tolist()), hh["opponent"].to_numpy())),
-                *((c, "integer", hh[c].to_numpy(np.float64)) for c in ("wins", "draws", "losses")),
-                ("expected", "number", hh["expected"].to_numpy(np.float64)),
-                ("expected_games", "integer", hh["expected_games"].to_numpy(np.float64)),
-            ],
+            player=("text", (_text(ids), hh["opponent"].to_numpy())),
+            **{c: ("integer", hh[c].to_numpy(np.float64)) for c in ("wins", "draws", "losses")},
+            expected=("number", hh["expected"].to_numpy(np.float64)),
+            expected_games=("integer", hh["expected_games"].to_numpy(np.float64)),
         )
+
+
+def _section(payload: Payload, number: np.ndarray, **fields: tuple[str, Any]) -> Section:
+    """A section through its declaration (:mod:`contract`): its fields' keys, in order."""
+    payload.object(**{name: True for name in fields})  # (checks the names)
+    return Section(number, [(f.key, *fields[f.name]) for f in payload.fields if f.name in fields])
+
+
+def event_order(st: pd.DataFrame) -> np.ndarray:
+    """The order of the standings' rows ``st`` on the players' pages and in their data: by
+    player, newest first (last day, then first day, then tournament number, descending)."""
+    order: np.ndarray = np.lexsort(
+        (
+            -st["tournament_id"].to_numpy(np.int64),
+            -days(st["first_day"]),
+            -days(st["last_day"]),
+            st["player"].to_numpy(np.int64),
+        )
+    )
+    return order
+
+
+def game_order(
+    pg: pd.DataFrame, ev_number: np.ndarray, ev_tournament: np.ndarray, n_tournaments: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """The order of the games ``pg`` (the view's ``player_games``) on the players' pages and in
+    their data: by their event (the events ``ev_number``, ``ev_tournament`` in
+    :func:`event_order`), then in playing order (day, round: by number where it is one, game
+    id); and each game's event."""
+    n_t = max(n_tournaments, 1)
+    event = pd.Index(ev_number * n_t + ev_tournament).get_indexer(
+        pg["player"].to_numpy(np.int64) * n_t + pg["tournament_id"].to_numpy(np.int64)
+    )
+    round_code = pg["round"].cat.codes.to_numpy(np.int64)
+    label_number = pd.to_numeric(
+        pd.Series(pg["round"].cat.categories, dtype=object), errors="coerce"
+    )
+    order: np.ndarray = np.lexsort(
+        (
+            pg["game_id"].cat.codes.to_numpy(np.int64),
+            round_code,
+            label_number.fillna(np.inf).to_numpy(np.float64)[round_code],
+            days(pg["day"]),
+            event,
+        )
+    )
+    return order, event
 
 
 def write_chunk(r: Renderer, cols: Columns, page: Stencil, lo: int, hi: int) -> None:
     """Write ``p/<page>.json`` for the players numbered lo..hi-1."""
-    sections = [
-        cols.facts.arrays(lo, hi),
-        *(s.arrays(lo, hi) for s in (cols.published, cols.estimate)),
-        *(s.arrays(lo, hi) for s in (cols.tournaments, cols.opponents)),
-    ]
-    for k, (facts, published, estimate, tournaments, opponents) in enumerate(
-        zip(*sections, strict=True)
-    ):
-        r.write(
-            f"p/{cols.pages[lo + k]}.json",
-            f"{cols.head}{facts[2:-2]},"
-            f'"published":{published},"estimate":{estimate},'
-            f'"tournaments":{tournaments},"opponents":{opponents}}}\n',
-        )
+    sections = [cols.facts.arrays(lo, hi)]
+    sections += [s.columns(lo, hi) for s in (cols.published, cols.estimate, cols.tournaments)]
+    sections += [s.columns(lo, hi) for s in (cols.games, cols.opponents)]
+    names = [P_FILE.field(n).key for n in SECTIONS]
+    for k, (facts, *parts) in enumerate(zip(*sections, strict=True)):
+        body = ",".join(f'"{n}":{part}' for n, part in zip(names, parts, strict=True))
+        r.write(f"p/{cols.pages[lo + k]}.json", f"{cols.head}{facts[2:-2]},{body}}}\n")
+
+
+SECTIONS = ("published", "estimate", "tournaments", "games", "opponents")
+"""The sections of a player's JSON after the facts (:data:`contract.P_FILE`), in order."""
 
 
 def pages(r: Renderer) -> Family:

@@ -7,6 +7,8 @@ one JSON object (:data:`whr.publish.site.contract.PLAYER`) that the page script 
 
 from __future__ import annotations
 
+from urllib.parse import quote
+
 import numpy as np
 import pandas as pd
 from markupsafe import Markup, escape
@@ -15,14 +17,8 @@ from whr.lists import RuleNumbers, View
 from whr.publish.site import plain
 from whr.publish.site.contract import (
     CFG,
-    CHART,
     COUNTRIES,
-    EVENT,
-    GAME,
-    NOW,
-    PLAYER,
     PLAYERS,
-    SERIES,
     TEXTS,
 )
 from whr.publish.site.countries import source as countries_source
@@ -37,8 +33,6 @@ from whr.publish.site.frame import (
     floats,
     iso,
     js_json,
-    json_numbers,
-    safe_in_script,
     text,
     whole,
 )
@@ -46,6 +40,7 @@ from whr.publish.site.i18n import N_, _, counted, inner, into, joined, mark, nat
 from whr.publish.site.i18n import place as i18n_place
 from whr.publish.site.lists import ListData, shown_change
 from whr.publish.site.names import namesake_labels, page_names
+from whr.publish.site.player_data import event_order
 from whr.publish.site.rows import Context, Source, cells, shown_columns, signed, table_html
 
 EPOCH_DAY = np.datetime64("1970-01-01", "D")
@@ -193,11 +188,6 @@ def change_sentence(change: float, own: float, others: float) -> str:
     )
 
 
-def _round_json(label: str) -> str:
-    plain = label.isascii() and label.isdigit() and str(int(label)) == label and len(label) < 10
-    return label if plain else js_json(label)
-
-
 class Columns:
     """The columns the player pages read, by player number: numpy arrays and lists (no
     pandas, no Arrow: the chunks may run in forked worker processes)."""
@@ -234,22 +224,12 @@ class Columns:
         )
         self.status = current.status[at]
         self.entered = view.current.entered[at]  # ranked now, not on the previous list
-        self.first, self.last, self.best_day = (
-            days(f[c])[at] for c in ("first_game", "last_game", "best_date")
+        self.first, self.last, self.best_day, self.peak_day = (
+            days(f[c])[at] for c in ("first_game", "last_game", "best_date", "best_estimate_date")
         )
+        self.peak = take("best_estimate")  # today's estimate of the peak (best: a list's)
         self.has_previous = current.change
         self._events(view)
-        self._games(site)
-        h = view.history
-        self.h_number = h["player"].to_numpy(np.int64)
-        self.h_day = days(h["date"])
-        # the chart draws whole Elo (its hover read-out shows them): no decimals to publish
-        self.h_rating = np.rint(h["rating"].to_numpy(np.float64)).astype(np.int64)
-        self.h_unc = np.rint(h["uncertainty"].to_numpy(np.float64)).astype(np.int64)
-        self.ev_span = rating_days(
-            self.h_number, self.h_day, self.ev_number, self.ev_first, self.ev_last
-        )
-        self.list_day = int((np.datetime64(view.as_of, "D") - EPOCH_DAY).astype(np.int64))
         self.as_of = view.as_of.isoformat()
         self.country_page = site.country_page
         self.tournaments = Source(
@@ -262,68 +242,18 @@ class Columns:
         self.table = site.tables["events"]
 
     def _events(self, view: View) -> None:
-        """Each player's tournaments (the standings' rows), newest first."""
+        """Each player's tournaments (the standings' rows), newest first (as in their data)."""
         st = view.standings
-        ev = st.iloc[
-            np.lexsort(
-                (
-                    -st["tournament_id"].to_numpy(np.int64),
-                    -days(st["first_day"]),
-                    -days(st["last_day"]),
-                    st["player"].to_numpy(np.int64),
-                )
-            )
-        ]
+        ev = st.iloc[event_order(st)]
         self.ev_number = ev["player"].to_numpy(np.int64)
         self.ev_tournament = ev["tournament_id"].to_numpy(np.int64)
-        self.ev_last = days(ev["last_day"])
         self.ev_games = ev["games"].to_numpy(np.int64)
         self.ev_score = ev["score"].to_numpy(np.float64)
-        self.ev_perf = ev["performance"].to_numpy(np.float64)
-        self.ev_bound = ev["performance_bound"].to_numpy(np.int64)
-        self.ev_first = days(ev["first_day"])
         # the change at the time (the view's, from the kept table), each rounded once, so that
         # after - before is the change as displayed; the day of the list that first rated it
         self.ev_then = [np.rint(ev[c].to_numpy(np.float64)) for c in ("then_before", "then_after")]
         listed = ev["then_list"].to_numpy("datetime64[D]")
         self.ev_list = np.where(np.isnat(listed), -1, listed.astype(np.int64))
-
-    def _games(self, site: Site) -> None:
-        """Each player's games, by event, in playing order within each tournament."""
-        view = site.view
-        pg = view.player_games
-        n_t = max(len(view.tournaments), 1)
-        event_key = pd.Index(self.ev_number * n_t + self.ev_tournament)
-        event = event_key.get_indexer(
-            pg["player"].to_numpy(np.int64) * n_t + pg["tournament_id"].to_numpy(np.int64)
-        )
-        round_code = pg["round"].cat.codes.to_numpy(np.int64)
-        label_number = pd.to_numeric(
-            pd.Series(pg["round"].cat.categories, dtype=object), errors="coerce"
-        )
-        order = np.lexsort(
-            (
-                pg["game_id"].cat.codes.to_numpy(np.int64),
-                round_code,
-                label_number.fillna(np.inf).to_numpy(np.float64)[round_code],
-                days(pg["day"]),
-                event,
-            )
-        )
-        rounds = pg["round"].iloc[order].reset_index(drop=True)
-        self.g_number = pg["player"].to_numpy(np.int64)[order]
-        self.g_event = event[order]
-        self.g_round = rounds.cat.codes.to_numpy(np.int64)  # codes of round_json
-        self.round_json = [_round_json(str(x)) for x in rounds.cat.categories]
-        white = (pg["colour"] == "white").to_numpy(bool)[order].astype(np.int64)
-        score = pg["score"].to_numpy(np.float64)[order]
-        self.g_code = white * 3 + np.rint(score * 2).astype(np.int64)
-        self.g_opp = pg["opponent"].to_numpy(np.int64)[order]
-        self.g_rating = pg["opponent_rating"].to_numpy(np.float64)[order]
-        self.linked = site.linked
-        self.g_id = (
-            pg["game_id"].iloc[order].astype("str").to_numpy(object) if site.linked else None
-        )
 
 
 def pages(r: Renderer, current: ListData) -> Family:
@@ -334,7 +264,7 @@ def pages(r: Renderer, current: ListData) -> Family:
     stencil = r.stencil(
         "p",
         "player.html",
-        ("name", "canonical", "heading", "facts", "change", "record", "data"),
+        ("name", "canonical", "heading", "facts", "change", "compare", "record", "data"),
         scripts=scripts,
     )
     return Family(player_pages, cols, stencil, cols.n, [f"p/{page}.html" for page in cols.page])
@@ -343,35 +273,17 @@ def pages(r: Renderer, current: ListData) -> Family:
 def player_pages(r: Renderer, cols: Columns, page: Stencil, lo: int, hi: int) -> None:
     """Write ``p/<page>.html`` for the players numbered lo..hi-1.
 
-    The facts are HTML; the rating history, the tournaments and the games are one JSON object
-    (:data:`contract.PLAYER`: the chart, and an :data:`contract.EVENT` per tournament, newest
-    first, with its :data:`contract.GAME` rows flat) that the page script draws, headings
-    included, with the names from the players and tournaments data files (loaded once for
-    every page); game ids only for games linked to renju.net.
+    The facts and the tournaments (the change at the time) are HTML; the rating history, the
+    games and the opponents are in the player's data beside the page (``p/<page>.json``,
+    :mod:`whr.publish.site.player_data`), which the page script fetches when the site is
+    served over http(s) and draws, with the names from the players data file (loaded once for
+    every page). The page does not carry them a second time: the data would double the site.
     """
     e_lo, e_hi = (int(x) for x in np.searchsorted(cols.ev_number, [lo, hi]))
-    events = _events_json(cols, lo, hi, e_lo, e_hi)
     p_starts, p_ends = bounds(cols.ev_number[e_lo:e_hi], lo, hi)
-    h_starts, h_ends = bounds(cols.h_number, lo, hi)
     facts = _player_facts(cols, lo, hi)
     plain_events = _plain_events(cols, p_starts, p_ends, e_lo, e_hi)
     for i in range(lo, hi):
-        a, b = int(p_starts[i - lo]), int(p_ends[i - lo])  # events, within the chunk's
-        ha, hb = int(h_starts[i - lo]), int(h_ends[i - lo])
-        now = None
-        if hb > ha and cols.h_day[hb - 1] < cols.list_day:  # carried to the list date
-            unc = cols.unc[i]
-            now = NOW.row(
-                day=cols.list_day,
-                rating=int(np.rint(cols.rating[i])),
-                uncertainty=None if unc != unc else int(np.rint(unc)),
-            )
-        series = SERIES.object(
-            day=cols.h_day[ha:hb].tolist(),
-            rating=cols.h_rating[ha:hb].tolist(),
-            uncertainty=cols.h_unc[ha:hb].tolist(),
-            now=now,
-        )
         native = cols.native[i]
         heading = (
             f"<h1{' class=f' if cols.female[i] else ''}>{escape(cols.name[i])}"
@@ -379,84 +291,17 @@ def player_pages(r: Renderer, cols: Columns, page: Stencil, lo: int, hi: int) ->
             + "</h1>"
         )
         sentence = change_sentence(cols.change[i], cols.own[i], cols.others[i])
-        payload = PLAYER.text(
-            chart=js_json(CHART.object(series=[series])), events=f"[{','.join(events[a:b])}]"
-        )
         html = page.fill(
             name=cols.name[i],
             canonical=r.canonical(f"p/{cols.page[i]}.html"),
             heading=Markup(heading),
             facts=Markup(facts[i - lo]),
             change=Markup(f"<p class=change>{escape(sentence)}</p>") if sentence else "",
+            compare=quote(cols.ids[i], safe=""),
             record=plain_events[i - lo],
-            data=Markup(safe_in_script(payload)),
+            data=f"{cols.page[i]}.json",
         )
         r.write(f"p/{cols.page[i]}.html", html)
-
-
-def rating_days(
-    h_number: np.ndarray, h_day: np.ndarray, number: np.ndarray, first: np.ndarray, last: np.ndarray
-) -> np.ndarray:
-    """How many of its player's rating days (the history's, by player ``h_number`` and day
-    ``h_day``, ascending) each event spans, from its first game day ``first`` to its last
-    ``last``: the chart's points of the tournament, so that the rating before it (the standings'
-    rating on the last rating day before the first game day) is the point just before them."""
-    offset = np.int64(1 << 24)  # day numbers are far inside +-2**24
-    key = h_number.astype(np.int64) * (2 * offset) + (h_day.astype(np.int64) + offset)
-    base = number.astype(np.int64) * (2 * offset) + offset
-    spans: np.ndarray = np.searchsorted(key, base + last, "right") - np.searchsorted(
-        key, base + first, "left"
-    )
-    return spans
-
-
-def _events_json(cols: Columns, lo: int, hi: int, e_lo: int, e_hi: int) -> list[str]:
-    """The event rows (:data:`contract.EVENT`) of the players numbered lo..hi-1 (their events
-    are e_lo..e_hi-1), each with its games (:data:`contract.GAME`) flat."""
-    ev = slice(e_lo, e_hi)
-    g_lo, g_hi = (int(x) for x in np.searchsorted(cols.g_number, [lo, hi]))
-    gs = slice(g_lo, g_hi)
-    rounds = cols.round_json
-    frags = [  # a game: its four numbers, in one flat array per tournament
-        ",".join(game)
-        for game in zip(
-            *GAME.row(
-                round=[rounds[lab] for lab in cols.g_round[gs].tolist()],
-                code=[str(c) for c in cols.g_code[gs].tolist()],
-                opponent=[str(o) for o in cols.g_opp[gs].tolist()],
-                opponent_rating=json_numbers(cols.g_rating[gs]),
-            ),
-            strict=True,
-        )
-    ]
-    ids = None
-    if cols.g_id is not None:
-        ids = [js_json(g) if g in cols.linked else "null" for g in cols.g_id[gs].tolist()]
-
-    starts, ends = bounds(cols.g_event[gs], e_lo, e_hi)  # within the chunk's games
-    played = [
-        f"[{','.join(frags[a:b])}]" for a, b in zip(starts.tolist(), ends.tolist(), strict=True)
-    ]
-    linked: list[str | None] = [None] * len(played)
-    if ids is not None:
-        linked = [
-            f"[{','.join(ids[a:b])}]" if any(x != "null" for x in ids[a:b]) else None
-            for a, b in zip(starts.tolist(), ends.tolist(), strict=True)
-        ]
-    return EVENT.rows_text(  # (before and after: the chart's; the change: after - before)
-        tournament=[str(k) for k in cols.ev_tournament[ev].tolist()],
-        last_day=[str(d) for d in cols.ev_last[ev].tolist()],
-        games=[str(n) for n in cols.ev_games[ev].tolist()],
-        score2=[str(s) for s in np.rint(2 * cols.ev_score[ev]).astype(np.int64).tolist()],
-        performance=json_numbers(cols.ev_perf[ev]),
-        bound=[str(b) for b in cols.ev_bound[ev].tolist()],
-        span=[str(n) for n in cols.ev_span[ev].tolist()],
-        then_before=json_numbers(cols.ev_then[0][ev]),
-        then_after=json_numbers(cols.ev_then[1][ev]),
-        then_change=json_numbers(cols.ev_then[1][ev] - cols.ev_then[0][ev]),
-        played=played,
-        ids=linked,
-    )
 
 
 TOURNAMENTS, NO_GAMES = TEXTS["tournaments"].element("h2"), TEXTS["no_rated_games"].element("p")
@@ -532,7 +377,8 @@ FROM, BORN, STATUS, RANK, GAMES = (
     _label(N_("From")), _label(N_("Born")), _label(N_("Status")), _label(N_("Rank")),
     _label(N_("Games")),
 )  # fmt: skip
-FIRST_LAST, BEST = _label(N_("First, last game")), _label(N_("Best rating"))
+FIRST_LAST = _label(N_("First, last game"))
+BEST, PEAK = _label(N_("Best rating a list published")), _label(N_("Peak, today's estimate"))
 PREVIOUS_LIST = _label(N_("Previous list"))
 CHANGE, NOT_ON_IT = str(_("change")), into("dd", _("not on it: new on this list"))
 WORLD_COUNTRY = str(
@@ -557,7 +403,9 @@ def _player_facts(cols: Columns, lo: int, hi: int) -> list[str]:
     """The facts (``<dl>``) of the players numbered lo..hi-1."""
     s = slice(lo, hi)
     rank, crank, prev = whole(cols.rank[s]), whole(cols.crank[s]), whole(cols.prev[s])
-    first, last, best_day = iso(cols.first[s]), iso(cols.last[s]), iso(cols.best_day[s])
+    first, last = iso(cols.first[s]), iso(cols.last[s])
+    best_day, peak_day = iso(cols.best_day[s]), iso(cols.peak_day[s])
+    peak = whole(cols.peak[s])
     counts = np.rint(cols.counts[:, s]).astype(np.int64).T.tolist()
     rating, unc, best = whole(cols.rating[s]), whole(cols.unc[s]), whole(cols.best[s])
     previous, change = whole(cols.previous[s]), cols.change[s].tolist()
@@ -586,7 +434,9 @@ def _player_facts(cols: Columns, lo: int, hi: int) -> list[str]:
             + f"{STATUS}{cols.status_labels[cols.status[i]]}{RANK}{into('dd', ranks)}"
             f"{GAMES}<dd>{GAMES_SPLIT % (n, w, d, lost)} · Gy1 {g1}, Gy2 {g2}, Gy5 {g5}"
             f"{FIRST_LAST}<dd>{first[k]}, {last[k]}"
-            f"{BEST}{BEST_ON % (best[k], best_day[k])}</dl>"
+            + (f"{BEST}{BEST_ON % (best[k], best_day[k])}" if best[k] else "")
+            + (f"{PEAK}{BEST_ON % (peak[k], peak_day[k])}" if peak[k] else "")
+            + "</dl>"
         )
     return out
 

@@ -349,6 +349,15 @@ var WHR_I18N = (function () {
       key: function (code) { return code; }
     },
     score: { html: function (twice) { return score(twice); } },
+    expected: {
+      html: function (x, n, games) {
+        if (none(x) || !n) return "";
+        var v = x.toFixed(1);
+        return n < games ? v + " <small>" + t("in_games", { n: I.group(n), total: I.group(games) }) + "</small>" : v;
+      },
+      key: function (x, n) { return n ? x : null; }
+    },
+    html: { html: function (h) { return h || ""; } },
     score_games: { html: function (twice, games) { return score(twice) + "/" + games; } },
     perf: { html: function (value, bound) { return none(value) ? "" : (bound > 0 ? "\u2265" : (bound < 0 ? "\u2264" : "")) + value; } },
     places: { html: function (first, last) { return first === last ? String(first) : first + "\u2013" + last; } },
@@ -730,23 +739,112 @@ var WHR_I18N = (function () {
   }
 
   // a player's page: the rating chart, the tournaments (their names and links, and the change at
-  // the time, kept from the page's own rows) and the games, grouped by tournament
-  function playerPage() {
-    var all = JSON.parse($("player-data").textContent), events = all[F.player.events];
-    var rows = $("record").querySelector("table");
-    var kept = new Map();  // the kept columns' cells, from the page's rows (rows.py wrote them)
-    if (rows) {  // its columns: the part's columns shown without script, in order
-      var decl = T.events, shownCols = decl.tabs.filter(function (tb) { return tb.name === decl.start; }).shift().columns.filter(function (name) {
-        return decl.cols.some(function (c) { return c.name === name && c.static; });
-      });
-      var body = Array.prototype.filter.call(rows.querySelectorAll("tr"), function (r) { return !r.querySelector("th"); });
-      shownCols.forEach(function (name, k) {
-        kept.set(name, body.map(function (r) { return r.cells.item(k) ? r.cells.item(k).innerHTML.trim() : ""; }));
-      });
+  // the time, kept from the page's own rows) and the games, grouped by tournament, drawn from the
+  // player's data beside the page (p/<id>.json, contract.P_FILE), fetched when the site is served
+  // over http(s); from a file the page keeps its own rows
+  function keptCells(rows, decl) {  // the kept columns' cells, from the page's rows (rows.py wrote them)
+    var kept = new Map();
+    if (!rows) return kept;
+    // its columns: the part's columns shown without script, in order
+    var shownCols = decl.tabs.filter(function (tb) { return tb.name === decl.start; }).shift().columns.filter(function (name) {
+      return decl.cols.some(function (c) { return c.name === name && c.static; });
+    });
+    var body = Array.prototype.filter.call(rows.querySelectorAll("tr"), function (r) { return !r.querySelector("th"); });
+    shownCols.forEach(function (name, k) {
+      kept.set(name, body.map(function (r) { return r.cells.item(k) ? r.cells.item(k).innerHTML.trim() : ""; }));
+    });
+    return kept;
+  }
+  var NUMBERS = null;
+  function playerNumbers() {  // the players' numbers by id (a Map: an id is data, not a key)
+    if (!NUMBERS) {
+      NUMBERS = new Map();
+      if (P) for (var i = 0; i < P.size; i++) NUMBERS.set(P.id[i], i);
     }
+    return NUMBERS;
+  }
+  function dayOf(iso) { return none(iso) ? null : Math.round(Date.parse(iso + "T00:00:00Z") / 86400000); }
+  function rounded(v) { return none(v) ? null : Math.round(v); }
+  function playerPage() {
+    var record = $("record"), url = record.getAttribute("data-json");
+    if (!url || !/^https?:$/.test(location.protocol)) return;  // a file: the page's own rows
+    var kept = keptCells(record.querySelector("table"), T.events);
+    fetch(url, { credentials: "same-origin" }).then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (d) { if (d && typeof d === "object") drawPlayer(d, kept); }, function () { /* the page's rows stay */ });
+  }
+  // the chart's series of today's estimate (contract.SERIES, NOW) from the player's data
+  function estimateSeries(d) {
+    var est = d[F.p_file.estimate], s = {};
+    s[F.series.day] = est[F.p_estimate.date].map(dayOf);
+    s[F.series.rating] = est[F.p_estimate.rating].map(rounded);
+    s[F.series.uncertainty] = est[F.p_estimate.uncertainty].map(rounded);
+    var day = dayOf(d[F.p_file.date]), last = s[F.series.day].length - 1;
+    if (last >= 0 && s[F.series.day][last] < day && !none(d[F.p_file.rating])) {  // carried to the list date
+      var now = [];
+      now[F.now.day] = day;
+      now[F.now.rating] = rounded(d[F.p_file.rating]);
+      now[F.now.uncertainty] = rounded(d[F.p_file.uncertainty]);
+      s[F.series.now] = now;
+    }
+    return s;
+  }
+  // the chart's series of what the lists published (a step line, contract.SERIES) from the
+  // player's data: held to the list date
+  function publishedSeries(d) {
+    var pub = d[F.p_file.published], s = {}, day = dayOf(d[F.p_file.date]);
+    s[F.series.name] = I.plain(t("as_published"));
+    s[F.series.day] = pub[F.p_published.date].map(dayOf);
+    s[F.series.rating] = pub[F.p_published.rating].map(rounded);
+    s[F.series.step] = 1;
+    var n = s[F.series.day].length;
+    if (n && s[F.series.day][n - 1] < day) {
+      var now = [];
+      now[F.now.day] = day;
+      now[F.now.rating] = s[F.series.rating][n - 1];
+      now[F.now.uncertainty] = null;
+      s[F.series.now] = now;
+    }
+    return s;
+  }
+  // the event rows (contract.EVENT) and their games (contract.GAME, flat) from the player's data
+  function eventRows(d, days) {
+    var tours = d[F.p_file.tournaments], games = d[F.p_file.games], n = tours[F.p_tournaments.last_day].length;
+    var byId = playerNumbers();
+    var played = [], ids = [];
+    for (var k = 0; k < n; k++) { played.push([]); ids.push(null); }
+    var g = games[F.p_games.tournament], linked = games[F.p_games.game];
+    g.forEach(function (e, j) {
+      if (!(e >= 0 && e < n)) return;
+      var row = [], white = games[F.p_games.white][j], opp = games[F.p_games.opponent][j];
+      row[F.game.round] = games[F.p_games.round][j];
+      row[F.game.code] = 3 * white + Math.round(2 * games[F.p_games.score][j]);
+      row[F.game.opponent] = byId.has(opp) ? byId.get(opp) : -1;
+      row[F.game.opponent_rating] = games[F.p_games.opponent_rating][j];
+      Array.prototype.push.apply(played[e], row);
+      if (linked && !none(linked[j])) { if (!ids[e]) ids[e] = []; ids[e][played[e].length / row.length - 1] = linked[j]; }
+    });
+    var out = [];
+    for (var m = 0; m < n; m++) {
+      var first = dayOf(tours[F.p_tournaments.first_day][m]), last = dayOf(tours[F.p_tournaments.last_day][m]), e = [];
+      e[F.event.last_day] = last;
+      e[F.event.games] = tours[F.p_tournaments.games][m];
+      e[F.event.score2] = Math.round(2 * tours[F.p_tournaments.score][m]);
+      e[F.event.performance] = tours[F.p_tournaments.performance][m];
+      e[F.event.bound] = tours[F.p_tournaments.bound][m];
+      e[F.event.span] = days.filter(function (x) { return x >= first && x <= last; }).length;
+      e[F.event.played] = played[m];
+      e[F.event.ids] = ids[m];
+      out.push(e);
+    }
+    return out;
+  }
+  function drawPlayer(d, kept) {
+    var series = estimateSeries(d), events = eventRows(d, series[F.series.day]);
+    var chart = {};
+    series[F.series.name] = I.plain(t("todays_estimate"));
+    chart[F.chart.series] = [series, publishedSeries(d)];
     var source = new Source("event", events, events.length);
-    var series = all[F.player.chart][F.chart.series][0];
-    var days = series ? series[F.series.day] : [], ratings = series ? series[F.series.rating] : [];
+    var days = series[F.series.day], ratings = series[F.series.rating];
     var before = [], after = [], change = [];
     events.forEach(function (e) {  // today's estimates: the chart's point before its rating days, and its last
       var day = e[F.event.last_day], lo = 0, hi = days.length;
@@ -768,16 +866,77 @@ var WHR_I18N = (function () {
     games.add("id", flat.map(function (x) { return x.id; }));
     games.add("heading", flat.map(function (x) { return (links[x.e] || "") + " \u00b7 " + isoDay(events[x.e][F.event.last_day]); }));
     var link = "<a href=\"" + ROOT + "about.html#tournaments\">" + t("the_columns") + "</a>";
-    $("record").innerHTML = "<h2>" + t("rating_history") + "</h2><figure class=chart data-band=1 data-days=1><svg role=img aria-label=\"" + attr(t("rating_history")) + "\"></svg>" +
+    $("record").innerHTML = "<h2>" + t("rating_history") + "</h2><figure class=chart data-band=1 data-days=1 data-legend=1><svg role=img aria-label=\"" + attr(t("rating_history")) + "\"></svg>" +
       "<figcaption>" + t("chart_caption") + "</figcaption></figure>" +
       "<h2>" + t("tournaments") + "</h2><div id=events>" + (events.length ? "<p class=meta>" + t("newest_first", { link: link }) + "</p>" +
       "<p class=meta id=at-the-time>" + t("at_the_time") + "</p><p class=meta id=today-estimates>" + t("today") + "</p>" +
       "<div class=scroll><table class=games></table></div>" : "<p>" + t("no_rated_games") + "</p>") + "</div>" +
-      "<h2>" + t("games") + "</h2><div id=games>" + (events.length ? "<p class=meta>" + t("colours") + "</p><div class=scroll><table class=\"games played\"></table></div>" : "") + "</div>";
-    $("record").querySelector("figure").chartData = all[F.player.chart];  // drawn by the chart script
+      "<h2>" + t("games") + "</h2><div id=games>" + (events.length ? "<p class=meta>" + t("colours") + "</p><div class=scroll><table class=\"games played\"></table></div>" : "") + "</div>" +
+      "<h2>" + t("head_to_head") + "</h2><div id=opponents>" + (events.length ? "<p class=meta>" + t("h2h_note") + "</p><div class=scroll><table class=\"games h2h\"></table></div>" : "") + "</div>";
+    var figure = $("record").querySelector("figure");
+    figure.chartData = chart;  // drawn by the chart script
+    if (window.WHR_CHARTS) WHR_CHARTS.setup(figure);
     if (!events.length) return;
     tableApp("events", $("events").querySelector("table"), source, { kept: kept });
     tableApp("games", $("games").querySelector("table"), games, {});
+    tableApp("opponents", $("opponents").querySelector("table"), opponents(d, links, events), {});
+  }
+  // head to head (contract.P_OPPONENTS, the "opponents" table): each opponent's number, games,
+  // score, and the tournaments where they met (from the games), newest first
+  function opponents(d, links, events) {
+    var opp = d[F.p_file.opponents], ids = opp[F.p_opponents.player], byId = playerNumbers();
+    var source = new Source("p_opponents", opp, ids.length);
+    var w = opp[F.p_opponents.wins], dr = opp[F.p_opponents.draws], l = opp[F.p_opponents.losses];
+    var games = d[F.p_file.games], met = new Map();
+    games[F.p_games.opponent].forEach(function (id, j) {
+      var e = games[F.p_games.tournament][j];
+      if (!met.has(id)) met.set(id, []);
+      if (met.get(id).indexOf(e) < 0) met.get(id).push(e);
+    });
+    source.add("opponent", ids.map(function (id) { return byId.has(id) ? byId.get(id) : -1; }));
+    source.add("games", ids.map(function (id, k) { return w[k] + dr[k] + l[k]; }));
+    source.add("score2", ids.map(function (id, k) { return 2 * w[k] + dr[k]; }));
+    source.add("played", ids.map(function (id) {
+      return (met.get(id) || []).filter(function (e) { return e >= 0 && e < events.length; }).map(function (e) {
+        return (links[e] || "") + " <small>" + isoDay(events[e][F.event.last_day]) + "</small>";
+      }).join(", ");
+    }));
+    return source;
+  }
+
+  // the compare page: the published ratings of the players the address names (#p=ID,ID),
+  // each fetched from their data (p/<id>.json), as step lines on one chart
+  function comparePage() {
+    var fig = $("compare-chart"), form = $("compare-form"), input = $("compare-ids"), note = $("compare-note");
+    var hash = readHash(), ids = (hash.has("p") ? hash.get("p") : "").split(",").filter(Boolean).slice(0, 5);
+    input.value = ids.join(" ");
+    form.addEventListener("submit", function (e) {
+      e.preventDefault();
+      var given = input.value.split(/[\s,]+/).filter(Boolean).slice(0, 5);
+      location.hash = "p=" + given.map(encodeURIComponent).join(",");
+      location.reload();
+    });
+    if (!/^https?:$/.test(location.protocol)) return;  // a file: the page says what it needs
+    $("compare-needs").hidden = true;
+    var byId = playerNumbers(), known = ids.filter(function (id) { return byId.has(id); });
+    var unknown = ids.filter(function (id) { return !byId.has(id); });
+    note.innerHTML = (known.length < 2 ? t("compare_how") : "") +
+      (unknown.length ? " " + t("not_listed", { ids: unknown.map(esc).join(", ") }) : "");
+    Promise.all(known.map(function (id) {
+      var n = byId.get(id);
+      return fetch("p/" + encodeURIComponent(P.page(n)) + ".json", { credentials: "same-origin" })
+        .then(function (r) { return r.ok ? r.json() : null; }).then(function (d) {
+          if (!d || typeof d !== "object") return null;
+          var s = publishedSeries(d);
+          s[F.series.name] = P.name[n];
+          return s;
+        }, function () { return null; });
+    })).then(function (all) {
+      var chart = {};
+      chart[F.chart.series] = all.filter(Boolean);
+      fig.chartData = chart;
+      if (window.WHR_CHARTS) WHR_CHARTS.setup(fig);
+    });
   }
 
   // a tournament's page: the crosstable, and from it the pairings of each round (the best pairs
@@ -837,7 +996,8 @@ var WHR_I18N = (function () {
     findForm();
     if (W.players) { P = new Players(W.players); SOURCES.set("players", P.source); }
     if (own(CFG, F.cfg.table)) indexPage();
-    if ($("player-data") && P) playerPage();
+    if ($("record") && P) playerPage();
+    if ($("compare-chart") && P) comparePage();
     if ($("cross-data") && P) tournamentPage();
   }
   WHR_I18N.ready(init);
@@ -863,24 +1023,28 @@ var WHR_I18N = (function () {
     return e;
   }
   function isoDay(d) { return new Date(d * DAY).toISOString().slice(0, 10); }
+  function none(v) { return v === null || v === undefined; }
 
-  // Date ticks: the first day of every step-th month, with as many as fit in the width.
+  // Date ticks: the first day of every step-th month, the smallest step whose labels fit in the
+  // width (a year's label needs less room than a month's), counting the ticks really drawn
   function dateTicks(t0, t1, width) {
-    var most = Math.max(2, Math.floor(width / 64));
     var a = new Date(t0 * DAY), b = new Date(t1 * DAY);
     var m0 = a.getUTCFullYear() * 12 + a.getUTCMonth(), m1 = b.getUTCFullYear() * 12 + b.getUTCMonth();
-    var step = MONTH_STEPS[MONTH_STEPS.length - 1];
+    function ticksOf(step) {
+      var ticks = [];
+      for (var m = Math.ceil(m0 / step) * step; m <= m1 + 1; m += step) {
+        var t = Date.UTC(Math.floor(m / 12), m % 12, 1) / DAY;
+        if (t < t0 || t > t1) continue;
+        var y = Math.floor(m / 12), mm = m % 12 + 1;
+        ticks.push({ day: t, label: step >= 12 ? String(y) : y + "-" + (mm < 10 ? "0" : "") + mm });
+      }
+      return ticks;
+    }
     for (var i = 0; i < MONTH_STEPS.length; i++) {
-      if ((m1 - m0) / MONTH_STEPS[i] + 1 <= most) { step = MONTH_STEPS[i]; break; }
+      var ticks = ticksOf(MONTH_STEPS[i]);
+      if (ticks.length <= Math.max(2, Math.floor(width / (MONTH_STEPS[i] >= 12 ? 44 : 64)))) return ticks;
     }
-    var ticks = [];
-    for (var m = Math.ceil(m0 / step) * step; m <= m1 + 1; m += step) {
-      var t = Date.UTC(Math.floor(m / 12), m % 12, 1) / DAY;
-      if (t < t0 || t > t1) continue;
-      var y = Math.floor(m / 12), mm = m % 12 + 1;
-      ticks.push({ day: t, label: step >= 12 ? String(y) : y + "-" + (mm < 10 ? "0" : "") + mm });
-    }
-    return ticks;
+    return ticksOf(MONTH_STEPS[MONTH_STEPS.length - 1]);
   }
 
   // one series of the chart data (contract.SERIES), by name; "now" the rating carried to the
@@ -892,6 +1056,7 @@ var WHR_I18N = (function () {
     this.r = s[F.series.rating];
     this.u = s[F.series.uncertainty];
     this.now = now ? { t: now[F.now.day], r: now[F.now.rating], u: now[F.now.uncertainty] } : null;
+    this.step = !!s[F.series.step];  // a step line: each value holds until the next
   }
 
   function draw(svg, data, band, legendBox, days) {
@@ -945,6 +1110,15 @@ var WHR_I18N = (function () {
         }
         el("path", { "class": "band", d: "M" + up.join("L") + "L" + down.reverse().join("L") + "Z" }, g);
       }
+      if (s.step) {  // what the lists published: a value per list, held until the next
+        var steps = [];
+        for (var q = 0; q < s.t.length; q++) steps.push((q ? "H" + X(s.t[q]).toFixed(1) + "V" : "M" + X(s.t[q]).toFixed(1) + ",") + Y(s.r[q]).toFixed(1));
+        if (s.now) steps.push("H" + X(s.now.t).toFixed(1));
+        el("path", { "class": "line step", d: steps.join(""), stroke: colour }, g);
+        s.t.forEach(function (t, i) { el("circle", { "class": "point list", cx: X(t).toFixed(1), cy: Y(s.r[i]).toFixed(1), r: 2.5, fill: colour }, g); });
+        groups.push(g);
+        return;
+      }
       if (s.now) {
         var last = s.t.length - 1;
         if (band && s.u && s.now.u !== null) {
@@ -973,6 +1147,7 @@ var WHR_I18N = (function () {
         b.type = "button";
         b.setAttribute("aria-pressed", "true");
         i.style.background = COLOURS[k % COLOURS.length];
+        i.className = s.step ? "step" : "";
         b.appendChild(i);
         b.appendChild(document.createTextNode(s.name));
         b.addEventListener("click", function () {
@@ -1004,39 +1179,39 @@ var WHR_I18N = (function () {
       var p = best.p;
       dot.setAttribute("cx", X(p.t)); dot.setAttribute("cy", Y(p.r)); dot.setAttribute("visibility", "visible");
       tip.textContent = (series.length > 1 ? best.s.name + ": " : "") + isoDay(p.t) + "  " + Math.round(p.r) +
-        (band && p.u !== null ? " \u00b1 " + Math.round(p.u) : "") + (p.later ? " (" + plain(t("list_date")) + ")" : "");
+        (band && !none(p.u) ? " \u00b1 " + Math.round(p.u) : "") + (p.later ? " (" + plain(t("list_date")) + ")" : "");
     }
     svg.addEventListener("mousemove", show);
     svg.addEventListener("click", show);
   }
 
-  function init() {
-    var figs = document.querySelectorAll("figure.chart");
-    Array.prototype.forEach.call(figs, function (fig) {
-      // the data: set by the page's script (a player page), or a JSON element named by the figure
-      var data = fig.chartData, source = document.getElementById(fig.getAttribute("data-chart"));
-      if (!data && source) data = JSON.parse(source.textContent);
-      if (!data) return;
-      var svg = fig.querySelector("svg");
-      var legend = null;
-      if (fig.hasAttribute("data-legend")) {
-        legend = document.createElement("ul");
-        legend.className = "legend";
-        fig.appendChild(legend);
-      }
-      var width = 0;
-      var redraw = function () {
-        width = svg.clientWidth;
-        draw(svg, data, fig.hasAttribute("data-band"), legend, fig.hasAttribute("data-days"));
-      };
-      redraw();
-      svg.setAttribute("data-drawn", "1");
-      var timer = null;
-      window.addEventListener("resize", function () {
-        clearTimeout(timer);
-        timer = setTimeout(function () { if (svg.clientWidth !== width) redraw(); }, 150);
-      });
+  function setup(fig) {
+    // the data: set by the page's script (a player page), or a JSON element named by the figure
+    var data = fig.chartData, source = document.getElementById(fig.getAttribute("data-chart"));
+    if (!data && source) data = JSON.parse(source.textContent);
+    if (!data || fig.hasAttribute("data-set")) return;
+    fig.setAttribute("data-set", "1");
+    var svg = fig.querySelector("svg");
+    var legend = null;
+    if (fig.hasAttribute("data-legend")) {
+      legend = document.createElement("ul");
+      legend.className = "legend";
+      fig.appendChild(legend);
+    }
+    var width = 0;
+    var redraw = function () {
+      width = svg.clientWidth;
+      draw(svg, data, fig.hasAttribute("data-band"), legend, fig.hasAttribute("data-days"));
+    };
+    redraw();
+    svg.setAttribute("data-drawn", "1");
+    var timer = null;
+    window.addEventListener("resize", function () {
+      clearTimeout(timer);
+      timer = setTimeout(function () { if (svg.clientWidth !== width) redraw(); }, 150);
     });
   }
+  function init() { Array.prototype.forEach.call(document.querySelectorAll("figure.chart"), setup); }
+  window.WHR_CHARTS = { setup: setup };
   WHR_I18N.ready(init);
 })();
