@@ -35,6 +35,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from whr.lists.views import positions
+from whr.publish.parquet import rounded
 from whr.publish.site.contract import (
     P_ESTIMATE,
     P_FILE,
@@ -66,10 +67,12 @@ def _numbers(values: np.ndarray, decimals: int | None = DECIMALS) -> Column:
     """Numbers as JSON text: rounded to ``decimals`` (None or 0: integers), null for NaN."""
     a = np.asarray(values, np.float64)
     missing = np.isnan(a)
+    array: pa.Array[Any]
     if not decimals:
         array = pa.array(np.where(missing, 0, np.rint(a)).astype(np.int64), mask=missing)
     else:
-        array = pa.array(np.round(np.where(missing, 0.0, a), decimals), mask=missing)
+        floats = pa.chunked_array([pa.array(np.where(missing, 0.0, a), mask=missing)])
+        array = rounded(floats, decimals).combine_chunks()  # never -0
     return pc.cast(array, pa.string()).fill_null("null")
 
 
