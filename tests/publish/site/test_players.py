@@ -24,6 +24,7 @@ from tests.publish.site.pages import (
     open_,
     open_served,
     published_table,
+    served,
     shown,
 )
 from tests.publish.support import ODD_ID, read_data, site_of
@@ -310,3 +311,23 @@ def test_the_head_to_head_table_counts_each_opponents_games(published, page, art
         named = set(mine.loc[opponent == o, "tournament_id"])
         assert met.count(", ") + 1 == len(named), (o, met)
     page.screenshot(path=str(artifacts / "player-head-to-head.png"), full_page=True)
+
+
+def test_the_compare_pages_legend_tells_namesakes_apart(published, page):
+    """Two players of one name on one chart (the sample has two Saar Marts): each legend entry
+    carries the player's id; other names stay as they are."""
+    site = site_of(published)
+    data = read_data(site, "players")
+    by_name: dict[str, list[str]] = {}
+    for player, name in zip(data["id"], data["name"], strict=True):
+        by_name.setdefault(name, []).append(player)
+    name, twins = next((n, ids) for n, ids in by_name.items() if len(ids) > 1)
+    other = next(ids[0] for ids in by_name.values() if len(ids) == 1)
+    page.goto(served(site) + "compare.html#p=" + ",".join([twins[0], other, twins[1]]))
+    page.wait_for_selector("#compare-chart svg[data-drawn]")
+    legend = page.eval_on_selector_all(
+        "#compare-chart .legend li", "l => l.map(x => x.textContent)"
+    )
+    named = data["name"][data["id"].index(other)]
+    assert legend == [f"{name} ({twins[0]})", named, f"{name} ({twins[1]})"]
+    check_and_close(page)

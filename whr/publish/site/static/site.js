@@ -922,13 +922,15 @@ var WHR_I18N = (function () {
     var unknown = ids.filter(function (id) { return !byId.has(id); });
     note.innerHTML = (known.length < 2 ? t("compare_how") : "") +
       (unknown.length ? " " + t("not_listed", { ids: unknown.map(esc).join(", ") }) : "");
+    var names = new Map();  // namesakes in the legend are told apart by their ids
+    known.forEach(function (id) { var m = P.name[byId.get(id)]; names.set(m, (names.get(m) || 0) + 1); });
     Promise.all(known.map(function (id) {
       var n = byId.get(id);
       return fetch("p/" + encodeURIComponent(P.page(n)) + ".json", { credentials: "same-origin" })
         .then(function (r) { return r.ok ? r.json() : null; }).then(function (d) {
           if (!d || typeof d !== "object") return null;
           var s = publishedSeries(d);
-          s[F.series.name] = P.name[n];
+          s[F.series.name] = P.name[n] + (names.get(P.name[n]) > 1 ? " (" + id + ")" : "");
           return s;
         }, function () { return null; });
     })).then(function (all) {
