@@ -172,6 +172,17 @@ def publish_inputs(
     return publish(the_run, snapshot, rules_sha256=directory_sha256(bundled_rules()))
 
 
+def publish_half_from_renjunet(out: Path, given: Inputs) -> pd.DataFrame:
+    """Publish ``given`` with game links, half of its rated games (by the id's last digit) read
+    from a RenjuNet database and half from another file; returns the rated games so marked."""
+    rated = given.selection.rated
+    from_renjunet = rated["game_id"].astype(str).str[-1].isin(list("02468"))
+    source = np.where(from_renjunet, "renjunet_v10_20261130.rif", "additional.csv")
+    selection = dataclasses.replace(given.selection, rated=rated.assign(source=source))
+    publish_inputs(out, given, selection=selection, game_links=True)
+    return selection.rated
+
+
 def backfill(
     out: Path,
     given: Inputs,

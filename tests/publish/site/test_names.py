@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import re
 from collections import Counter
 
-import numpy as np
 import pandas as pd
 import pytest
 
@@ -101,12 +99,9 @@ def test_namesakes_are_told_apart_in_standings_pairings_and_game_lists(published
 
 
 def test_renju_net_links_only_for_renjunet_games_and_only_when_asked(small, tmp_path):
-    rated = small.selection.rated
+    rated = support.publish_half_from_renjunet(tmp_path, small)
     ids = rated["game_id"].astype(str)
-    from_renjunet = ids.str[-1].isin(list("02468"))  # half the games, by hand
-    source = np.where(from_renjunet, "renjunet_v10_20261130.rif", "additional.csv")
-    selection = dataclasses.replace(small.selection, rated=rated.assign(source=source))
-    support.publish_inputs(tmp_path, small, selection=selection, game_links=True)
+    from_renjunet = rated["source"].str.startswith("renjunet_")
     site = support.site_of(tmp_path)
     expected = set(ids[from_renjunet])
     assert 0 < len(expected) < len(ids)

@@ -3,12 +3,10 @@ change told once and adding up as shown, tournaments and games), in files and in
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import re
 from html import unescape
 
-import numpy as np
 import pandas as pd
 import pytest
 
@@ -146,12 +144,8 @@ def test_player_page_draws_chart_tournaments_and_games(published, page, artifact
 
 @pytest.mark.browser
 def test_a_player_page_links_exactly_the_renjunet_games(small, tmp_path, page):
-    rated = small.selection.rated
-    ids = rated["game_id"].astype(str)
-    from_renjunet = ids.str[-1].isin(list("02468"))  # half the games, by hand
-    source = np.where(from_renjunet, "renjunet_v10_20261130.rif", "additional.csv")
-    selection = dataclasses.replace(small.selection, rated=rated.assign(source=source))
-    support.publish_inputs(tmp_path, small, selection=selection, game_links=True)
+    rated = support.publish_half_from_renjunet(tmp_path, small)
+    from_renjunet = rated["source"].str.startswith("renjunet_")
     player = rated["black"].value_counts().index[0]
     mine = rated.loc[(rated["black"] == player) | (rated["white"] == player)]
     expected = sorted(mine.loc[from_renjunet[mine.index], "game_id"].astype(str))
