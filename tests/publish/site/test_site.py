@@ -52,8 +52,8 @@ def test_every_link_resolves_and_nothing_is_external(published):
     for script in [*(site / "static").glob("*.js"), *(site / "data").glob("*.js")]:
         text = script.read_text()
         assert not re.search(r"\b(XMLHttpRequest|import\s*\()", text), script.name
-        # one request: a player page's data beside it (p/<id>.json, its relative data-json,
-        # checked above), and only over http(s)
+        # one request: a player's data (p/<id>.json: a player page's relative data-json,
+        # checked above, or the compare page's players), and only over http(s)
         assert len(re.findall(r"\bfetch\(", text)) == (script.name == "site.js"), script.name
 
 

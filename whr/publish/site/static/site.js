@@ -769,8 +769,14 @@ var WHR_I18N = (function () {
     var record = $("record"), url = record.getAttribute("data-json");
     if (!url || !/^https?:$/.test(location.protocol)) return;  // a file: the page's own rows
     var kept = keptCells(record.querySelector("table"), T.events);
-    fetch(url, { credentials: "same-origin" }).then(function (r) { return r.ok ? r.json() : null; })
-      .then(function (d) { if (d && typeof d === "object") drawPlayer(d, kept); }, function () { /* the page's rows stay */ });
+    playerData(url).then(function (d) { if (d) drawPlayer(d, kept); });
+  }
+  // a player's data (p/<id>.json, a relative address of this site): the one request the
+  // script makes, only over http(s); null when it cannot be had (the page's rows stay)
+  function playerData(url) {
+    return fetch(url, { credentials: "same-origin" })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (d) { return d && typeof d === "object" ? d : null; }, function () { return null; });
   }
   // the chart's series of today's estimate (contract.SERIES, NOW) from the player's data
   function estimateSeries(d) {
@@ -926,13 +932,12 @@ var WHR_I18N = (function () {
     known.forEach(function (id) { var m = P.name[byId.get(id)]; names.set(m, (names.get(m) || 0) + 1); });
     Promise.all(known.map(function (id) {
       var n = byId.get(id);
-      return fetch("p/" + encodeURIComponent(P.page(n)) + ".json", { credentials: "same-origin" })
-        .then(function (r) { return r.ok ? r.json() : null; }).then(function (d) {
-          if (!d || typeof d !== "object") return null;
-          var s = publishedSeries(d);
-          s[F.series.name] = P.name[n] + (names.get(P.name[n]) > 1 ? " (" + id + ")" : "");
-          return s;
-        }, function () { return null; });
+      return playerData("p/" + encodeURIComponent(P.page(n)) + ".json").then(function (d) {
+        if (!d) return null;
+        var s = publishedSeries(d);
+        s[F.series.name] = P.name[n] + (names.get(P.name[n]) > 1 ? " (" + id + ")" : "");
+        return s;
+      });
     })).then(function (all) {
       var chart = {};
       chart[F.chart.series] = all.filter(Boolean);
