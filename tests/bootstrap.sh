@@ -40,6 +40,9 @@ else
     # Every dependency at the version and with the sha256 of the lock (the pip that comes with
     # the interpreter: no unpinned upgrade first); then the project itself, editable, without
     # dependencies and without build isolation (setuptools comes from the lock too).
-    .venv/bin/python -m pip install -q --require-hashes -r requirements-dev-lock.txt
+    # The lock is also the constraints (-c): its pins then hold for a requirement with extras
+    # too (prefect's httpx[http2]), which pip 23 in hash mode otherwise takes from the index's
+    # newest release and refuses as unpinned.
+    .venv/bin/python -m pip install -q --require-hashes -r requirements-dev-lock.txt -c requirements-dev-lock.txt
     .venv/bin/python -m pip install -q --no-deps --no-build-isolation -e .
 fi
