@@ -142,6 +142,7 @@ def pages_of(published: Path) -> dict[str, str]:
         "top": "top.html",
         "top-women": "top_women.html",
         "about": "about.html",
+        "compare": f"compare.html#p={busiest},{ratings['player'].iloc[0]}",
     }
 
 
