@@ -227,7 +227,10 @@ def test_the_daily_run_installs_the_lock_then_the_package_alone() -> None:
     assert python["with"]["cache-dependency-path"] == "requirements-lock.txt"
     install = next(s for s in steps(workflow) if "pip install" in s.get("run", ""))
     lines = install["run"].splitlines()
-    assert "python -m pip install --require-hashes -r requirements-lock.txt -c requirements-lock.txt" in lines
+    assert (
+        "python -m pip install --require-hashes -r requirements-lock.txt -c requirements-lock.txt"
+        in lines
+    )
     assert "python -m pip install --no-deps --no-build-isolation ." in lines
 
 
@@ -243,7 +246,10 @@ def test_the_daily_run_keeps_prefects_home_per_lock_file() -> None:
 
 def test_bootstrap_installs_the_lock_or_with_newest_the_newest_releases(tmp_path: Path) -> None:
     script = (REPO / "tests" / "bootstrap.sh").read_text(encoding="utf-8")
-    assert "pip install -q --require-hashes -r requirements-dev-lock.txt -c requirements-dev-lock.txt" in script
+    assert (
+        "pip install -q --require-hashes -r requirements-dev-lock.txt -c requirements-dev-lock.txt"
+        in script
+    )
     assert "pip install -q --no-deps --no-build-isolation -e ." in script
     done = subprocess.run(
         ["bash", str(REPO / "tests" / "bootstrap.sh"), "--bogus"],
