@@ -16,6 +16,8 @@ import pytest
 import whr.lists
 from tests.publish import support
 from tests.publish.site.pages import (
+    A4_LANDSCAPE_WIDTH,
+    A4_WIDTH,
     DESKTOP,
     PHONE,
     SAME_TEMPLATE,
@@ -164,8 +166,8 @@ def test_every_page_type_fits_the_screen_and_axe_finds_nothing(
     published, browser, artifacts, language
 ):
     """In every language, at phone and desktop size, every page type as a static host serves
-    it (the player's data and the compared players fetched): no page scrolls sideways, axe finds
-    no violation (also with a search that finds nobody, and on an empty tab), and a screenshot
+    it (the player's data and the compared players fetched): no page scrolls sideways, nothing
+    printed is wider than the paper (A4; landscape for a crosstable), axe finds no violation (also with a search that finds nobody, and on an empty tab), and a screenshot
     of each. The colours are checked in English at desktop size: they are the same on a phone
     and in every language, and so is the contrast a text needs (all of it is under 18 pt), on
     one page of each template (the others are the same page with other rows)."""
@@ -193,7 +195,20 @@ def test_every_page_type_fits_the_screen_and_axe_finds_nothing(
             assert found == [], f"{kind} ({path}) at {size} in {language}"
             shot = f"{kind}-{size}" + ("" if language == "en" else f"-{language}")
             p.screenshot(path=str(artifacts / f"{shot}.png"), full_page=size == "phone")
+            if size == "desktop":  # and for print: nothing wider than the paper
+                paper = A4_LANDSCAPE_WIDTH if kind == "tournament" else A4_WIDTH
+                p.set_viewport_size({"width": paper, "height": 1000})
+                p.emulate_media(media="print")
+                right = p.evaluate(RIGHTMOST)
+                p.emulate_media(media="screen")
+                p.set_viewport_size(viewport)
+                assert right <= paper, f"{kind} ({path}) printed is {right} px wide in {language}"
         check_and_close(p)
+
+
+RIGHTMOST = """() => Math.max(document.documentElement.scrollWidth,
+  ...Array.from(document.querySelectorAll("main table, main figure, main svg"),
+                e => Math.ceil(e.getBoundingClientRect().right)))"""
 
 
 @pytest.mark.browser
