@@ -360,6 +360,12 @@ def test_the_compare_page_overlays_the_players_published_ratings(kept, site: Pat
         assert dots == len(told["published"]["date"]), player
     assert page.inner_text("#compare-note") == "Not on this list: nobody."
     assert not page.is_visible("#compare-needs")
+    page.evaluate("localStorage.setItem('whr.lang', 'zh')")  # joined as Chinese joins a list
+    page.goto(served(site) + f"compare.html#p={ids[0]},nobody,nowhere")
+    page.reload()  # a new hash alone loads nothing
+    page.wait_for_function("document.documentElement.lang !== 'en'")
+    assert "nobody、nowhere" in page.inner_text("#compare-note")
+    page.evaluate("localStorage.removeItem('whr.lang')")
     page.goto((site / "compare.html").as_uri() + f"#p={ids[0]},{ids[1]}")  # a file: no data
     assert page.is_visible("#compare-needs")
     assert page.input_value("#compare-ids") == f"{ids[0]} {ids[1]}"

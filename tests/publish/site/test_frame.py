@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 import whr.publish.site as site_module
+from tests.processes import alive
 from tests.publish import support
 from tests.publish.site.pages import (
     DESKTOP,
@@ -67,14 +68,6 @@ def test_a_stencil_fills_in_exactly_what_the_template_renders(small, tmp_path):
         r.stencil("p", "upper.html", ("name",))
 
 
-def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
-
-
 def test_page_workers_die_with_a_killed_run_and_never_hold_the_lock(tmp_path):
     import os
     import signal
@@ -93,24 +86,24 @@ def test_page_workers_die_with_a_killed_run_and_never_hold_the_lock(tmp_path):
     workers: list[int] = []
     try:
         workers += [int(run.stdout.readline().split()[1]) for _ in range(2)]
-        assert all(_alive(w) for w in workers)
+        assert all(alive(w) for w in workers)
         # the run holds the lock while its workers write
         with pytest.raises(LockedError), hold(tmp_path):
             pass
         run.send_signal(signal.SIGKILL)
         run.wait(timeout=60)
         for _ in range(100):
-            if not any(_alive(w) for w in workers):
+            if not any(alive(w) for w in workers):
                 break
             time.sleep(0.05)
-        assert not any(_alive(w) for w in workers), "a page worker outlived its run"
+        assert not any(alive(w) for w in workers), "a page worker outlived its run"
         with hold(tmp_path):  # the lock is free: no orphan holds it
             pass
     finally:
         run.kill()
         run.wait()
         for worker in workers:  # should the test fail: leave nothing behind
-            if _alive(worker):
+            if alive(worker):
                 os.kill(worker, signal.SIGKILL)
 
 

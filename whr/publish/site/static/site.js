@@ -903,9 +903,9 @@ var WHR_I18N = (function () {
     source.add("games", ids.map(function (id, k) { return w[k] + dr[k] + l[k]; }));
     source.add("score2", ids.map(function (id, k) { return 2 * w[k] + dr[k]; }));
     source.add("played", ids.map(function (id) {
-      return (met.get(id) || []).filter(function (e) { return e >= 0 && e < events.length; }).map(function (e) {
+      return I.join((met.get(id) || []).filter(function (e) { return e >= 0 && e < events.length; }).map(function (e) {
         return (links[e] || "") + " <small>" + isoDay(events[e][F.event.last_day]) + "</small>";
-      }).join(", ");
+      }));
     }));
     return source;
   }
@@ -927,7 +927,7 @@ var WHR_I18N = (function () {
     var byId = playerNumbers(), known = ids.filter(function (id) { return byId.has(id); });
     var unknown = ids.filter(function (id) { return !byId.has(id); });
     note.innerHTML = (known.length < 2 ? t("compare_how") : "") +
-      (unknown.length ? " " + t("not_listed", { ids: unknown.map(esc).join(", ") }) : "");
+      (unknown.length ? " " + t("not_listed", { ids: I.join(unknown.map(esc)) }) : "");
     var names = new Map();  // namesakes in the legend are told apart by their ids
     known.forEach(function (id) { var m = P.name[byId.get(id)]; names.set(m, (names.get(m) || 0) + 1); });
     Promise.all(known.map(function (id) {
