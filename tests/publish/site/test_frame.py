@@ -145,6 +145,8 @@ def test_every_page_has_the_one_menu_search_description_and_feed(published):
         assert head.count("<meta name=description") == 1, path
         for tag in ("og:title", "og:description", "og:type"):
             assert re.search(rf'<meta property={tag} content="[^"]+"', head), (path, tag)
+        title = re.search(r"<title>(.*?)</title>", head, re.S)[1]  # text, as a tab shows it
+        assert "<" not in title and "data-m" not in head.split("<meta name=description")[0]
         feed = f"<link rel=alternate type=application/atom+xml href={root}feed.xml>"
         assert feed in head, path
         assert (path.parent / f"{root}feed.xml").resolve().is_file()
