@@ -206,6 +206,45 @@ def test_every_page_type_fits_the_screen_and_axe_finds_nothing(
         check_and_close(p)
 
 
+@pytest.mark.browser
+def test_without_script_every_page_type_reaches_its_content(published, browser):
+    """Script off, at phone and desktop size, every page type: the menu, the content (a table's
+    rows where the page has a table, a sentence saying what needs script where something does),
+    no sideways scroll, nothing printed wider than the paper. The language is chosen by script,
+    so a reader without it gets the English page in every language, marked lang=en."""
+    site = site_of(published)
+    root = served(site.parent) + site.name + "/"
+    pages = pages_of(published)
+    pages["archive"] = "../archive.html"
+    pages["archive-day"] = f"../archive/renju/{support.AS_OF.isoformat()}/index.html"
+    needs_script = {"player": "#record > p:last-child", "compare": "#compare-needs"}
+    for size, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
+        context = browser.new_context(java_script_enabled=False, viewport=viewport)
+        p = context.new_page()
+        for kind, path in pages.items():
+            p.goto(root + path)
+            where = f"{kind} ({path}) at {size}"
+            assert p.locator("html").get_attribute("lang") == "en", where
+            assert p.locator("header nav a:visible").count() == 8, where
+            assert len(p.inner_text("main").split()) >= 5, where
+            if p.locator("main table").count():
+                row = p.locator("main table tr:has(td)").first
+                assert row.is_visible() and row.inner_text().strip(), where
+            if kind in needs_script:
+                assert "script" in p.inner_text(needs_script[kind]), where
+            width = p.evaluate("document.documentElement.scrollWidth")
+            assert width <= viewport["width"], f"{where} is {width} px wide"
+            if size == "desktop":
+                paper = A4_LANDSCAPE_WIDTH if kind == "tournament" else A4_WIDTH
+                p.set_viewport_size({"width": paper, "height": 1000})
+                p.emulate_media(media="print")
+                right = p.evaluate(RIGHTMOST)
+                p.emulate_media(media="screen")
+                p.set_viewport_size(viewport)
+                assert right <= paper, f"{where} printed is {right} px wide"
+        context.close()
+
+
 RIGHTMOST = """() => Math.max(document.documentElement.scrollWidth,
   ...Array.from(document.querySelectorAll("main table, main figure, main svg"),
                 e => Math.ceil(e.getBoundingClientRect().right)))"""
