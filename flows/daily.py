@@ -36,7 +36,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
-from flows.runners import dask_argument, temporary_server
+from flows.runners import dask_argument, one_heap, temporary_server
 from whr.params import ENV_PREFIX, declared, has_secret, is_url
 from whr.run import Backfill, Run, RunError
 
@@ -335,6 +335,7 @@ def backfill(argv: Sequence[str]) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the job from the command line; returns the exit status."""
     argv = sys.argv[1:] if argv is None else list(argv)
+    one_heap()  # before any thread
     if argv[:1] == ["backfill"]:
         return backfill(argv[1:])
     p = parser()

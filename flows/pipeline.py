@@ -44,6 +44,7 @@ os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "120")
 # Dask's workers and scheduler (--dask) log every connection at INFO; warnings still show.
 os.environ.setdefault("DASK_LOGGING__DISTRIBUTED", "warning")
 
+
 from prefect import Flow, State, flow, get_run_logger, task
 from prefect.artifacts import create_markdown_artifact
 from prefect.cache_policies import NO_CACHE
@@ -53,7 +54,7 @@ from prefect.task_runners import ThreadPoolTaskRunner
 import whr
 import whr.lists
 import whr.publish
-from flows.runners import DaskTarget, TemporaryServer, dask_runner, prefect_api, share
+from flows.runners import DaskTarget, TemporaryServer, dask_runner, one_heap, prefect_api, share
 from whr.params import is_url, public_source, resolve_source
 from whr.publish.summary import markdown_text, summarize, value_counts
 from whr.run import Run
@@ -70,6 +71,9 @@ PULL_GRACE_S = 60.0
 whole pull: every attempt and the waits between them), should the library's own stop fail."""
 
 _TASK: dict[str, Any] = {"persist_result": False, "cache_policy": NO_CACHE}
+
+
+one_heap()  # here too: a deployment's run does not start at flows.daily.main
 
 
 # ----------------------------------------------------------------------------------------------
