@@ -364,24 +364,24 @@ def _children(pid: int) -> list[int]:
     return out
 
 
+DEFAULT_SIGINT_THEN_EXEC = (
+    "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+    "os.execv(sys.argv[1], sys.argv[1:])"
+)
+
+
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
 def test_a_signal_leaves_no_prefect_server_behind(tmp_path: Path, signum: int) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PREFECT_API")}
     env.update(
         PREFECT_HOME=str(tmp_path / "prefect"), GITHUB_STEP_SUMMARY=str(tmp_path / "summary.md")
     )
+    command = [sys.executable, "-m", "flows.daily", "--source", str(SAMPLE)]
+    command += ["--out", str(tmp_path / "out"), "--as-of", D]
     run = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "flows.daily",
-            "--source",
-            str(SAMPLE),
-            "--out",
-            str(tmp_path / "out"),
-            "--as-of",
-            D,
-        ],
+        # as from a terminal: a shell's background job (the suite started with &) passes SIGINT
+        # on ignored, and an ignored SIGINT stays ignored in Python; exec keeps the default
+        [sys.executable, "-c", DEFAULT_SIGINT_THEN_EXEC, *command],
         cwd=REPO,
         env=env,
         stdout=subprocess.PIPE,
