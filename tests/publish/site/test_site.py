@@ -173,11 +173,9 @@ def test_every_page_type_fits_the_screen_and_axe_finds_nothing(
     one page of each template (the others are the same page with other rows)."""
     site = site_of(published)
     root = served(site.parent) + site.name + "/"  # the archive's pages are beside the list's
-    pages = pages_of(published)
+    pages = with_the_archive(pages_of(published))
     pages["list-no-match"] = "index.html#q=no%20such%20player"
     pages["country-empty-tab"] = pages["country"] + "#t=provisional"
-    pages["archive"] = "../archive.html"
-    pages["archive-day"] = f"../archive/renju/{support.AS_OF.isoformat()}/index.html"
     for size, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
         p = new_page(browser, viewport)
         p.add_init_script(f"localStorage.setItem('whr.lang', '{language}')")
@@ -196,12 +194,7 @@ def test_every_page_type_fits_the_screen_and_axe_finds_nothing(
             shot = f"{kind}-{size}" + ("" if language == "en" else f"-{language}")
             p.screenshot(path=str(artifacts / f"{shot}.png"), full_page=size == "phone")
             if size == "desktop":  # and for print: nothing wider than the paper
-                paper = A4_LANDSCAPE_WIDTH if kind == "tournament" else A4_WIDTH
-                p.set_viewport_size({"width": paper, "height": 1000})
-                p.emulate_media(media="print")
-                right = p.evaluate(RIGHTMOST)
-                p.emulate_media(media="screen")
-                p.set_viewport_size(viewport)
+                right, paper = printed_width(p, kind, viewport)
                 assert right <= paper, f"{kind} ({path}) printed is {right} px wide in {language}"
         check_and_close(p)
 
@@ -214,9 +207,7 @@ def test_without_script_every_page_type_reaches_its_content(published, browser):
     so a reader without it gets the English page in every language, marked lang=en."""
     site = site_of(published)
     root = served(site.parent) + site.name + "/"
-    pages = pages_of(published)
-    pages["archive"] = "../archive.html"
-    pages["archive-day"] = f"../archive/renju/{support.AS_OF.isoformat()}/index.html"
+    pages = with_the_archive(pages_of(published))
     needs_script = {"player": "#record > p:last-child", "compare": "#compare-needs"}
     for size, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
         context = browser.new_context(java_script_enabled=False, viewport=viewport)
@@ -235,14 +226,27 @@ def test_without_script_every_page_type_reaches_its_content(published, browser):
             width = p.evaluate("document.documentElement.scrollWidth")
             assert width <= viewport["width"], f"{where} is {width} px wide"
             if size == "desktop":
-                paper = A4_LANDSCAPE_WIDTH if kind == "tournament" else A4_WIDTH
-                p.set_viewport_size({"width": paper, "height": 1000})
-                p.emulate_media(media="print")
-                right = p.evaluate(RIGHTMOST)
-                p.emulate_media(media="screen")
-                p.set_viewport_size(viewport)
+                right, paper = printed_width(p, kind, viewport)
                 assert right <= paper, f"{where} printed is {right} px wide"
         context.close()
+
+
+def with_the_archive(pages: dict[str, str]) -> dict[str, str]:
+    """``pages`` and the archive's two page types, as paths from the list's directory."""
+    day = f"../archive/renju/{support.AS_OF.isoformat()}/index.html"
+    return {**pages, "archive": "../archive.html", "archive-day": day}
+
+
+def printed_width(p, kind: str, viewport: dict) -> tuple[int, int]:
+    """The page laid out for print on A4 (landscape for a crosstable): the right edge of its
+    widest part, and the paper's width; the page is then shown on screen again."""
+    paper = A4_LANDSCAPE_WIDTH if kind == "tournament" else A4_WIDTH
+    p.set_viewport_size({"width": paper, "height": 1000})
+    p.emulate_media(media="print")
+    right = p.evaluate(RIGHTMOST)
+    p.emulate_media(media="screen")
+    p.set_viewport_size(viewport)
+    return right, paper
 
 
 RIGHTMOST = """() => Math.max(document.documentElement.scrollWidth,
