@@ -364,7 +364,9 @@ def test_the_compare_page_overlays_the_players_published_ratings(kept, site: Pat
     page.goto(served(site) + f"compare.html#p={ids[0]},nobody,nowhere")
     page.reload()  # a new hash alone loads nothing
     page.wait_for_function("document.documentElement.lang !== 'en'")
-    assert "nobody、nowhere" in page.inner_text("#compare-note")
+    note = page.inner_text("#compare-note")
+    assert "nobody、nowhere" in note
+    assert "。不在本期排名中" in note and "。 " not in note  # no space after a full-width stop
     page.evaluate("localStorage.removeItem('whr.lang')")
     page.goto((site / "compare.html").as_uri() + f"#p={ids[0]},{ids[1]}")  # a file: no data
     assert page.is_visible("#compare-needs")

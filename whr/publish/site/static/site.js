@@ -910,6 +910,13 @@ var WHR_I18N = (function () {
     return source;
   }
 
+  // sentences one after another: a space between two, none after a full-width stop (zh, ja)
+  function sentences(list) {
+    return list.filter(Boolean).reduce(function (a, b) {
+      return a + (/[\u3002\uff01\uff1f]$/.test(a) ? "" : " ") + b;
+    }, "").replace(/^ /, "");
+  }
+
   // the compare page: the published ratings of the players the address names (#p=ID,ID),
   // each fetched from their data (p/<id>.json), as step lines on one chart
   function comparePage() {
@@ -926,8 +933,8 @@ var WHR_I18N = (function () {
     $("compare-needs").hidden = true;
     var byId = playerNumbers(), known = ids.filter(function (id) { return byId.has(id); });
     var unknown = ids.filter(function (id) { return !byId.has(id); });
-    note.innerHTML = (known.length < 2 ? t("compare_how") : "") +
-      (unknown.length ? " " + t("not_listed", { ids: I.join(unknown.map(esc)) }) : "");
+    note.innerHTML = sentences([known.length < 2 ? t("compare_how") : "",
+      unknown.length ? t("not_listed", { ids: I.join(unknown.map(esc)) }) : ""]);
     var names = new Map();  // namesakes in the legend are told apart by their ids
     known.forEach(function (id) { var m = P.name[byId.get(id)]; names.set(m, (names.get(m) || 0) + 1); });
     Promise.all(known.map(function (id) {
