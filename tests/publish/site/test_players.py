@@ -283,7 +283,8 @@ def test_the_head_to_head_table_counts_each_opponents_games(published, page, art
     data = json.loads((site / "p" / f"{name}.json").read_text(encoding="utf-8"))["opponents"]
     open_served(page, site, f"p/{name}.html")
     heads = page.eval_on_selector_all("#opponents thead th", "t => t.map(x => x.textContent)")
-    assert heads[:7] == ["Opponent", "Games", "Won", "Drawn", "Lost", "Score", "Expected"]
+    # the score beside the games, the expected score beside it, then wins, draws and losses
+    assert heads[:7] == ["Opponent", "Games", "Score", "Expected", "Won", "Drawn", "Lost"]
     rows = page.eval_on_selector_all(
         "#opponents tbody tr",
         "rows => rows.map(r => [r.cells[0].querySelector('a').getAttribute('href'),"
@@ -295,7 +296,7 @@ def test_the_head_to_head_table_counts_each_opponents_games(published, page, art
     counts = [int(r[2]) for r in rows]
     assert counts == sorted(counts, reverse=True)  # most games first
     at = {o: k for k, o in enumerate(data["player"])}
-    for href, _name, n, w, d, lost, score, expected, met in rows:
+    for href, _name, n, score, expected, w, d, lost, met in rows:
         o = by_page[href]
         assert (int(w), int(d), int(lost)) == want[o] and int(n) == sum(want[o]), o
         assert float(score.replace("\u00bd", ".5") or 0) == want[o][0] + want[o][1] / 2
@@ -305,6 +306,14 @@ def test_the_head_to_head_table_counts_each_opponents_games(published, page, art
         named = set(mine.loc[opponent == o, "tournament_id"])
         assert met.count(", ") + 1 == len(named), (o, met)
     page.screenshot(path=str(artifacts / "player-head-to-head.png"), full_page=True)
+    # on a phone, the first screen of the table shows each opponent's games and score whole
+    page.set_viewport_size({"width": 390, "height": 844})
+    shown = page.eval_on_selector_all(
+        "#opponents tbody tr",
+        "rows => rows.map(r => { const box = r.closest('.scroll').getBoundingClientRect();"
+        " return [1, 2].every(k => r.cells[k].getBoundingClientRect().right <= box.right); })",
+    )
+    assert shown and all(shown)
 
 
 def test_the_compare_pages_legend_tells_namesakes_apart(published, page):

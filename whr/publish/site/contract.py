@@ -1096,16 +1096,18 @@ def tables(rules: RuleNumbers) -> dict[str, Table]:
         (
             Column("opponent", T_("Opponent"), "opponent", "player_label", "op", 1),
             Column("games", T_("Games"), "games", "count", "n", -1),
-            Column("wins", TP_("games", "Won"), "wins", "number", "n", -1),
-            Column("draws", TP_("games", "Drawn"), "draws", "number", "n", -1),
-            Column("losses", TP_("games", "Lost"), "losses", "number", "n", -1),
             Column("score", T_("Score"), "score2", "score", "n", -1),
             Column("expected", T_("Expected"), "expected expected_games games", "expected", "n",
                    -1, T_("the expected score from both players' ratings at the time")),
+            Column("wins", TP_("games", "Won"), "wins", "number", "n", -1),
+            Column("draws", TP_("games", "Drawn"), "draws", "number", "n", -1),
+            Column("losses", TP_("games", "Lost"), "losses", "number", "n", -1),
             Column("played", T_("Tournaments"), "played", "html", "", 0),
         ),
+        # the score beside the games and the expected score, where a phone's first screen
+        # shows it; the wins, draws and losses after
         (Tab("", T_("Head to head"), None,
-             "opponent games wins draws losses score expected played", ("games", -1)),),
+             "opponent games score expected wins draws losses played", ("games", -1)),),
         derived=(
             ("opponent", "the opponent's number in the players data (from the id)"),
             ("games", "wins + draws + losses"),
