@@ -505,6 +505,11 @@ def _parse(stream: Readable, name: str, log: ProblemLog, limits: ReadLimits) -> 
         ) from None
     finally:
         _BAD_BYTES.reset(token)
+        # the parser and the state's callbacks refer to each other: without this cycle the
+        # state is freed as soon as it is dropped, not by a later pass of the cyclic collector
+        parser.StartElementHandler = None
+        parser.CharacterDataHandler = None
+        parser.EndElementHandler = None
     if encoding_problems > MAX_ENCODING_PROBLEMS:
         log.add(
             "bad_encoding",
@@ -855,6 +860,9 @@ def read_stream(stream: Readable, name: str, limits: ReadLimits = ReadLimits()) 
         players, id_map = _players(state, log, name)
         tournaments, ends = _tournaments(state, log, name)
         games = _games(state, log, name, id_map, ends)
+        # freed here, while the collector is paused: kept until the collector is back on, every
+        # game's list would be walked once more, for nothing (0.14 s at RenjuNet's size)
+        del state
     return SourceData(
         players=to_frame(players),
         tournaments=to_frame(tournaments),
