@@ -426,3 +426,22 @@ def test_a_read_leaves_nothing_for_the_cyclic_collector():
     finally:
         gc.enable()
     assert len(data.games) > 1000 and left == 0
+
+
+def test_a_file_with_a_repeated_game_id_keeps_each_games_unrated_mark(tmp_path):
+    """The slow path of the games' checks (a repeated id) leaves the other columns as they are:
+    each game's own ``unrated`` mark, whatever its position."""
+    text = (FIXTURES / "basic.rif").read_text(encoding="utf-8")
+    again = '<game id="250001" tournament="5001" black="777" white="778" bresult="1" unrated="1">\n</game>\n'
+    path = tmp_path / "again.rif"
+    path.write_text(text.replace("</games>", again + "</games>"), encoding="utf-8")
+    data = whr.read_source(path)
+    marked = [game.get("unrated") == "1" for game in _games_in(path)]
+    assert list(data.games["unrated"]) == marked and sum(marked) >= 2
+    assert "duplicate_id" in set(data.problems["code"])
+
+
+def _games_in(path):
+    import xml.etree.ElementTree as ET
+
+    return ET.parse(path).getroot().iter("game")

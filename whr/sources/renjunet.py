@@ -52,11 +52,12 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, cast
 from xml.parsers import expat
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from whr.sources._common import (
     CHUNK_BYTES,
@@ -679,13 +680,6 @@ def _tournaments(
     return pa.table(columns, schema=TOURNAMENTS), ends
 
 
-def _nfc_all(values: list[str | None]) -> list[str | None]:
-    """:func:`nfc_id` of each id (a cheap test first: RenjuNet's ids are digits)."""
-    if "".join(filter(None, values)).isascii():
-        return values
-    return [nfc_id(v) for v in values]
-
-
 _RESULT_TOKENS = {"1": 1.0, "0.5": 0.5, "0": 0.0, "": None, None: None}
 _UNSET = object()
 
@@ -727,6 +721,19 @@ def _game_columns(games: list[list[str]]) -> list[list[str | None]]:
     return columns
 
 
+def _nfc_array(values: list[str | None]) -> pa.StringArray:
+    """:func:`nfc_id` of each id, in Arrow (the NFC form of an ASCII id is itself)."""
+    normal = pc.utf8_normalize(pa.array(values, pa.string()), form="NFC")  # type: ignore[attr-defined]
+    return cast(pa.StringArray, normal)
+
+
+def _lookup(refs: pa.StringArray, mapping: dict[str, Any], kind: pa.DataType) -> pa.Array[Any]:
+    """``mapping[ref]`` for each reference; null where the reference is null or not a key."""
+    keys = pa.array(list(mapping), pa.string())
+    at = pc.index_in(refs, value_set=keys)
+    return pc.take(pa.array(list(mapping.values()), kind), at)
+
+
 def _games(
     state: _Pass,
     log: ProblemLog,
@@ -734,39 +741,43 @@ def _games(
     id_map: dict[str, str],
     ends: dict[str, dt.date | None],
 ) -> pa.Table:
-    """Resolve the games' references column by column; only problem rows take a slow path."""
+    """Resolve the games' references column by column, in Arrow; only problem rows take a
+    slow path, in Python."""
     n = len(state.games)
     lines = state.lines
     ids, tours, rounds, rules, blacks, whites, results, dates, marks = _game_columns(state.games)
-    ids = [v or "" for v in ids]
-    unrated = [v == "1" for v in marks]
-    ids, tours, blacks, whites = (_nfc_all(c) for c in (ids, tours, blacks, whites))
-    get_player = id_map.get
-    black = [None if r is None else get_player(r) for r in blacks]
-    white = [None if r is None else get_player(r) for r in whites]
+    # (Arrow's values typed Any: pyarrow-stubs do not follow compute functions' results)
+    blank, marked = pa.scalar("", pa.string()), pa.scalar("1", pa.string())
+    game_id: Any = pc.fill_null(_nfc_array(ids), blank)
+    tour: Any = _nfc_array(tours)
+    black_ref: Any = _nfc_array(blacks)
+    white_ref: Any = _nfc_array(whites)
+    black: Any = _lookup(black_ref, id_map, pa.string())
+    white: Any = _lookup(white_ref, id_map, pa.string())
+    known_tour: Any = pc.is_in(tour, value_set=pa.array(list(ends), pa.string()))
+    date: Any = _lookup(tour, ends, pa.date32())
     tokens = _RESULT_TOKENS
     result = [tokens.get(r, _UNSET) for r in results]
-    date = [_UNSET if t is None else ends.get(t, _UNSET) for t in tours]
     findings: list[tuple[int, str, str, str]] = []  # (row, code, severity, message)
 
-    seen: dict[str, int] = {}
-    for i, game_id in enumerate(ids):
-        if not game_id:
-            findings.append((i, "missing_id", "error", "game without an id; kept with an empty id"))
-        elif game_id in seen:
-            findings.append(
-                (
-                    i,
-                    "duplicate_id",
-                    "error",
-                    f"game id {game_id} already appeared on line {lines[seen[game_id]]}",
-                )
+    ids_list: Any = None  # (as Python texts only where a message needs them)
+    if pc.count_distinct(game_id).as_py() < n or pc.any(pc.equal(game_id, blank)).as_py():
+        ids_list = game_id.to_pylist()
+        seen: dict[str, int] = {}
+        for i, one in enumerate(ids_list):
+            if not one:
+                message = "game without an id; kept with an empty id"
+                findings.append((i, "missing_id", "error", message))
+            elif one in seen:
+                message = f"game id {one} already appeared on line {lines[seen[one]]}"
+                findings.append((i, "duplicate_id", "error", message))
+            else:
+                seen[one] = i
+    for side, refs, mapped in (("black", black_ref, black), ("white", white_ref, white)):
+        for i in np.flatnonzero(mapped.is_null().to_numpy(zero_copy_only=False)).tolist():
+            message = (
+                f"{side} player id {quote(refs[i].as_py() or '')} is not in <players>; kept as null"
             )
-        else:
-            seen[game_id] = i
-    for side, refs, mapped in (("black", blacks, black), ("white", whites, white)):
-        for i in [i for i, v in enumerate(mapped) if v is None]:
-            message = f"{side} player id {quote(refs[i] or '')} is not in <players>; kept as null"
             findings.append((i, "unknown_player", "error", message))
     for i in [i for i, v in enumerate(result) if v is _UNSET]:
         value, ok = _result(results[i])
@@ -774,38 +785,44 @@ def _games(
         if not ok:
             message = f"bresult {quote(results[i])} is not 1, 0.5, 0 or empty; kept as null"
             findings.append((i, "bad_result", "error", message))
-    for i in [i for i, v in enumerate(date) if v is _UNSET]:
-        date[i] = None
-        message = f"tournament id {quote(tours[i] or '')} is not in <tournaments>"
+    unknown: Any = pc.invert(pc.fill_null(known_tour, False)).to_numpy(zero_copy_only=False)
+    for i in np.flatnonzero(unknown).tolist():
+        message = f"tournament id {quote(tour[i].as_py() or '')} is not in <tournaments>"
         findings.append((i, "unknown_tournament", "error", message))
-    for i in [i for i, v in enumerate(dates) if v is not None]:
-        own, ok = parse_date(dates[i])
-        if not ok:
-            message = f"date {quote(dates[i])} is not a date YYYY-MM-DD"
-            findings.append((i, "bad_date", "warning", message))
-        if own is not None:
-            date[i] = own
+    if dates.count(None) < n:
+        days = date.to_pylist()
+        for i in [i for i, v in enumerate(dates) if v is not None]:
+            own, ok = parse_date(dates[i])
+            if not ok:
+                message = f"date {quote(dates[i])} is not a date YYYY-MM-DD"
+                findings.append((i, "bad_date", "warning", message))
+            if own is not None:
+                days[i] = own
+        date = pa.array(days, pa.date32())
     findings.sort(key=lambda f: f[0])  # file order; stable within a game
+    if findings and ids_list is None:
+        ids_list = game_id.to_pylist()
     for i, code, severity, message in findings:
-        log.add(code, severity, f"line {lines[i]}, game id={ids[i]}", message)
+        log.add(code, severity, f"line {lines[i]}, game id={ids_list[i]}", message)
 
-    notes = [state.notes.get(i) for i in range(n)]
-    columns: dict[str, pa.Array[Any]] = {
-        "game_id": pa.array(ids, pa.string()),
-        "tournament_id": pa.array([t or None for t in tours], pa.string()),
+    empty = pa.scalar(None, pa.string())
+    rule: Any = pa.array(rules, pa.string())
+    columns: dict[str, Any] = {
+        "game_id": game_id,
+        "tournament_id": pc.if_else(pc.equal(tour, blank), empty, tour),
         "round": pa.array(rounds, pa.string()),
-        "rule_id": pa.array([r or None for r in rules], pa.string()),
-        "black": pa.array(black, pa.string()),
-        "white": pa.array(white, pa.string()),
+        "rule_id": pc.if_else(pc.equal(rule, blank), empty, rule),
+        "black": black,
+        "white": white,
         "result": pa.array(result, pa.float64()),
-        "date": pa.array(date, pa.date32()),
+        "date": date,
         "moves": pa.array(state.moves, pa.int32()),
-        "unrated": pa.array(unrated, pa.bool_()),
+        "unrated": pc.fill_null(pc.equal(pa.array(marks, pa.string()), marked), pa.scalar(False)),
         "forfeit": pa.array([False] * n, pa.bool_()),  # RenjuNet has no forfeit mark
         "bye": pa.array([False] * n, pa.bool_()),
         "colours_known": pa.array([True] * n, pa.bool_()),
         "handicap": pa.nulls(n, pa.int32()),  # RenjuNet records none: renju has no handicap
-        "note": pa.array(notes, pa.string()),
+        "note": pa.array(list(map(state.notes.get, range(n))), pa.string()),
         "source": pa.array([name] * n, pa.string()),
     }
     return pa.table(columns, schema=GAMES)
