@@ -40,6 +40,33 @@ os.environ.pop("GITHUB_STEP_SUMMARY", None)
 _SERVER: list = []  # this worker's temporary server, once started
 
 
+LONGEST_FIRST = (
+    "tests/publish/site/test_site.py",
+    "tests/flows/test_command_line.py",
+    "tests/test_benchmarks.py",
+    "tests/publish/site/test_i18n.py",
+    "tests/publish/test_faults.py",
+    "tests/flows/test_readme_command.py",
+    "tests/flows/test_daily_flow.py",
+    "tests/test_types.py",
+    "tests/test_wheel.py",
+    "tests/publish/site/test_lists.py",
+    "tests/flows/test_evaluate_flow.py",
+    "tests/publish/site/test_frame.py",
+)
+"""The files whose tests take longest in all (a whole run's ``--junitxml`` summed by file, on the
+2-core machine), longest first. pytest-xdist hands out whole files in collection order
+(``--dist loadfile --no-loadscope-reorder``): these go first, so that the run does not end with
+one worker on a long file while the other has nothing left to do."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The files of ``LONGEST_FIRST`` first, in its order; the others after them, as collected
+    (a stable sort: a file's own tests keep their order)."""
+    rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))
+
+
 def pytest_collection_finish(session: pytest.Session) -> None:
     """Start this worker's server when a collected test will need it (it starts beside the
     first tests, whatever they are)."""
