@@ -40,6 +40,84 @@ os.environ.pop("GITHUB_STEP_SUMMARY", None)
 _SERVER: list = []  # this worker's temporary server, once started
 
 
+LONGEST_FIRST = (
+    "tests/publish/site/test_site.py",
+    "tests/flows/test_command_line.py",
+    "tests/test_benchmarks.py",
+    "tests/publish/site/test_i18n.py",
+    "tests/publish/test_faults.py",
+    "tests/flows/test_readme_command.py",
+    "tests/flows/test_daily_flow.py",
+    "tests/test_types.py",
+    "tests/test_wheel.py",
+    "tests/publish/site/test_lists.py",
+    "tests/flows/test_evaluate_flow.py",
+    "tests/publish/site/test_frame.py",
+)
+"""The files whose tests take longest in all (a whole run's ``--junitxml`` summed by file, on the
+2-core machine), longest first. pytest-xdist hands out whole files in collection order
+(``--dist loadfile --no-loadscope-reorder``): these go first, so that the run does not end with
+one worker on a long file while the other has nothing left to do."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The files of ``LONGEST_FIRST`` first, in its order; the others after them, as collected
+    (a stable sort: a file's own tests keep their order)."""
+    _BROWSER_FILES.update(
+        item.nodeid.split("::", 1)[0] for item in items if "browser" in item.fixturenames
+    )
+    rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))
+
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
+_CHROMIUM: list = []  # this worker's Playwright and its Chromium, while open
+_BROWSER_FILES: set[str] = set()  # the test files with a test that uses the browser
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """This worker's headless Chromium (Debian's, driven by Playwright), opened by the first
+    module that needs it and kept for the next ones (two to three seconds a launch).
+
+    It is closed before the first test of a file that has no browser test
+    (:func:`pytest_runtest_setup`): while Playwright's sync API is open, its asyncio loop is the
+    running loop of the main thread, and Prefect's sync-or-async calls (``State.result()``,
+    ``asyncio.run``) then return coroutines or refuse to run."""
+    if not _CHROMIUM:
+        if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
+            pytest.fail("Debian's chromium is not installed: run tests/bootstrap.sh")
+        sync_api = pytest.importorskip("playwright.sync_api")
+        playwright = sync_api.sync_playwright().start()
+        _CHROMIUM.append(playwright)
+        _CHROMIUM.append(playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS))
+    return _CHROMIUM[1]
+
+
+def _close_chromium() -> None:
+    if _CHROMIUM:
+        playwright, chromium = _CHROMIUM
+        _CHROMIUM.clear()
+        chromium.close()
+        playwright.stop()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Close this worker's Chromium (and Playwright's loop) before a file without browser tests."""
+    if _CHROMIUM and item.nodeid.split("::", 1)[0] not in _BROWSER_FILES:
+        _close_chromium()
+
+
 def pytest_collection_finish(session: pytest.Session) -> None:
     """Start this worker's server when a collected test will need it (it starts beside the
     first tests, whatever they are)."""
@@ -68,6 +146,7 @@ def prefect_server() -> Iterator[None]:
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
-    """Stop this worker's server (also when none of its tests used it)."""
+    """Stop this worker's server (also when none of its tests used it), close its Chromium."""
+    _close_chromium()
     for server in _SERVER:
         server.stop()

@@ -1,6 +1,5 @@
 """The package stands alone: its wheel, installed into a clean virtual environment outside the
-repository, publishes a copy of the sample from another directory (SLOW: about a minute, most of
-it Prefect's temporary server).
+repository, publishes a copy of the sample from another directory (SLOW: about half a minute).
 
 The wheel is built from a copy of the project (without its tests, virtual environments or
 earlier output) with the test environment's setuptools, as ``tests/bootstrap.sh`` and the daily
@@ -8,7 +7,11 @@ workflow install the project (no build isolation). The clean environment gets ex
 dependencies of ``requirements-lock.txt``, hash-checked, installed by ``uv`` from its cache (it
 downloads from PyPI only what the cache lacks), and then the wheel alone. Nothing of the
 repository is on its path: the run finds the bundled rules and mapping files inside the
-installed package.
+installed package. The run talks to this test worker's Prefect server (``prefect_server``: the
+same Prefect, from the same lock) instead of starting one of its own in a fresh home: that start
+(a new database, migrated) was most of this test's minute and, on loaded cores, its one way to
+fail; the README's command (``tests/flows/test_readme_command.py``) still runs with a fresh home
+and its own temporary server.
 """
 
 from __future__ import annotations
@@ -78,7 +81,6 @@ def clean_env(tmp_path: Path) -> dict[str, str]:
         PREFECT_HOME=str(tmp_path / "prefect-home"),
         PREFECT_SERVER_ANALYTICS_ENABLED="false",
         DO_NOT_TRACK="1",
-        PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS="120",  # 2 loaded cores start slowly
     )
     return env
 
@@ -112,8 +114,10 @@ def test_the_wheel_carries_the_bundled_data(wheel: Path) -> None:
 
 
 def test_the_installed_wheel_publishes_the_sample_from_elsewhere(
-    wheel: Path, tmp_path: Path
+    wheel: Path, tmp_path: Path, prefect_server: None
 ) -> None:
+    from prefect.settings import PREFECT_API_URL
+
     venv = tmp_path / "venv"
     run([sys.executable, "-m", "venv", "--without-pip", str(venv)], cwd=tmp_path)
     python = venv / "bin" / "python"
@@ -125,7 +129,7 @@ def test_the_installed_wheel_publishes_the_sample_from_elsewhere(
     elsewhere.mkdir()
     source = elsewhere / "database"
     shutil.copytree(SAMPLE, source)
-    env = clean_env(tmp_path)
+    env = {**clean_env(tmp_path), "PREFECT_API_URL": str(PREFECT_API_URL.value())}
 
     # The package, and the data it finds by itself, are the installed ones.
     probe = (

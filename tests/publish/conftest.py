@@ -5,7 +5,6 @@ history rendered with the list of an earlier day as the previous list."""
 from __future__ import annotations
 
 import datetime as dt
-import shutil
 import sys
 from pathlib import Path
 
@@ -77,33 +76,3 @@ def artifacts() -> Path:
     path = Path(__file__).resolve().parents[1] / "artifacts"
     path.mkdir(exist_ok=True)
     return path
-
-
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    """One headless Chromium (Debian's, driven by Playwright) for the browser tests of a module.
-
-    Not one per session: while Playwright's sync API is open, its asyncio loop is the running
-    loop of the main thread, and Prefect's sync-or-async calls (``State.result()``,
-    ``asyncio.run``) then return coroutines or refuse to run. The test files are spread over
-    pytest-xdist's workers, so a worker that ran a browser module may run a flow module next:
-    the browser is closed (and the loop gone) when its module ends."""
-    if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
-        pytest.fail("Debian's chromium is not installed: run tests/bootstrap.sh")
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
