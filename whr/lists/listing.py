@@ -775,14 +775,19 @@ def natural_order(ids: pd.Series) -> np.ndarray:
     text = ids.astype("str")
     digits = text.str.fullmatch(r"[0-9]{1,18}").fillna(False).to_numpy(bool)
     number = np.zeros(len(text), np.int64)
-    if digits.any():
-        number[digits] = text[digits].astype(np.int64).to_numpy()
+    if digits.any():  # Arrow's cast: a tenth of pandas' time
+        number[digits] = pa.array(text).filter(pa.array(digits)).cast(pa.int64()).to_numpy()
     # the text breaks ties only: it is compared (a sort of distinct texts) only among the ids
     # that equal others by kind and number (the non-digit ids, "7" and "007")
     kind = (~digits).astype(np.int64)
-    tied = pd.DataFrame({"kind": kind, "number": number}).duplicated(keep=False).to_numpy()
+    order: np.ndarray = np.lexsort((number, kind))  # stable, last key first
+    same = (kind[order][1:] == kind[order][:-1]) & (number[order][1:] == number[order][:-1])
+    if not same.any():
+        return order
+    tied = np.zeros(len(text), bool)  # the ids that equal another by kind and number
+    tied[order[1:][same]] = True
+    tied[order[:-1][same]] = True
     by_text = np.zeros(len(text), np.int64)
-    if tied.any():
-        by_text[tied] = pd.factorize(text[tied].to_numpy(object), sort=True)[0]
-    order: np.ndarray = np.lexsort((by_text, number, kind))  # stable, last key first
+    by_text[tied] = pd.factorize(text[tied].to_numpy(object), sort=True)[0]
+    order = np.lexsort((by_text, number, kind))
     return order

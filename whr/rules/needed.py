@@ -67,12 +67,9 @@ def facts_needed(selection: Selection) -> pd.DataFrame:
             "note": None,
         }
     )
+    end, ids = out["end"].tolist(), out["tournament_id"].tolist()  # not .iloc per comparison
     key = sorted(
         range(len(out)),
-        key=lambda i: (
-            pd.isna(out["end"].iloc[i]),
-            out["end"].iloc[i] if not pd.isna(out["end"].iloc[i]) else None,
-            _natural(out["tournament_id"].iloc[i]),
-        ),
+        key=lambda i: (pd.isna(end[i]), end[i] if not pd.isna(end[i]) else None, _natural(ids[i])),
     )
     return conform(out.iloc[key].reset_index(drop=True), FACTS_NEEDED)

@@ -132,7 +132,10 @@ def write(r: Renderer, ex: pd.DataFrame) -> None:
     t_code, t_keys = _codes(tid)
     first = {t: k for k, t in reversed(list(enumerate(tid)))}
     reason, reason_codes = _codes(shown["reason"].tolist())
-    pairs = [f"{c}\u0001{m}" for c, m in zip(shown["reason"], shown["message"], strict=True)]
+    pairs = [
+        f"{c}\u0001{m}"
+        for c, m in zip(shown["reason"].tolist(), shown["message"].tolist(), strict=True)
+    ]
     message, distinct_messages = _codes(pairs)
     people = [
         f"{i}\u0001{n}"
@@ -152,10 +155,12 @@ def write(r: Renderer, ex: pd.DataFrame) -> None:
             for i, n in zip(shown[column].tolist(), shown[f"{column}_name"].tolist(), strict=True)
         ]
 
+    at = [first[t] for t in t_keys]  # each tournament's first row; the columns read once
+    name, page, end = (shown[c].tolist() for c in ("tournament", "page", "end"))
     tournaments = {
-        "name": [shown["tournament"].iat[first[t]] for t in t_keys],
-        "page": [shown["page"].iat[first[t]] if t in rated else "" for t in t_keys],
-        "end": [shown["end"].iat[first[t]] for t in t_keys],
+        "name": [name[k] for k in at],
+        "page": [page[k] if t in rated else "" for k, t in zip(at, t_keys, strict=True)],
+        "end": [end[k] for k in at],
     }
     players = {
         "id": [p.split("\u0001", 1)[0] for p in distinct],

@@ -117,6 +117,9 @@ class Context:
 
     root: str = ""
     players: Mapping[str, Sequence[Any]] = field(default_factory=dict)
+    # each player's link once made, by (number, with label): tens of thousands of cells link
+    # the same few thousand players
+    links: dict[tuple[int, bool], str] = field(default_factory=dict, compare=False, repr=False)
 
 
 def signed(value: float) -> str:
@@ -148,6 +151,13 @@ def _new() -> str:
 def _player(ctx: Context, p: Any, label: bool) -> str:
     if p is None or p < 0:
         return "?"
+    made = ctx.links.get((p, label))
+    if made is None:
+        made = ctx.links[(p, label)] = _player_link(ctx, p, label)
+    return made
+
+
+def _player_link(ctx: Context, p: Any, label: bool) -> str:
     pl = ctx.players
     native = pl["native"][p]
     html = (

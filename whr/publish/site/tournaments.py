@@ -182,7 +182,7 @@ class Columns:
         for k, label in zip(heads["tournament_id"].tolist(), heads["round"].tolist(), strict=True):
             self.rounds.setdefault(k, []).append(label or "–")
         self.linked = site.linked
-        self.players = site.player_columns
+        self.context = Context("../", site.player_columns)  # its links made once
         self.table = site.tables["cross"]
 
 
@@ -201,7 +201,7 @@ def _standings(cols: Columns, ss: slice) -> tuple[list[Column], list[list[str]]]
         },
     )
     columns = shown_columns(table, table.tab(), rows)
-    return columns, cells(table, columns, rows, np.arange(rows.size), Context("../", cols.players))
+    return columns, cells(table, columns, rows, np.arange(rows.size), cols.context)
 
 
 def pages(r: Renderer) -> Family:
@@ -241,8 +241,10 @@ def tournament_pages(r: Renderer, cols: Columns, page: Stencil, lo: int, hi: int
     starts = np.flatnonzero(new).tolist()
     ends = starts[1:] + [c_hi - c_lo]
     cells: dict[tuple[int, int], dict[int, str]] = {}
+    t_, row_, column_ = t.tolist(), row.tolist(), column.tolist()  # not a numpy scalar per cell
     for a, b in zip(starts, ends, strict=True):
-        cells.setdefault((int(t[a]), int(row[a])), {})[int(column[a])] = " ".join(entries[a:b])
+        cell = entries[a] if b - a == 1 else " ".join(entries[a:b])
+        cells.setdefault((t_[a], row_[a]), {})[column_[a]] = cell
 
     s_lo, s_hi = (int(x) for x in np.searchsorted(cols.s_tournament, [lo, hi]))
     ss = slice(s_lo, s_hi)
