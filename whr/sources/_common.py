@@ -20,7 +20,7 @@ import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import pandas as pd
 import pyarrow as pa
@@ -32,6 +32,7 @@ from whr.tables import PLAYERS, PROBLEMS, TOURNAMENTS, SourceData, as_date, conf
 
 if TYPE_CHECKING:
     from _typeshed import WriteableBuffer
+    from numpy import ndarray
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
@@ -44,6 +45,7 @@ __all__ = [
     "cut_names",
     "describe",
     "nfc_id",
+    "nfc_array",
     "nfc_ids",
     "open_payload",
     "parse_minutes",
@@ -96,11 +98,18 @@ def nfc_id(text: str | None) -> str | None:
     return unicodedata.normalize("NFC", text)
 
 
-def nfc_ids(values: pd.Series) -> pd.Series:
-    """:func:`nfc_id` of a column of ids (null stays null), in bulk."""
-    array = pa.array(values.to_numpy(object), pa.string(), from_pandas=True)
+def nfc_array(values: list[str | None] | ndarray) -> pa.StringArray:
+    """:func:`nfc_id` of each id (null stays null), in Arrow: a list of texts, or an object
+    array of them with pandas' nulls (the NFC form of an ASCII id is itself)."""
+    array = pa.array(values, pa.string(), from_pandas=True)
     # pyarrow has utf8_normalize (since 8.0); pyarrow-stubs 20 does not declare it
     normal = pc.utf8_normalize(array, form="NFC")  # type: ignore[attr-defined]
+    return cast(pa.StringArray, normal)
+
+
+def nfc_ids(values: pd.Series) -> pd.Series:
+    """:func:`nfc_id` of a column of ids (null stays null), in bulk."""
+    normal = nfc_array(values.to_numpy(object))
     return pd.Series(normal.to_numpy(zero_copy_only=False), index=values.index, dtype=object)
 
 

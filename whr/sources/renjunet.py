@@ -52,7 +52,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, NoReturn, cast
+from typing import Any, NoReturn
 from xml.parsers import expat
 
 import numpy as np
@@ -69,6 +69,7 @@ from whr.sources._common import (
     check_limits,
     describe,
     limit_hint,
+    nfc_array,
     nfc_id,
     open_payload,
     parse_number,
@@ -721,17 +722,12 @@ def _game_columns(games: list[list[str]]) -> list[list[str | None]]:
     return columns
 
 
-def _nfc_array(values: list[str | None]) -> pa.StringArray:
-    """:func:`nfc_id` of each id, in Arrow (the NFC form of an ASCII id is itself)."""
-    normal = pc.utf8_normalize(pa.array(values, pa.string()), form="NFC")  # type: ignore[attr-defined]
-    return cast(pa.StringArray, normal)
-
-
-def _lookup(refs: pa.StringArray, mapping: dict[str, Any], kind: pa.DataType) -> pa.Array[Any]:
-    """``mapping[ref]`` for each reference; null where the reference is null or not a key."""
-    keys = pa.array(list(mapping), pa.string())
-    at = pc.index_in(refs, value_set=keys)
-    return pc.take(pa.array(list(mapping.values()), kind), at)
+def _lookup(refs: pa.StringArray, mapping: dict[str, Any], kind: pa.DataType) -> tuple[Any, Any]:
+    """``mapping[ref]`` for each reference (null where the reference is null or not a key), and
+    where the reference is not a key (a mask as numpy booleans)."""
+    at = pc.index_in(refs, value_set=pa.array(list(mapping), pa.string()))
+    missing = at.is_null().to_numpy(zero_copy_only=False)
+    return pc.take(pa.array(list(mapping.values()), kind), at), missing
 
 
 def _games(
@@ -748,14 +744,13 @@ def _games(
     ids, tours, rounds, rules, blacks, whites, results, dates, marks = _game_columns(state.games)
     # (Arrow's values typed Any: pyarrow-stubs do not follow compute functions' results)
     blank, marked = pa.scalar("", pa.string()), pa.scalar("1", pa.string())
-    game_id: Any = pc.fill_null(_nfc_array(ids), blank)
-    tour: Any = _nfc_array(tours)
-    black_ref: Any = _nfc_array(blacks)
-    white_ref: Any = _nfc_array(whites)
-    black: Any = _lookup(black_ref, id_map, pa.string())
-    white: Any = _lookup(white_ref, id_map, pa.string())
-    known_tour: Any = pc.is_in(tour, value_set=pa.array(list(ends), pa.string()))
-    date: Any = _lookup(tour, ends, pa.date32())
+    game_id: Any = pc.fill_null(nfc_array(ids), blank)
+    tour: Any = nfc_array(tours)
+    black_ref: Any = nfc_array(blacks)
+    white_ref: Any = nfc_array(whites)
+    black, no_black = _lookup(black_ref, id_map, pa.string())
+    white, no_white = _lookup(white_ref, id_map, pa.string())
+    date, no_tour = _lookup(tour, ends, pa.date32())
     tokens = _RESULT_TOKENS
     result = [tokens.get(r, _UNSET) for r in results]
     findings: list[tuple[int, str, str, str]] = []  # (row, code, severity, message)
@@ -773,8 +768,8 @@ def _games(
                 findings.append((i, "duplicate_id", "error", message))
             else:
                 seen[one] = i
-    for side, refs, mapped in (("black", black_ref, black), ("white", white_ref, white)):
-        for i in np.flatnonzero(mapped.is_null().to_numpy(zero_copy_only=False)).tolist():
+    for side, refs, missing in (("black", black_ref, no_black), ("white", white_ref, no_white)):
+        for i in np.flatnonzero(missing).tolist():
             message = (
                 f"{side} player id {quote(refs[i].as_py() or '')} is not in <players>; kept as null"
             )
@@ -785,8 +780,7 @@ def _games(
         if not ok:
             message = f"bresult {quote(results[i])} is not 1, 0.5, 0 or empty; kept as null"
             findings.append((i, "bad_result", "error", message))
-    unknown: Any = pc.invert(pc.fill_null(known_tour, False)).to_numpy(zero_copy_only=False)
-    for i in np.flatnonzero(unknown).tolist():
+    for i in np.flatnonzero(no_tour).tolist():
         message = f"tournament id {quote(tour[i].as_py() or '')} is not in <tournaments>"
         findings.append((i, "unknown_tournament", "error", message))
     if dates.count(None) < n:

@@ -913,8 +913,8 @@ var WHR_I18N = (function () {
   // sentences one after another: a space between two, none after a full-width stop (zh, ja)
   function sentences(list) {
     return list.filter(Boolean).reduce(function (a, b) {
-      return a + (/[\u3002\uff01\uff1f]$/.test(a) ? "" : " ") + b;
-    }, "").replace(/^ /, "");
+      return a + (a === "" || /[\u3002\uff01\uff1f]$/.test(a) ? "" : " ") + b;
+    }, "");
   }
 
   // the compare page: the published ratings of the players the address names (#p=ID,ID),
