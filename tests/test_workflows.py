@@ -246,11 +246,9 @@ def test_the_daily_run_keeps_prefects_home_per_lock_file() -> None:
 
 def test_bootstrap_installs_the_lock_or_with_newest_the_newest_releases(tmp_path: Path) -> None:
     script = (REPO / "tests" / "bootstrap.sh").read_text(encoding="utf-8")
-    assert (
-        "pip install -q --require-hashes -r requirements-dev-lock.txt -c requirements-dev-lock.txt"
-        in script
-    )
-    assert "pip install -q --no-deps --no-build-isolation -e ." in script
+    pip = "--require-hashes -r requirements-dev-lock.txt -c requirements-dev-lock.txt"
+    assert f"uv pip install -q --python .venv/bin/python {pip}" in script
+    assert "uv pip install -q --python .venv/bin/python --no-deps --no-build-isolation -e ." in script
     done = subprocess.run(
         ["bash", str(REPO / "tests" / "bootstrap.sh"), "--bogus"],
         capture_output=True,
