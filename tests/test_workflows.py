@@ -248,7 +248,9 @@ def test_bootstrap_installs_the_lock_or_with_newest_the_newest_releases(tmp_path
     script = (REPO / "tests" / "bootstrap.sh").read_text(encoding="utf-8")
     pip = "--require-hashes -r requirements-dev-lock.txt -c requirements-dev-lock.txt"
     assert f"uv pip install -q --python .venv/bin/python {pip}" in script
-    assert "uv pip install -q --python .venv/bin/python --no-deps --no-build-isolation -e ." in script
+    assert (
+        "uv pip install -q --python .venv/bin/python --no-deps --no-build-isolation -e ." in script
+    )
     done = subprocess.run(
         ["bash", str(REPO / "tests" / "bootstrap.sh"), "--bogus"],
         capture_output=True,
