@@ -31,6 +31,7 @@ from tests.publish.site.pages import (
     served,
     settle,
     visible,
+    with_axe,
 )
 from tests.publish.support import read_data, site_of
 from whr.publish.site import i18n, page_names, write
@@ -177,7 +178,7 @@ def test_every_page_type_fits_the_screen_and_axe_finds_nothing(
     pages["list-no-match"] = "index.html#q=no%20such%20player"
     pages["country-empty-tab"] = pages["country"] + "#t=provisional"
     for size, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
-        p = new_page(browser, viewport)
+        p = with_axe(new_page(browser, viewport))
         p.add_init_script(f"localStorage.setItem('whr.lang', '{language}')")
         for kind, path in pages.items():
             p.goto(root + path)
