@@ -457,17 +457,24 @@ def numbered_player_games(
 class KeptChanges:
     """The change the lists gave each player for each tournament, from a day's kept table
     (``tables.tournament_changes``), looked up by player and tournament number
-    (:meth:`at`)."""
+    (:meth:`at`).
+
+    The kept table is what earlier lists published, keyed by their ids: a player merged into
+    another since, or a tournament unrated or deleted, is in it but not on today's list. Only
+    the rows whose player and tournament are both found are looked up; the others stay in the
+    table (what was published is never dropped) and are shown nowhere.
+    """
 
     def __init__(self, tables: Tables, number: pa.Array[Any], t_number: pa.Array[Any]) -> None:
         kept = tables.tournament_changes
         p = positions(number, kept["player"].astype("str"))
         t = positions(t_number, kept["tournament_id"].astype("str"))
+        found = (p >= 0) & (t >= 0)
         self._n_t = max(len(t_number), 1)
-        self._index = pd.Index(np.where((p >= 0) & (t >= 0), p * self._n_t + t, -1))
-        self._before = kept["rating_before"].to_numpy(np.float64)
-        self._after = kept["rating_after"].to_numpy(np.float64)
-        self._listed = days_of(kept["first_list_date"])
+        self._index = pd.Index((p * self._n_t + t)[found])
+        self._before = kept["rating_before"].to_numpy(np.float64)[found]
+        self._after = kept["rating_after"].to_numpy(np.float64)[found]
+        self._listed = days_of(kept["first_list_date"])[found]
 
     def at(
         self, player: np.ndarray, tournament: np.ndarray
