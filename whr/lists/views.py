@@ -472,9 +472,9 @@ class KeptChanges:
         found = (p >= 0) & (t >= 0)
         self._n_t = max(len(t_number), 1)
         self._index = pd.Index((p * self._n_t + t)[found])
-        self._before = kept["rating_before"].to_numpy(np.float64)[found]
-        self._after = kept["rating_after"].to_numpy(np.float64)[found]
-        self._listed = days_of(kept["first_list_date"])[found]
+        self._before: np.ndarray = kept["rating_before"].to_numpy(np.float64)[found]
+        self._after: np.ndarray = kept["rating_after"].to_numpy(np.float64)[found]
+        self._listed: np.ndarray = days_of(kept["first_list_date"])[found]
 
     def at(
         self, player: np.ndarray, tournament: np.ndarray
@@ -489,7 +489,8 @@ class KeptChanges:
         def column(values: np.ndarray, missing: Any) -> np.ndarray:
             if not len(values):
                 return np.full(len(at), missing)
-            return np.where(found, values[row], missing)
+            out: np.ndarray = np.where(found, values[row], missing)
+            return out
 
         return (
             column(self._before, np.nan),

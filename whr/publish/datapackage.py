@@ -48,7 +48,7 @@ from whr.tables import (
 )
 
 if TYPE_CHECKING:
-    from whr.publish.archive import Entry
+    from whr.publish.archive.entry import Entry
 
 PROFILE = "tabular-data-package"
 NAME = "rif-rating"
