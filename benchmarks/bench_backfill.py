@@ -93,8 +93,8 @@ def daily_cost(source: str, as_of: str) -> None:
 
     import whr
     from whr.lists import at_the_time
-    from whr.publish.previous import GAMES_ON_LIST
     from whr.publish.files import read_parquet, write_parquet
+    from whr.publish.previous import GAMES_ON_LIST
     from whr.rules import default_directory, load_config
     from whr.tables import HISTORY, RATED_GAMES, TOURNAMENT_CHANGES, conform
 

@@ -514,8 +514,8 @@ def test_the_view_gives_each_tournaments_players_the_change_the_list_gave_them(
     from whr.lists import RuleNumbers
     from whr.lists import view as lists_view
     from whr.publish.archive import scan
-    from whr.publish.render import read_tables
     from whr.publish.layout import Channel, Layout
+    from whr.publish.render import read_tables
 
     entry = scan(Layout(out), Channel("renju")).good[-1]
     view = lists_view(
