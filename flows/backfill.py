@@ -50,8 +50,8 @@ from flows.pipeline import PULL_GRACE_S, parse, pull, run_flow, said, saying, va
 from flows.runners import DaskTarget, cluster_threads, results, share
 from whr.lists import at_the_time, record
 from whr.params import FitParams
+from whr.publish.backfill import write_replay
 from whr.publish.layout import Channel
-from whr.publish.replay import write_replay
 from whr.run import Backfill
 
 RANGES_PER_THREAD = 2

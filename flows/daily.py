@@ -7,12 +7,14 @@ lock (a second run fails at once), and only then imports and runs the Prefect fl
 (:mod:`flows.pipeline`).
 
 Exit status: 0 published, or nothing new to publish; 1 failed (nothing was published); 2 bad
-arguments; 3 partly published (a list failed, another was published).
+arguments; 3 partly published (a list failed, another was published); 75 another run holds the
+tree's lock (nothing was done; try again later, or give --wait).
 
-``rif-rating --verify [--out OUT]`` publishes nothing: it checks every archived file of OUT
-against its recorded sha256 (:func:`whr.publish.verify`, without Prefect), repairs what a killed
-run left, and exits 0 when nothing is damaged, 1 when a file was found damaged (each named with
-its day and what to do). On GitHub Actions the
+``rif-rating --verify [--out OUT] [--wait]`` publishes nothing: it checks the tree OUT against
+its ledger and every archived file against its recorded sha256 (:func:`whr.publish.verify`,
+without Prefect), finishes what a killed run recorded, and exits 0 when everything checks, 1
+when a file was found damaged or foreign (each named with what to do), 75 when another run
+holds the lock (without --wait). On GitHub Actions the
 outcome is also written to ``$GITHUB_OUTPUT``: ``outcome`` (``published``, ``no-new-data``,
 ``partial``, ``failed``), ``as-of`` and ``published`` (the lists published, e.g.
 ``renju gomoku``).
@@ -42,7 +44,11 @@ from whr.run import Backfill, Run, RunError
 
 PROG = "rif-rating"
 T = TypeVar("T")
-EXIT = {"published": 0, "no-new-data": 0, "failed": 1, "usage": 2, "partial": 3}
+EXIT = {"published": 0, "no-new-data": 0, "failed": 1, "usage": 2, "partial": 3, "locked": 75}
+"""Exit statuses; ``locked`` (75, ``EX_TEMPFAIL`` of sysexits.h: try again later) when another
+run holds the published tree's lock, so that a scheduler tells a clash from a failure."""
+BAD = ("damaged: ", "foreign: ")
+"""The lines of a check that say the tree is not what was published (on stderr)."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -144,9 +150,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--verify",
         action="store_true",
-        help="publish nothing: check every archived file of OUT against its recorded sha256 "
-        "(as every run does), repair what a killed run left, report each damaged file with its "
-        "day and what to do (exit status 0: nothing damaged; 1: a file was found damaged); "
+        help="publish nothing: check OUT against its ledger and every archived file against "
+        "its recorded sha256 (as every run does), finish what a killed run recorded, report "
+        "each damaged or foreign file with what to do (exit status 0: everything checks; 1: a "
+        "file was found damaged or foreign; 75: another run holds the lock, without --wait); "
         "--source is not needed",
     )
     return p
@@ -201,22 +208,27 @@ def option_table(p: argparse.ArgumentParser | None = None, cls: type = Run) -> s
     return "\n".join(rows) + "\n"
 
 
-def _verify(out: Path) -> int:
+def _verify(out: Path, wait: bool) -> int:
     """``--verify``: check the published tree ``out`` (no Prefect); the exit status."""
     import whr.publish
 
     try:
-        done = whr.publish.verify(out)
-    except (whr.publish.LockedError, whr.publish.TreeError, whr.publish.StateError) as exc:
+        done = whr.publish.verify(out, wait=wait)
+    except whr.publish.LockedError as exc:
+        print(f"{PROG}: {exc}; nothing was checked", file=sys.stderr)
+        return EXIT["locked"]
+    except (whr.publish.TreeError, whr.publish.StateError) as exc:
         print(f"{PROG}: failed: {exc}", file=sys.stderr)
         return EXIT["failed"]
-    for line in done.said:  # in order; a damaged file on stderr
-        bad = line.startswith("damaged: ")
+    for line in done.said:  # in order; a damaged or foreign file on stderr
+        bad = line.startswith(BAD)
         print(f"{PROG}: {line}", file=sys.stderr if bad else sys.stdout, flush=True)
+    found = [f"{len(done.damaged)} damaged"] if done.damaged else []
+    found += [f"{len(done.foreign)} foreign"] if done.foreign else []
     print(
         f"{PROG}: verified {done.files} files ({done.bytes / 1e6:.1f} MB) of {done.days} days "
         f"in {done.lists} list{'' if done.lists == 1 else 's'}: "
-        + ("every day checks" if done.ok else f"{len(done.damaged)} damaged (above)"),
+        + ("every day checks" if done.ok else f"{' and '.join(found)} (above)"),
         file=sys.stdout if done.ok else sys.stderr,
     )
     return 0 if done.ok else EXIT["failed"]
@@ -341,7 +353,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = parser()
     args = p.parse_args(argv)
     if args.verify:
-        return _verify(Path(vars(args).get("out", Run.out)))
+        return _verify(Path(vars(args).get("out", Run.out)), bool(vars(args).get("wait")))
     if "sources" not in vars(args):
         p.error("the following arguments are required: --source")
     try:
@@ -361,7 +373,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             from flows import pipeline
 
             result = pipeline.execute(run, verbose=args.verbose, dask=args.dask, server=server)
-    except (LockedError, TreeError) as exc:
+    except LockedError as exc:
+        print(f"{PROG}: {exc}; nothing was done", file=sys.stderr)
+        _github_output("failed", run, [])
+        return EXIT["locked"]
+    except TreeError as exc:
         print(f"{PROG}: failed: {exc}", file=sys.stderr)
         _github_output("failed", run, [])
         return EXIT["failed"]
@@ -372,7 +388,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     _github_output(result.outcome, run, result.published)
     stream = sys.stdout if EXIT[result.outcome] == 0 else sys.stderr
     for line in result.lines:  # a damaged file on stderr, whatever the outcome
-        where = sys.stderr if line.startswith("damaged: ") else stream
+        where = sys.stderr if line.startswith(BAD) else stream
         print(f"{PROG}: {line}", file=where, flush=True)
     return EXIT[result.outcome]
 

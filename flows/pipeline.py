@@ -5,7 +5,9 @@ parameter (:class:`whr.run.Run`, validated once, by Prefect): the command line
 (:mod:`flows.daily`) and the deployment (``prefect.yaml``) both give a run. The tasks of a list
 are named after it (``validate-renju``, ``rate-gomoku``, ``publish-renju``).
 
-- ``repair``: :func:`whr.publish.recover` puts right what a killed run left, and says what.
+- ``repair``: :func:`whr.publish.check_and_repair` checks the tree against its ledger once
+  and finishes what a killed run left; the tree as found goes to each list's ``lists`` and
+  ``publish``, so the archive is read once per run.
 - ``pull``: the only task that retries, and the library retries, not Prefect: it knows which
   failures are transient (timeouts, broken connections, HTTP 408/429/5xx) and which are final
   (404, a size cap), so the two never stack.
@@ -107,14 +109,15 @@ def saying(what: str) -> Iterator[None]:
 
 
 @task(name="repair", timeout_seconds=STEP_TIMEOUT_S, **_TASK)
-def repair(run: Run) -> list[str]:
-    """Repair what a killed run left in the published tree, and check every archived file;
-    return what was found and done (each line led by ``repaired:``, ``damaged:``, ...)."""
-    with saying(f"repairing {run.out}"):
-        said = whr.publish.recover(run.out)
-    for line in said:
+def repair(run: Run) -> whr.publish.Tree:
+    """Check the published tree against its ledger once, and finish what a killed run left;
+    the tree as found is handed to each list's ``lists`` and ``publish`` (what was found and
+    done is logged, each line led by ``repaired:``, ``damaged:``, ...)."""
+    with saying(f"checking {run.out}"):
+        tree = whr.publish.check_and_repair(run.out, wait=run.wait)
+    for line in tree.said:
         get_run_logger().warning("%s", line)
-    return said
+    return tree
 
 
 @task(name="pull", **_TASK)
@@ -196,13 +199,19 @@ def rate(run: Run, category: str, selection: whr.Selection) -> whr.Fit:
 
 @task(name="lists", task_run_name="lists-{category}", **_TASK)
 def lists(
-    run: Run, category: str, data: whr.SourceData, selection: whr.Selection, fit: whr.Fit
+    run: Run,
+    category: str,
+    data: whr.SourceData,
+    selection: whr.Selection,
+    fit: whr.Fit,
+    tree: whr.publish.Tree,
 ) -> whr.lists.Snapshot:
     """What is on the list of ``category``: every table its day publishes, measured against
     the previous published list of its kind (a list too big is refused before anything)."""
     with saying(f"building the {category} lists of {run.as_of}"):
         whr.publish.check_size(selection.rated, run.max_players)
-        snapshot = whr.lists.build(data, selection, fit, whr.publish.previous(run, category))
+        before = whr.publish.previous(run, category, tree)
+        snapshot = whr.lists.build(data, selection, fit, before)
     get_run_logger().info(
         "%s: %d players listed, %d year-end lists",
         category,
@@ -213,11 +222,14 @@ def lists(
 
 
 @task(name="publish", task_run_name="publish-{snapshot.category}", **_TASK)
-def publish(run: Run, snapshot: whr.lists.Snapshot, rules_sha256: str) -> whr.publish.Published:
-    """Publish one list: the day's archive entry, and the current site when it is the newest."""
+def publish(
+    run: Run, snapshot: whr.lists.Snapshot, rules_sha256: str, tree: whr.publish.Tree
+) -> whr.publish.Published:
+    """Publish one list: the day's archive entry and ledger line, and the current site when it
+    is the newest."""
     category = snapshot.category
     with saying(f"publishing the {category} list of {run.as_of} into {run.out}"):
-        published = whr.publish.publish(run, snapshot, rules_sha256=rules_sha256)
+        published = whr.publish.publish(run, snapshot, rules_sha256=rules_sha256, tree=tree)
     logger = get_run_logger()
     for line in published.warnings:
         logger.warning("%s: %s", category, line)
@@ -324,7 +336,8 @@ def daily(run: Run) -> State:
     )
     result = Outcome()
     with whr.publish.hold(run.out, wait=run.wait), ThreadPoolTaskRunner[Any]() as here:
-        result.repaired = repair(run)
+        tree = repair(run)
+        result.repaired = tree.said
         with tempfile.TemporaryDirectory(prefix="rif-rating-pull-") as workdir:
             # the library keeps each pull to its deadline; Prefect's timeout only backs it up
             puller = pull.with_options(timeout_seconds=run.pull.deadline_s + PULL_GRACE_S)
@@ -336,7 +349,7 @@ def daily(run: Run) -> State:
             if category in skipped:
                 result.lists[category] = {"outcome": "no-new-data", "message": skipped[category]}
                 continue
-            same = whr.publish.unchanged(run, category, data.sha256, rules_sha256)
+            same = whr.publish.unchanged(run, category, data.sha256, rules_sha256, tree)
             if same is not None and run.force is None:
                 message = (
                     f"no new data: the input (sha256 {data.sha256[:12]}...) and the parameters "
@@ -357,10 +370,12 @@ def daily(run: Run) -> State:
                     "data": data,
                     "selection": selection,
                     "fit": fitted,
+                    "tree": tree,
                 },
             )
             published = here.submit(
-                publish, {"run": run, "snapshot": snapshot, "rules_sha256": rules_sha256}
+                publish,
+                {"run": run, "snapshot": snapshot, "rules_sha256": rules_sha256, "tree": tree},
             )
             futures[category] = (selection, [selection, fitted, snapshot, published])
         for category, (selection, chain) in futures.items():

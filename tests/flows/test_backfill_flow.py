@@ -187,7 +187,8 @@ def test_the_flow_writes_the_replay_of_each_list(
     from whr.lists import at_the_time, record
     from whr.publish.files import sha256
     from whr.publish.layout import Channel, Layout
-    from whr.publish.replay import check, read_replay
+    from whr.publish.backfill import read_replay
+    from whr.publish.replay import check
     from whr.tables import RECORD, TOURNAMENT_CHANGES
 
     out, done = in_process
@@ -235,7 +236,7 @@ def test_the_command_stops_at_the_day_it_is_told(
     from prefect.settings import PREFECT_API_URL
 
     from whr.publish.layout import Channel
-    from whr.publish.replay import read_replay
+    from whr.publish.backfill import read_replay
 
     whole, said = read_replay(in_process[0], Channel("renju"), D)
     until = sorted(whole["first_list_date"].unique())[len(whole) // 20]
@@ -264,7 +265,7 @@ def test_on_a_local_cluster_of_two_workers_the_table_is_the_same(
     from flows import backfill
     from flows.runners import parse_dask
     from whr.publish.layout import Channel
-    from whr.publish.replay import read_replay
+    from whr.publish.backfill import read_replay
 
     job = Backfill(sources=(str(database),), out=tmp_path, as_of=D, categories=("renju",))
     with environ_kept():
@@ -292,7 +293,7 @@ def test_the_replay_is_never_written_through_a_link(tmp_path: Path) -> None:
     the old one whole; the tree still verifies."""
     import whr.publish
     from whr.publish.layout import Channel, TreeError
-    from whr.publish.replay import read_replay, write_replay
+    from whr.publish.backfill import read_replay, write_replay
     from whr.tables import RECORD, TOURNAMENT_CHANGES, empty
 
     def write(channel: Channel, parameters: dict[str, object]) -> Path:

@@ -197,7 +197,7 @@ def backfill(
     parameters of the test publishes (or ``parameters``); its directory."""
     from whr.lists import at_the_time, record
     from whr.publish.layout import Channel
-    from whr.publish.replay import write_replay
+    from whr.publish.backfill import write_replay
 
     line = at_the_time.timeline(given.selection.rated, given.selection.tournaments)
     lists = record.Recorder(line, through=until)

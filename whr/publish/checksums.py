@@ -255,17 +255,22 @@ class Checksums:
         if kind(self.path) != "file" or read_bytes(self.path) != data:
             write_bytes(self.path, data)
 
-    def settle(self, adopt: Iterable[Path], hashes: dict[Path, Any]) -> list[str]:
+    def settle(
+        self, adopt: Iterable[Path], hashes: dict[Path, Any], keep: Iterable[Path] | None = None
+    ) -> list[str]:
         """Keep for each recorded file only the version it has (a file that has none of its
-        versions keeps them all: it is reported until it is restored); drop the records of
-        files whose directory is gone (a day deleted); record the files of ``adopt`` that have
-        no record (of days that check), as they are. Writes the record when it changed;
-        returns the files newly recorded."""
+        versions keeps them all: it is reported until it is restored); drop the records of the
+        files not in ``keep`` (by default: of files whose directory is gone); record the files
+        of ``adopt`` that have no record (of days that check), as they are. Writes the record
+        when it changed; returns the files newly recorded."""
+        kept = None if keep is None else {self.key(p) for p in keep}
         files: dict[str, list[Version]] = {}
         for key, versions in self.files.items():
             path = self.out / key
             found = kind(path)
-            if found is None and not is_dir(path.parent):
+            if kept is not None and key not in kept:
+                continue
+            if kept is None and found is None and not is_dir(path.parent):
                 continue
             if found == "file":
                 have = version_of(path, hashes)

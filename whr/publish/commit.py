@@ -1,37 +1,30 @@
-"""Publishing a day of a list as one recoverable transaction, and repairing what a killed run left.
+"""Publishing a day of a list as one recoverable transaction.
 
-The archive entry is the truth; the current site is a view rendered from it. The lists are
-built before (:func:`whr.lists.build`, from the previous list of the same kind that
-:func:`previous` reads: before anything changes, so that a damaged earlier day cannot fail the
-new list after it went live). :func:`publish` writes the :class:`whr.lists.Snapshot` it is given
-and decides nothing about what is on the list:
+The archive entry is the truth; the current site is a view rendered from it; the ledger
+(:mod:`whr.publish.ledger`) records what was published. The lists are built before
+(:func:`whr.lists.build`, from the previous list of the same kind that
+:func:`whr.publish.previous` reads: before anything changes, so that a damaged earlier day
+cannot fail the new list after it went live). :func:`publish` writes the
+:class:`whr.lists.Snapshot` it is given and decides nothing about what is on the list:
 
-1. checks that the snapshot was built against the list that is still the previous one;
-2. checks the gates (:mod:`whr.publish.gates`);
-3. writes the entry and, when the day is the newest, renders the site from the written entry,
+1. checks that the snapshot was built against the list that is still the previous one, that
+   it loses nothing the day it replaces held, and the gates (:mod:`whr.publish.gates`);
+2. writes the entry and, when the day is the newest, renders the site from the written entry,
    both inside a work directory ``archive/<list>/.work-<token>/``, and verifies them;
-4. commits: moves an existing entry of the same day aside, renames the new entry into place
-   (the commit point: from here on the day is published), and exchanges the new site with the
-   current one (one ``renameat2(RENAME_EXCHANGE)`` on Linux, two renames elsewhere);
-5. tidies: removes what was moved aside, compacts the archive, rewrites the index.
+3. commits: appends the day's line to the ledger (the commit point: from here on the day is
+   published), moves an existing entry of the same day aside, renames the new entry into
+   place, and exchanges the new site with the current one (one ``renameat2(RENAME_EXCHANGE)``
+   on Linux, two renames elsewhere);
+4. tidies: removes what was moved aside, compacts the archive, rewrites the index.
 
-A run killed at any point leaves a tree that :func:`recover` repairs, and every run (and every
-``publish``) starts with it: planted links are removed or refused
-(:func:`whr.publish.archive.check_tree`), a moved-aside entry whose replacement never arrived is
-put back (only when its manifest names that day and its files match their checksums), work
-directories and temporary files are removed, the archive is checked
-(:func:`whr.publish.archive.scan`), a site that does not show the newest complete day — because
-the run died between step 4's two renames, or the pointer or the site's copy of the list was
-damaged — is rendered again from that day's entry, and an interrupted compaction is finished.
-The site shows exactly what the entry's files hold (a publish draws it from the snapshot it has
-just written, a repair from the files), so a repaired tree is the tree a clean run leaves.
-Every file of the archive is checked against its recorded sha256 on the way
-(:mod:`whr.publish.checksums`); :func:`verify` (``rif-rating --verify``) does the same and
-says whether anything was found damaged.
+A run killed at any point leaves a tree that the next run's check (:mod:`whr.publish.repair`)
+finishes: before the commit point nothing was published (the work is removed); after it, the
+staged entry is put in place and the site rendered from it.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import os
 from dataclasses import dataclass, field
@@ -40,45 +33,35 @@ from typing import Any
 
 import pandas as pd
 
+from whr.digest import bytes_sha256
 from whr.lists import Snapshot
 from whr.publish import gates
 from whr.publish.archive import (
+    Damaged,
     Entry,
     StateError,
-    check_day,
+    check,
     compact,
     day_page,
     scan,
     write_index,
 )
-from whr.publish.checksums import Checksums
-from whr.publish.files import (
-    is_dir,
-    kind,
-    make_dir,
-    read_bytes,
-    remove,
-    sha256,
-    token,
-    write_bytes,
-)
+from whr.publish.files import is_dir, kind, make_dir, read_bytes, remove, token, write_bytes
 from whr.publish.layout import Channel, Layout
+from whr.publish.ledger import MARK, RESTORE, LedgerError, Records
 from whr.publish.lock import COMMIT, hold
 from whr.publish.parquet import jsonable, versions, write_entry
 from whr.publish.previous import previous
-from whr.publish.render import FACTS_NEEDED_FILE, render_site, swap
-from whr.publish.repair import Verified, _repair, recover, verify
+from whr.publish.render import FACTS_NEEDED_FILE, render_site, swap, write_pointer
+from whr.publish.repair import Tree, Verified, check_and_repair, recover, today, verify
 from whr.run import Run
-from whr.tables import (
-    FACTS_NEEDED,
-    FORMAT_VERSION,
-    SourceData,
-)
+from whr.tables import FACTS_NEEDED, FORMAT_VERSION, SourceData
 
 __all__ = [
     "Published",
     "Verified",
     "absent",
+    "check_and_repair",
     "manifest",
     "previous",
     "publish",
@@ -138,7 +121,7 @@ def move_aside(entry: Path) -> Path:
 
 
 def rename_in(staged: Path, entry: Path) -> None:
-    """Rename a verified entry into place: the commit point of a published day."""
+    """Rename a verified entry into place (after the commit point: the ledger holds it)."""
     os.rename(staged, entry)
 
 
@@ -150,26 +133,36 @@ def tidy(
         if aside is not None:
             remove(aside)
         remove(work)
-        sums = Checksums.read(layout.out)
-        said = compact(layout, channel, hashes=hashes, sums=sums)
-        found = scan(layout, channel, hashes=hashes, sums=sums)
-        return said + write_index(layout, {channel: found}, sums, hashes)
+        records = Records.read(layout.out)
+        said = compact(layout, channel, hashes=hashes, records=records, today=today())
+        found = scan(layout, channel, hashes=hashes, records=records)
+        return said + write_index(layout, {channel: found}, records, hashes)
+
+
+def _entry_of(tree: Tree, channel: Channel, day: dt.date) -> Entry | Damaged | None:
+    found = tree.of(channel)
+    entries: list[Entry | Damaged] = [*found.good, *found.damaged]
+    return next((e for e in entries if e.day == day), None)
 
 
 def unchanged(
-    run: Run, category: str, inputs_sha256: str, rules_sha256: str
+    run: Run, category: str, inputs_sha256: str, rules_sha256: str, tree: Tree | None = None
 ) -> dict[str, Any] | None:
     """The manifest of the published day that this run would publish again, else None.
 
-    The day is the same when its entry is complete and was made from the same input with the
-    same parameters (:meth:`whr.run.Run.parameters`); a damaged entry is never "the same".
+    The day is the same when its entry checks and was made from the same input with the same
+    parameters (:meth:`whr.run.Run.parameters`); a damaged entry is never "the same".
+    ``tree``: the tree as the run checked it (else the day is checked here).
     """
-    layout = Layout(run.out)
     channel = Channel(category, run.variant)
-    path = layout.day(channel, run.as_of)
-    if not is_dir(path):
-        return None
-    found = check_day(path, run.as_of, channel, "all", {}, Checksums.read(layout.out))
+    if tree is not None:
+        found = _entry_of(tree, channel, run.as_of)
+    else:
+        path = Layout(run.out).day(channel, run.as_of)
+        if not is_dir(path):
+            return None
+        records = Records.read(Layout(run.out).out)
+        found = check(path, run.as_of, channel, records.expected(path / "manifest.json"), {})
     if not isinstance(found, Entry):
         return None
     recorded = found.manifest.get("parameters") or {}
@@ -188,10 +181,17 @@ def absent(run: Run, data: SourceData) -> dict[str, str]:
     """
     present = set(data.tournaments["category"].dropna())
     layout = Layout(run.out)
+    records = Records.read(layout.out)
+
+    def published(channel: Channel) -> bool:
+        if records.authority:
+            return bool(records.ledger.days(layout, channel))
+        return bool(layout.days(channel))
+
     return {
         c: f"no {c} tournament in the input and no {c} list published before: nothing to publish"
         for c in run.categories
-        if c not in present and not layout.days(Channel(c, run.variant))
+        if c not in present and not published(Channel(c, run.variant))
     }
 
 
@@ -212,6 +212,67 @@ def _built_against(published: list[Entry], snapshot: Snapshot) -> Entry | None:
     return entry if built is not None and built.ratings is not None else None
 
 
+KEPT_ROWS = {
+    "changes_at_the_time": "changes at the time (tournament_changes.parquet)",
+    "of_this_list": "changes at the time of the tournaments this list first rated",
+    "record": "rows of the record (record.parquet)",
+}
+"""What a day keeps of what earlier lists published, counted in its manifest (``kept``): a
+republish of the day never keeps less (:func:`_loses`)."""
+
+
+def kept(snapshot: Snapshot) -> dict[str, int]:
+    """How much of what the lists published the snapshot keeps (:data:`KEPT_ROWS`)."""
+    changes = snapshot.tables.tournament_changes
+    first = changes["first_list_date"]
+    return {
+        "changes_at_the_time": len(changes),
+        "of_this_list": int(sum(d == snapshot.as_of for d in first)),
+        "record": len(snapshot.tables.record),
+    }
+
+
+def _held(manifest: dict[str, Any]) -> dict[str, int]:
+    """What a published day's manifest says it kept (:data:`KEPT_ROWS`): its ``kept``, or the
+    rows of those tables while it lists them (a day published before ``kept``)."""
+    recorded = manifest.get("kept")
+    if isinstance(recorded, dict):
+        return {k: int(v) for k, v in recorded.items() if k in KEPT_ROWS and isinstance(v, int)}
+    files = manifest.get("files") or {}
+    table = {"changes_at_the_time": "tournament_changes.parquet", "record": "record.parquet"}
+    return {
+        k: int(files[name]["rows"])
+        for k, name in table.items()
+        if isinstance(files.get(name), dict) and isinstance(files[name].get("rows"), int)
+    }
+
+
+def _loses(snapshot: Snapshot, old: Entry | Damaged | None, force: str | None) -> None:
+    """Refuse to replace a published day that is damaged without ``--force`` (the damage is the
+    operator's to look at), and to replace any day with a list that keeps less of what the
+    lists published than the day did, forced or not (:data:`KEPT_ROWS`)."""
+    day = snapshot.as_of
+    if isinstance(old, Damaged) and force is None:
+        raise StateError(
+            f"the {snapshot.category} list of {day} is published and damaged: {old.what}. A run "
+            "does not publish a damaged day again over the damage; restore it as said, or "
+            "republish it with --force REASON"
+        )
+    manifest = old.manifest if old is not None else None
+    if manifest is None:
+        return
+    was, now = _held(manifest), kept(snapshot)
+    lost = [f"{was[k] - now[k]:,} of its {was[k]:,} {KEPT_ROWS[k]}" for k in was if now[k] < was[k]]
+    if lost:
+        raise StateError(
+            f"refused to publish the {snapshot.category} list of {day} again: it would lose "
+            f"{'; '.join(lost)}, which the published day holds (the list it is measured from "
+            "no longer holds what they were computed from). Nothing was published; restore the "
+            "day from a copy of the published tree if it is damaged, or run rif-rating backfill "
+            "first so that the lists' changes at the time are rebuilt"
+        )
+
+
 def manifest(
     run: Run,
     snapshot: Snapshot,
@@ -225,7 +286,7 @@ def manifest(
 ) -> dict[str, Any]:
     """The manifest of a day (without ``files``, which :func:`write_entry` adds): the run,
     the snapshot and the inputs, with what this publish decided (the forced gates, the
-    warnings, the site's options) and when."""
+    warnings, the site's options) and when; ``ledger`` says it is recorded in the ledger."""
     return {
         "format": FORMAT_VERSION,
         "list": {"category": snapshot.category, "variant": run.variant},
@@ -240,21 +301,24 @@ def manifest(
         "inputs": [{"name": n, "sha256": h} for n, h in snapshot.inputs],
         "inputs_sha256": snapshot.inputs_sha256 if snapshot.inputs else None,
         "counts": snapshot.counts.record(),
+        "kept": kept(snapshot),
         "previous": {"date": previous.day.isoformat(), "manifest_sha256": previous.manifest_sha256}
         if previous
         else None,
         "warnings": warnings,
         "site": site,
+        "ledger": MARK,
         "packages": versions(),
         "created": created.isoformat(timespec="seconds"),
     }
 
 
 def _gated(
-    run: Run, snapshot: Snapshot, before: Entry | None, rules_sha256: str
+    run: Run, snapshot: Snapshot, before: Entry | None, same: bool
 ) -> tuple[dict[str, Any] | None, list[str]]:
     """The gates (:mod:`whr.publish.gates`): raise when one refuses the list and nothing forces
-    it; else what ``--force`` overrode (None without it) and the list's warnings."""
+    it; else what ``--force`` overrode (None without it) and the list's warnings. ``same``: the
+    day is published already from the same input and parameters ("no new data")."""
     warnings = list(snapshot.warnings)
     failed = gates.check(
         snapshot.counts.record(),
@@ -267,20 +331,27 @@ def _gated(
     if run.force is None:
         return None, warnings
     overrode = list(failed)  # the manifest names everything --force overrode
-    if unchanged(run, snapshot.category, snapshot.inputs_sha256, rules_sha256) is not None:
+    if same:
         overrode.insert(0, f"no new data: the input and parameters equal those of {run.as_of}")
     warnings += [f"published although {f} (--force: {run.force})" for f in failed]
     return {"reason": run.force, "overrode": overrode}, warnings
 
 
 def _commit(
-    layout: Layout, channel: Channel, snapshot: Snapshot, info: dict[str, Any], shows: bool
+    layout: Layout,
+    channel: Channel,
+    snapshot: Snapshot,
+    info: dict[str, Any],
+    shows: bool,
+    forced: str | None,
 ) -> tuple[Path, Path | None]:
-    """Steps 3 and 4 (see the module docstring): write the entry (and, when it ``shows``, the
+    """Steps 2 and 3 (see the module docstring): write the entry (and, when it ``shows``, the
     site) in a work directory, then commit; returns the work directory and the entry moved
-    aside (None: the day was not published before). Undone and removed on any failure."""
+    aside (None: the day was not published before). Before the commit point, undone and
+    removed on any failure; after it, left for the next run to finish."""
     day = snapshot.as_of
     work = make_dir(layout.archive(channel) / f".work-{token()}")
+    target = layout.day(channel, day)
     try:
         staged = make_dir(work / "entry")
         written = write_entry(
@@ -289,32 +360,40 @@ def _commit(
             info,
             csv={FACTS_NEEDED_FILE: (snapshot.facts_needed, FACTS_NEEDED)},
         )
-        entry = Entry(channel, day, staged, written, sha256(staged / "manifest.json"))
-        target = layout.day(channel, day)
+        data = read_bytes(staged / "manifest.json")
+        entry = Entry(channel, day, staged, written, bytes_sha256(data))
         page = day_page(layout, entry, snapshot.tables.ratings, at=target)
         write_bytes(staged / "index.html", page)
         if shows:
             render_site(layout, entry, work / "site", snapshot.view)
         with COMMIT:
-            # recorded before the day is renamed in: what the entry holds from then on
-            Checksums.read(layout.out).expect(
-                {target / "manifest.json": read_bytes(staged / "manifest.json"),
-                 target / "index.html": page}
+            records = Records.read(layout.out)
+            if records.ledger.problem is not None:
+                raise LedgerError(f"{records.ledger.problem}; {RESTORE}")
+            text = records.ledger.line(
+                "publish", {target / "manifest.json": data}, channel=channel,
+                at=dt.datetime.fromisoformat(info["created"]), day=day.isoformat(), forced=forced,
             )  # fmt: skip
-            aside = move_aside(target) if kind(target) is not None else None
-            try:
-                rename_in(staged, target)
-                if shows:
-                    swap(work / "site", layout.site(channel))
-            except BaseException:
-                if kind(target) is not None and kind(staged) is None:
-                    os.rename(target, staged)
-                if aside is not None:
-                    os.replace(aside, target)
-                raise
+            if shows:
+                line = (len(records.ledger.raw) + 1, bytes_sha256(text))
+                write_pointer(layout, dataclasses.replace(entry, path=target), work / "site", line)
+            records.sums.expect({target / "index.html": page})  # the day's page, a view
+            records.ledger.append(text, records.sums)  # the commit point
     except BaseException:
         remove(work)
         raise
+    # Published: what is left puts it in place; on a failure the next run finishes it.
+    with COMMIT:
+        try:
+            aside = move_aside(target) if kind(target) is not None else None
+            rename_in(staged, target)
+            if shows:
+                swap(work / "site", layout.site(channel))
+        except OSError as exc:
+            raise StateError(
+                f"the {channel} list of {day} is published (the ledger records it), but it could "
+                f"not be put in place ({exc}); the next run puts it in place"
+            ) from exc
     return work, aside
 
 
@@ -323,11 +402,12 @@ def publish(
     snapshot: Snapshot,
     *,
     rules_sha256: str,
+    tree: Tree | None = None,
 ) -> Published:
-    """Publish ``snapshot``, the list of its category on ``run.as_of``: archive entry, current
-    site, index. The site's public address is ``run.base_url`` followed by the site's folder
-    (``renju/``), and its game links follow ``run.game_links``; both are recorded in the
-    manifest (``site``), so a repair renders the same site.
+    """Publish ``snapshot``, the list of its category on ``run.as_of``: archive entry, ledger
+    line, current site, index. The site's public address is ``run.base_url`` followed by the
+    site's folder (``renju/``), and its game links follow ``run.game_links``; both are recorded
+    in the manifest (``site``), so a repair renders the same site.
 
     Parameters
     ----------
@@ -337,6 +417,9 @@ def publish(
         The day's lists (:func:`whr.lists.build`), built against :func:`previous`.
     rules_sha256 : str
         Digest of the eligibility rules directory (from :meth:`whr.run.Run.check_local`).
+    tree : whr.publish.repair.Tree, optional
+        The tree as the run checked it (:func:`whr.publish.check_and_repair`), under the lock
+        it holds since; without it, the list's archive is checked here first.
 
     Returns
     -------
@@ -347,7 +430,11 @@ def publish(
     whr.publish.gates.GateError
         When a gate refuses the list and ``run.force`` is None; nothing was published.
     whr.publish.archive.StateError
-        When the snapshot was built against another list than the previous published one.
+        When the snapshot was built against another list than the previous published one, or
+        would replace a damaged day without ``--force``, or lose what the day it replaces
+        held; nothing was published.
+    whr.publish.ledger.LedgerError
+        When the ledger is missing or damaged; nothing was published.
     whr.publish.parquet.PublishError
         When the written files do not verify; nothing was published.
     """
@@ -366,14 +453,22 @@ def publish(
     if run.base_url is not None:
         base_url = run.base_url + layout.relative(layout.site(channel)) + "/"
     day = run.as_of
-    hashes: dict[Path, Any] = {}
     with hold(layout.out, wait=run.wait):
-        with COMMIT:
-            repaired, scans = _repair(layout, [channel], hashes)
-        published = scans[channel].good
+        if tree is None:
+            tree = check_and_repair(run.out, channel)
+        repaired = tree.said
+        if tree.problem is not None:
+            raise LedgerError(f"{tree.problem}; {RESTORE}")
+        published = tree.of(channel).shown(today())
         latest = published[-1] if published else None
         before = _built_against(published, snapshot)
-        forced, warnings = _gated(run, snapshot, before, rules_sha256)
+        old = _entry_of(tree, channel, day)
+        _loses(snapshot, old, run.force)
+        same = (
+            isinstance(old, Entry)
+            and unchanged(run, category, snapshot.inputs_sha256, rules_sha256, tree) is not None
+        )
+        forced, warnings = _gated(run, snapshot, before, same)
         info = manifest(
             run,
             snapshot,
@@ -385,11 +480,11 @@ def publish(
             created=dt.datetime.now(dt.UTC),
         )
         shows = latest is None or day >= latest.day
-        work, aside = _commit(layout, channel, snapshot, info, shows)
+        work, aside = _commit(layout, channel, snapshot, info, shows, run.force)
         # Committed: the day is published. What is left is tidying, which the next run's
         # repair also does, so a failure here is a warning, not a failed list.
         try:
-            warnings += tidy(layout, channel, work, aside, hashes)
+            warnings += tidy(layout, channel, work, aside, tree.hashes)
         except Exception as exc:
             warnings.append(f"tidying after the publish failed ({exc}); the next run repairs it")
     return Published(

@@ -1,6 +1,9 @@
 """Rendering the current site of a list from an archive entry.
 
-The archive entry is the truth; the current site is a view rendered from it, by a publish (from the snapshot it has just written) or by a repair (from the entry's files): the two draw the same site.
+The archive entry is the truth; the current site is a view rendered from it, by a publish
+(from the snapshot it has just written) or by a repair (from the entry's files): the two draw
+the same site. Its ``latest.json`` names the day, its entry and the ledger's line that published
+it (:func:`write_pointer`).
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from whr.publish.files import (
     write_json,
 )
 from whr.publish.layout import Channel, Layout
+from whr.publish.ledger import Ledger
 from whr.tables import (
     empty,
 )
@@ -58,12 +62,21 @@ def read_tables(entry: Entry) -> Tables:
     )
 
 
-def render_site(layout: Layout, entry: Entry, target: Path, view: View | None = None) -> None:
+def render_site(
+    layout: Layout,
+    entry: Entry,
+    target: Path,
+    view: View | None = None,
+    *,
+    ledger: Ledger | None = None,
+) -> None:
     """Render the current site of ``entry``'s list, showing its day, into the new ``target``.
 
     ``view`` is what the pages show (the snapshot's, as it was written into the entry); without
     it, it is computed again from the entry's files (:func:`whr.lists.view`), as a repair
     does: the snapshot's tables are those the files read back as, so the two sites are the same.
+    ``ledger``: the tree's (the days its feed lists, and the line that published the day, for
+    ``latest.json``); a publish gives none and writes the pointer at its commit point.
     """
     from whr.publish.site import write
 
@@ -81,8 +94,10 @@ def render_site(layout: Layout, entry: Entry, target: Path, view: View | None = 
         "archive": os.path.relpath(layout.archive_html, site),
         "days": os.path.relpath(layout.archive(entry.channel), site) + "/",
     }
-    # the published days up to this one (the feed's entries)
-    days = sorted({d for d in layout.days(entry.channel) if d <= entry.day} | {entry.day})
+    # the published days up to this one (the feed's entries): those the ledger holds
+    ledger = Ledger.read(layout.out) if ledger is None else ledger
+    held = ledger.days(layout, entry.channel) if ledger.raw else layout.days(entry.channel)
+    days = sorted({d for d in held if d <= entry.day} | {entry.day})
     try:
         write(
             target,
@@ -96,6 +111,18 @@ def render_site(layout: Layout, entry: Entry, target: Path, view: View | None = 
     for name in SITE_COPIES:
         if name in entry.manifest["files"]:
             copy_file(entry.path / name, target / name)
+    write_pointer(
+        layout,
+        entry,
+        target,
+        ledger.publication(entry.path / "manifest.json", entry.manifest_sha256),
+    )
+
+
+def write_pointer(layout: Layout, entry: Entry, target: Path, line: tuple[int, str] | None) -> None:
+    """Write the site's ``latest.json`` into ``target``: the day it shows, its archive entry,
+    the sha256 of its manifest and the ledger's line that published it (number and sha256: a
+    mirror or a consumer holding it checks that the ledger's history only grew)."""
     write_json(
         target / "latest.json",
         {
@@ -104,6 +131,7 @@ def render_site(layout: Layout, entry: Entry, target: Path, view: View | None = 
             "date": entry.day.isoformat(),
             "archive": layout.relative(layout.day(entry.channel, entry.day)) + "/",
             "manifest_sha256": entry.manifest_sha256,
+            "ledger": {"line": line[0], "sha256": line[1]} if line else None,
         },
     )
 

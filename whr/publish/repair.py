@@ -1,54 +1,155 @@
-"""Repairing what killed runs left, and checking every archived file: :func:`recover`, :func:`verify`.
+"""Checking a published tree against what was published, and finishing what killed runs left.
 
-See ``docs/operations.md``, *One recoverable transaction* and *Damage is reported*.
+Every run checks the tree once, before it relies on any of it (:func:`check`, the flow's
+``repair`` task), and hands the result on (:class:`Tree`) to :func:`whr.publish.previous` and
+:func:`whr.publish.publish`; ``rif-rating --verify`` makes the same check (:func:`verify`). The
+ledger (:mod:`whr.publish.ledger`) is the authority: a day it holds that is missing or altered
+is damaged; a day, month file or replay it does not hold is foreign, never shown, linked or
+used. A check reports: it never removes or rewrites a published file, but to finish what a
+killed run recorded in the ledger (a publish past its commit point, a compaction half done) and
+to restore a day's manifest from its month's copy, byte for byte the version the ledger
+records. The views drawn from the archive (each day's page, the index files, the current site)
+are drawn again when they do not match. See ``docs/operations.md``, *The ledger*.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import json
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from whr.publish import replay
 from whr.publish.archive import (
     DAMAGED,
+    FOREIGN,
     IGNORED,
     KEPT,
+    RECORDED,
     REPAIRED,
     Entry,
     Scan,
     StateError,
     changed,
-    check_day,
+    check,
     check_index,
     check_tree,
     compact,
+    day_page,
     line,
     page_links_list,
     read_list,
     read_pointer,
+    restore,
     scan,
     verify_files,
     write_day_page,
     write_index,
 )
-from whr.publish.checksums import Checksums
+from whr.publish.archive.entry import _month
 from whr.publish.files import (
+    exchange,
     is_dir,
     kind,
     link_target,
     make_dir,
+    read_bytes,
     remove,
     token,
 )
-from whr.publish.layout import DAY, Channel, Layout
+from whr.publish.layout import DAY, MONTH, Channel, Layout
+from whr.publish.ledger import MARK, RESTORE, Records, now
 from whr.publish.lock import COMMIT, hold
 from whr.publish.render import _shows, render_site, swap
 
 
-def _put_back(layout: Layout, channel: Channel, old: Path, sums: Checksums) -> str:
+@dataclass
+class Tree:
+    """A published tree as one check found it (:func:`check`): what each list's archive holds,
+    its replays, what was said, and the sha256 of every file read (so that a run reads each
+    file once). Valid while the run holds the tree's lock."""
+
+    layout: Layout
+    scans: dict[Channel, Scan]
+    replays: dict[Channel, replay.Checked]
+    said: list[str]
+    hashes: dict[Path, Any] = field(default_factory=dict)
+    problem: str | None = None
+    """Why nothing can be published (the ledger is missing or damaged), or None."""
+
+    def of(self, channel: Channel) -> Scan:
+        return self.scans.get(channel) or Scan([], [])
+
+
+def today() -> dt.date:
+    """Today (UTC), the day a run compares list dates with."""
+    return dt.datetime.now(dt.UTC).date()
+
+
+# ---------------------------------------------------------------------------------------------
+# What a killed run left
+
+
+def _finish_publish(layout: Layout, channel: Channel, work: Path, records: Records) -> str | None:
+    """Put in place the entry a killed run staged in ``work`` after the ledger recorded its
+    publish (the commit point): the day is published, only not yet in place. None when the
+    staged entry is not the version the ledger records (the run died before its commit point:
+    nothing was published)."""
+    staged = work / "entry"
+    if not records.authority or kind(staged / "manifest.json") != "file":
+        return None
+    data = read_bytes(staged / "manifest.json")
+    day = _as_of(staged / "manifest.json")
+    target = layout.archive(channel) / day
+    expected = records.expected(target / "manifest.json")
+    if not DAY.fullmatch(day) or expected is None or expected.of(data) is not None:
+        return None
+    if kind(target / "manifest.json") == "file" and read_bytes(target / "manifest.json") == data:
+        return None  # in place already
+    if kind(target) is not None:
+        os.replace(target, target.with_name(f".{day}.old-{token()}"))
+    os.rename(staged, target)
+    return line(
+        REPAIRED,
+        f"put {target} in place: its publish was recorded in {records.ledger.path} by a run "
+        "that was killed before it was done",
+    )
+
+
+def _finish_replays(layout: Layout, channel: Channel, records: Records) -> list[str]:
+    """Put in place each replay a killed backfill staged after the ledger recorded it; remove
+    what it left before that."""
+    folder = layout.archive(channel) / "replay"
+    said: list[str] = []
+    for work in sorted(folder.glob(".work-*")) if is_dir(folder) else ():
+        day = _as_of(work / "manifest.json")
+        target = folder / day
+        expected = records.expected(target / "manifest.json") if DAY.fullmatch(day) else None
+        data = read_bytes(work / "manifest.json") if day else b""
+        if records.authority and expected is not None and expected.of(data) is None:
+            if kind(target) is None:
+                os.rename(work, target)
+            else:
+                exchange(work, target)
+            said.append(line(REPAIRED, f"put {target} in place: a backfill killed after the "
+                                       f"ledger recorded it had left it in {work.name}"))  # fmt: skip
+        if kind(work) is not None:
+            remove(work)
+    return said
+
+
+def _as_of(manifest: Path) -> str:
+    """The day a staged manifest names ("" when it names none)."""
+    try:
+        value = json.loads(read_bytes(manifest))
+    except (OSError, ValueError):
+        return ""
+    return str(value.get("as_of", "")) if isinstance(value, dict) else ""
+
+
+def _put_back(layout: Layout, channel: Channel, old: Path, records: Records) -> str:
     """What to do with an entry moved aside by a run that was killed before it was replaced."""
     archive = layout.archive(channel)
     name = old.name[1:11]
@@ -62,18 +163,18 @@ def _put_back(layout: Layout, channel: Channel, old: Path, sums: Checksums) -> s
         return line(REPAIRED, f"removed {old}, left by a run that was killed after replacing it")
     if DAY.fullmatch(name):
         day = dt.date.fromisoformat(name)
-        manifest = target / "manifest.json"
-        found = check_day(old, day, channel, "all", {}, sums, recorded_as=manifest)
-        if isinstance(found, Entry):
+        expected = records.expected(target / "manifest.json")
+        found = check(old, day, channel, expected, {})
+        if isinstance(found, Entry) and not found.pending:
             os.replace(old, target)
             return line(REPAIRED, f"put back {target}, moved aside by a run that was killed")
-        why = found.problem
+        why = found.problem if not isinstance(found, Entry) else "it is not the version recorded"
     else:
         why = "its name is not an entry's"
     return line(
         DAMAGED,
         f"left {old} where it is: it is not put back as {name} ({why}); a run puts back only "
-        f"an entry whose manifest names that day and whose files match their checksums; "
+        f"the entry the ledger records for that day, whose files match their checksums; "
         f"delete it, or republish the day (--as-of {name} --force REASON)",
     )
 
@@ -92,19 +193,27 @@ def _tmp_files(layout: Layout, channel: Channel) -> list[Path]:
     ]
 
 
-def _site(layout: Layout, channel: Channel, found: Scan, hashes: dict[Path, Any]) -> list[str]:
-    """Render the site again when it does not show the newest day that checks; but never move
-    it back to an older day while the newest day is damaged (it may still show that day)."""
-    if not found.good or _shows(layout, channel, found.good[-1], hashes):
+# ---------------------------------------------------------------------------------------------
+# The views drawn from the archive
+
+
+def _site(
+    layout: Layout, channel: Channel, found: Scan, records: Records, hashes: dict[Path, Any]
+) -> list[str]:
+    """Render the site again when it does not show the newest day that checks (up to tomorrow);
+    but never move it back to an older day while the newest day is damaged (it may still show
+    that day)."""
+    shown = found.shown(today())
+    if not shown or _shows(layout, channel, shown[-1], hashes):
         return []
-    last, site = found.good[-1], layout.site(channel)
-    shown = (read_pointer(layout, channel) or {}).get("date") or "no day"
+    last, site = shown[-1], layout.site(channel)
+    was = (read_pointer(layout, channel) or {}).get("date") or "no day"
     bad = found.damaged[-1] if found.damaged and found.damaged[-1].day > last.day else None
     if bad is not None and kind(site) is not None:
         return [
             line(
                 KEPT,
-                f"{site} still shows {shown}: the newest day {bad.day} is damaged (above), and "
+                f"{site} still shows {was}: the newest day {bad.day} is damaged (above), and "
                 f"the site is not moved back to an older day; once {bad.day} is restored or "
                 "republished as said above, the next run shows it",
             )
@@ -114,25 +223,27 @@ def _site(layout: Layout, channel: Channel, found: Scan, hashes: dict[Path, Any]
         return [
             line(
                 KEPT,
-                f"{site} shows {shown}, but the newest day that checks, {last.day}, keeps only "
+                f"{site} shows {was}, but the newest day that checks, {last.day}, keeps only "
                 f"its list, not the tables its pages are drawn from; republish {newest} "
                 f"(--as-of {newest} --force REASON) to show it",
             )
         ]
     verify_files(last, hashes)
     work = make_dir(layout.archive(channel) / f".work-{token()}")
-    render_site(layout, last, work / "site")
+    render_site(layout, last, work / "site", ledger=records.ledger)
     swap(work / "site", site)
     remove(work)
-    return [line(REPAIRED, f"{site} showed {shown}; it now shows {last.day}, the newest "
+    return [line(REPAIRED, f"{site} showed {was}; it now shows {last.day}, the newest "
                            "published day")]  # fmt: skip
 
 
-def _pages(layout: Layout, found: Scan, sums: Checksums, hashes: dict[Path, Any]) -> list[str]:
+def _pages(layout: Layout, found: Scan, records: Records, hashes: dict[Path, Any]) -> list[str]:
     """Write again the page of each day that checks whose page does not match its recorded
-    checksum (it is a view of the day's manifest and list), or, without a record (written
-    before ``checksums.json``), does not link the file that holds the day's list."""
+    checksum (it is a view of the day's manifest and list). A page with no record (its record
+    was lost, or written before ``checksums.json``) is held against the page the day's data
+    draws (with the ledger) or must at least link the file that holds the day's list."""
     said = []
+    sums = records.sums
     for entry in found.good:
         page = entry.path / "index.html"
         wrong = sums.check(page, hashes)
@@ -140,6 +251,12 @@ def _pages(layout: Layout, found: Scan, sums: Checksums, hashes: dict[Path, Any]
             write_day_page(layout, entry, read_list(entry), sums)
             said.append(line(DAMAGED, f"{changed(page, wrong)}; written again from the day's "
                                       "manifest and list"))  # fmt: skip
+        elif sums.recorded(page) is None and records.authority:
+            drawn = day_page(layout, entry, read_list(entry))
+            if kind(page) != "file" or read_bytes(page) != drawn:
+                sums.write(page, drawn)
+                said.append(line(DAMAGED, f"{page} is not the page the day's manifest and list "
+                                          "draw (and has no recorded checksum): written again"))  # fmt: skip
         elif sums.recorded(page) is None and not page_links_list(layout, entry):
             write_day_page(layout, entry, read_list(entry), sums)
             said.append(line(REPAIRED, f"wrote {page} again: it did not link the file that "
@@ -147,65 +264,230 @@ def _pages(layout: Layout, found: Scan, sums: Checksums, hashes: dict[Path, Any]
     return said
 
 
-def _recover_channel(
-    layout: Layout, channel: Channel, hashes: dict[Path, Any], sums: Checksums
-) -> tuple[list[str], Scan]:
+# ---------------------------------------------------------------------------------------------
+# One list
+
+
+def _foreign(layout: Layout, channel: Channel, found: Scan, records: Records) -> list[str]:
+    """A line for each day and month file of the list that the ledger does not hold."""
+    if not records.authority:
+        return []
+    said = [
+        line(
+            FOREIGN,
+            f"{path} is a day the ledger ({records.ledger.path}) does not hold: no run published "
+            "it in this tree, so it is never shown, linked or used; remove it (a day of this "
+            "tree restored from an old copy comes with the ledger of that copy)",
+        )
+        for path in found.foreign
+    ]
+    months = layout.months(channel)
+    for path in sorted(months.iterdir()) if is_dir(months) else ():
+        if MONTH.fullmatch(path.name) and records.ledger.recorded(path) is None:
+            said.append(
+                line(
+                    FOREIGN,
+                    f"{path} is a month file the ledger does not hold: no run of this tree "
+                    "wrote it, so it is never used; remove it",
+                )
+            )
+    return said
+
+
+def _retiring(layout: Layout, channel: Channel, records: Records) -> bool:
+    """True when a month file the ledger records as retired is still there (a compaction a
+    killed run recorded and did not finish)."""
+    months = layout.months(channel)
+    return any(
+        (rec := records.ledger.recorded(p)) is not None and rec.version is None
+        for p in (months.iterdir() if is_dir(months) else ())
+    )
+
+
+def _restore_lost(
+    layout: Layout, channel: Channel, found: Scan, records: Records, newest: Entry | None
+) -> list[str]:
+    """Restore the manifests of closed months' days that are lost, missing or altered, from the
+    copies their month's files keep (the version the ledger records, byte for byte)."""
+    said: list[str] = []
+    lost = [d for d in found.damaged if d.manifest is None]
+    if newest is None:
+        return said
+    for month in sorted({_month(d.day) for d in lost if _month(d.day) < _month(newest.day)}):
+        of_month = [d for d in lost if _month(d.day) == month]
+        said += restore(layout, channel, month, of_month, records)
+    return said
+
+
+def _channel(
+    layout: Layout, channel: Channel, records: Records, hashes: dict[Path, Any], publishing: bool
+) -> tuple[list[str], Scan, replay.Checked]:
     said: list[str] = []
     archive = layout.archive(channel)
+    for work in sorted(archive.glob(".work-*")):
+        done = _finish_publish(layout, channel, work, records)
+        if done is not None:
+            said.append(done)
     for old in sorted(archive.glob(".*.old-*")):
-        said.append(_put_back(layout, channel, old, sums))
+        said.append(_put_back(layout, channel, old, records))
     for work in sorted(archive.glob(".work-*")):
         remove(work)
         said.append(line(REPAIRED, f"removed {work}, left by a run that was killed"))
     for tmp in _tmp_files(layout, channel):
         os.unlink(tmp)
-    found = scan(layout, channel, hashes=hashes, sums=sums)
-    site = _site(layout, channel, found, hashes)
-    told = compact(layout, channel, found, hashes, sums)  # restores what it can
-    final = scan(layout, channel, hashes=hashes, sums=sums)
-    replays = replay.check(layout, channel, final.good, hashes, sums)
-    said += [line(DAMAGED, d.what) for d in final.damaged] + site + told
+    said += _finish_replays(layout, channel, records)
+    found = scan(layout, channel, hashes=hashes, records=records)
+    shown = found.shown(today())
+    told = _restore_lost(layout, channel, found, records, shown[-1] if shown else None)
+    if told:
+        found = scan(layout, channel, hashes=hashes, records=records)
+    site = _site(layout, channel, found, records, hashes)
+    if publishing or found.pending or _retiring(layout, channel, records):
+        compacted = compact(layout, channel, found, hashes, records, today())
+        found = scan(layout, channel, hashes=hashes, records=records)
+        told += compacted
+    replays = replay.check(layout, channel, found.good, hashes, records)
+    said += [line(DAMAGED, d.what) for d in found.damaged] + site + told
+    said += _foreign(layout, channel, found, records)
+    later = [e.day for e in found.good if e.day > today() + dt.timedelta(days=1)]
+    said += [
+        line(
+            IGNORED,
+            f"the list of {d} ({layout.day(channel, d)}) is dated after tomorrow ({today()} by "
+            "this machine's clock): it is never shown; it was published by a run whose clock "
+            "was wrong",
+        )
+        for d in later
+    ]
     said += [line(DAMAGED, what) for what in replays.bad]
+    said += [line(FOREIGN, what) for what in replays.foreign]
     said += [line(IGNORED, what) for what in replays.ignored]
-    said += _pages(layout, final, sums, hashes)
-    return said, final
+    said += _pages(layout, found, records, hashes)
+    return said, found, replays
 
 
-def _repair(
-    layout: Layout, channels: list[Channel] | None, hashes: dict[Path, Any]
-) -> tuple[list[str], dict[Channel, Scan]]:
-    """Repair the tree (the lock held): planted links, then each list, then the index and
-    ``checksums.json``. Returns the lines of the report (:func:`whr.publish.archive.line`) and
-    what the scan of each list found."""
+# ---------------------------------------------------------------------------------------------
+# The tree
+
+
+def _adopt(
+    layout: Layout, records: Records, scans: dict[Channel, Scan], replays: dict[Channel, Any]
+) -> list[str]:
+    """Begin the ledger of a tree written before it: one line that records its days that
+    check, the month files they name and its replays that check, as they are."""
+    files: dict[Path, Any] = {}
+    for found in scans.values():
+        for e in found.good:
+            files[e.path / "manifest.json"] = read_bytes(e.path / "manifest.json")
+            if e.in_month:
+                into = e.manifest["list_in"]
+                files[e.list_file] = {"sha256": into["sha256"], "bytes": into["bytes"]}
+    for checked in replays.values():
+        for r in checked.good:
+            files[r.path / "manifest.json"] = read_bytes(r.path / "manifest.json")
+    if not files:
+        return []
+    days = sum(len(f.good) for f in scans.values())
+    held = sum(len(c.good) for c in replays.values())
+    text = records.ledger.line(
+        "adopt", files, at=now(),
+        reason="a tree written before the ledger: its days and replays as they were",
+    )  # fmt: skip
+    records.ledger.append(text, records.sums)
+    return [
+        line(
+            RECORDED,
+            f"the ledger began ({records.ledger.path}): the {days} days and {held} replays of "
+            "this tree, written before it, are recorded as they are; from now on the tree is "
+            "checked against it, and a day it does not hold is never shown",
+        )
+    ]
+
+
+def _ledger_era(records: Records, scans: dict[Channel, Scan]) -> bool:
+    """True when the tree was written with a ledger (``checksums.json`` records one, or a
+    manifest says it is recorded in one)."""
+    if records.sums.recorded(records.ledger.path):
+        return True
+    manifests = [e.manifest for f in scans.values() for e in f.good]
+    manifests += [d.manifest for f in scans.values() for d in f.damaged if d.manifest]
+    return any(m.get("ledger") == MARK for m in manifests)
+
+
+def _check(
+    layout: Layout, channels: list[Channel] | None, hashes: dict[Path, Any], publishing: bool
+) -> Tree:
+    """Check and repair the tree (the lock held): planted links, then each list, then the
+    index and ``checksums.json``."""
     said = check_tree(layout)
-    sums = Checksums.read(layout.out)
+    records = Records.read(layout.out)
+    sums, ledger = records.sums, records.ledger
     if sums.problem is not None:
         said.append(
             line(
                 DAMAGED,
-                f"{sums.path} {sums.problem}: it was changed after the run wrote it; every "
-                "file was checked against its manifest only, and the checksums of the files "
-                "that check are recorded again as they are",
+                f"{sums.path} {sums.problem}: it was changed after the run wrote it; the pages "
+                "and index files are drawn again from the archive, and their checksums "
+                "recorded again",
             )
         )
         sums.problem = None  # said: from here on it is an empty record, written at the end
+    elif not sums.existed and ledger.raw:
+        said.append(
+            line(
+                DAMAGED,
+                f"{sums.path} is missing: it was removed after the run wrote it; the days are "
+                "checked against the ledger, each day's page against the page its data draws, "
+                "and the index files are drawn again; all are recorded again",
+            )
+        )
     said += check_index(layout, sums, hashes)
-    scans = {}
-    for ch in channels if channels is not None else layout.channels():
-        told, scans[ch] = _recover_channel(layout, ch, hashes, sums)
+    chosen = channels if channels is not None else layout.channels()
+    scans: dict[Channel, Scan] = {}
+    replays: dict[Channel, replay.Checked] = {}
+    for ch in chosen:
+        told, scans[ch], replays[ch] = _channel(layout, ch, records, hashes, publishing)
         said += told
+    problem = ledger.problem
+    if not ledger.raw and problem is None and _ledger_era(records, scans):
+        problem = f"{ledger.path} is missing, but the tree was written with one"
+    if problem is None and not ledger.raw and chosen:
+        if publishing:
+            said += _adopt(layout, records, scans, replays)
+            for ch in chosen:  # from now on against the ledger
+                scans[ch] = scan(layout, ch, hashes=hashes, records=records)
+                replays[ch] = replay.check(layout, ch, scans[ch].good, hashes, records)
+        else:
+            said.append(line(IGNORED, f"{ledger.path}: no ledger yet (the tree was written "
+                                      "before it): the next run begins it"))  # fmt: skip
+    if problem is not None:
+        said.append(line(DAMAGED, f"{problem}; {RESTORE}"))
     for folder in (layout.out, sums.path.parent):
         for tmp in folder.glob(".*.tmp") if is_dir(folder) else ():
             if kind(tmp) != "dir":
                 os.unlink(tmp)
-    if layout.channels():
-        said += write_index(layout, scans, sums, hashes)
-    return said, scans
+    if layout.channels() and problem is None:
+        said += write_index(layout, scans, records, hashes)
+    return Tree(layout, scans, replays, said, hashes, problem)
+
+
+def check_and_repair(
+    out: str | os.PathLike[str], channel: Channel | None = None, *, wait: bool = False
+) -> Tree:
+    """Check the tree ``out`` against its ledger and finish what killed runs left, as every run
+    does before it publishes (the lock taken, ``wait``: for a run that holds it): the
+    :class:`Tree` that :func:`whr.publish.previous` and :func:`whr.publish.publish` are
+    given. ``channel``: only this list. A tree written before the ledger is adopted."""
+    layout = Layout(Path(out))
+    with hold(layout.out, wait=wait), COMMIT:
+        if not is_dir(layout.out) and kind(layout.out) != "link":
+            return Tree(layout, {}, {}, [])
+        return _check(layout, [channel] if channel is not None else None, {}, True)
 
 
 def recover(out: str | os.PathLike[str], channel: Channel | None = None) -> list[str]:
     """Repair what killed runs left in the published tree ``out``, and check every archived
-    file against its recorded checksum; return what was found and done.
+    file against what was published; return what was found and done.
 
     Parameters
     ----------
@@ -218,10 +500,11 @@ def recover(out: str | os.PathLike[str], channel: Channel | None = None) -> list
     -------
     list of str
         One line per thing found or done, led by what it is (:func:`whr.publish.archive.line`):
-        ``repaired: ...`` (put right), ``damaged: ...`` (a file that does not check, with what
-        to do; damaged days are reported, never deleted), ``kept: ...`` (left as it is because
-        of damage), ``ignored: ...`` (not used, and why), ``recorded: ...`` (checksums recorded
-        for the first time).
+        ``repaired: ...`` (put right), ``damaged: ...`` (a file that does not check, or one the
+        ledger records that is missing, with what to do; never deleted), ``foreign: ...`` (a
+        day, month file or replay the ledger does not hold; never used), ``kept: ...`` (left
+        as it is because of damage), ``ignored: ...`` (not used, and why), ``recorded: ...``
+        (records begun).
 
     Raises
     ------
@@ -231,8 +514,7 @@ def recover(out: str | os.PathLike[str], channel: Channel | None = None) -> list
     layout = Layout(Path(out))
     if not is_dir(layout.out) and kind(layout.out) != "link":
         return []
-    with hold(layout.out), COMMIT:
-        return _repair(layout, [channel] if channel is not None else None, {})[0]
+    return check_and_repair(out, channel).said
 
 
 @dataclass(frozen=True)
@@ -247,37 +529,50 @@ class Verified:
     """The lines of the report, in order (``repaired: ...``, ``damaged: ...``, ...: see
     :func:`recover`)."""
 
+    def _of(self, kind: str) -> tuple[str, ...]:
+        lead = f"{kind}: "
+        return tuple(x[len(lead) :] for x in self.said if x.startswith(lead))
+
     @property
     def damaged(self) -> tuple[str, ...]:
         """Each damaged file found, with what to do (or what was done: a page written again, a
         manifest restored from its month's copy)."""
-        lead = f"{DAMAGED}: "
-        return tuple(x[len(lead) :] for x in self.said if x.startswith(lead))
+        return self._of(DAMAGED)
+
+    @property
+    def foreign(self) -> tuple[str, ...]:
+        """Each day, month file or replay found that the ledger does not hold."""
+        return self._of(FOREIGN)
 
     @property
     def ok(self) -> bool:
-        """True when no file was found damaged."""
-        return not self.damaged
+        """True when nothing was found damaged or foreign."""
+        return not self.damaged and not self.foreign
 
 
-def verify(out: str | os.PathLike[str]) -> Verified:
-    """Check every file of the archive of ``out`` against its recorded sha256, as every run
-    does (:func:`recover`), and say what was found: ``rif-rating --verify``.
+def verify(out: str | os.PathLike[str], *, wait: bool = False) -> Verified:
+    """Check every file of the archive of ``out`` against what was published, as every run
+    does, and say what was found: ``rif-rating --verify``.
 
-    A file found damaged counts even when the run could put it right (a page written again, a
-    manifest restored from its month's copy): something changed the archive. A damaged day is
-    reported with what to do, never deleted.
+    It publishes nothing, and never removes or rewrites a published file: it finishes only what
+    a killed run recorded in the ledger, restores a day's manifest from its month's copy (the
+    version the ledger records), and draws again the views that do not match (pages, index
+    files, the site). A file found damaged counts even when it was put right: something changed
+    the archive. ``wait``: wait for a run that holds the tree's lock.
     """
     layout = Layout(Path(out))
     if not is_dir(layout.out):
         raise StateError(f"{layout.out}: no published tree there")
     hashes: dict[Path, Any] = {}
-    with hold(layout.out), COMMIT:
-        said, scans = _repair(layout, None, hashes)
+    with hold(layout.out, wait=wait), COMMIT:
+        tree = _check(layout, None, hashes, False)
         return Verified(
-            lists=len(scans),
-            days=sum(len(f.good) + len(f.damaged) for f in scans.values()),
+            lists=len(tree.scans),
+            days=sum(len(f.good) + len(f.damaged) for f in tree.scans.values()),
             files=len(hashes),
             bytes=sum(os.lstat(p).st_size for p in hashes if kind(p) == "file"),
-            said=tuple(said),
+            said=tuple(tree.said),
         )
+
+
+__all__ = ["Tree", "Verified", "check_and_repair", "recover", "verify"]

@@ -41,9 +41,10 @@ day's page).
 
 from __future__ import annotations
 
-from whr.publish.archive.compact import compact
+from whr.publish.archive.compact import compact, restore
 from whr.publish.archive.entry import (
     DAMAGED,
+    FOREIGN,
     IGNORED,
     KEPT,
     RECORDED,
@@ -52,7 +53,7 @@ from whr.publish.archive.entry import (
     Entry,
     StateError,
     changed,
-    check_day,
+    check,
     check_entry,
     line,
     read_json,
@@ -89,7 +90,9 @@ __all__ = [
     "Scan",
     "StateError",
     "TreeError",
-    "check_day",
+    "check",
+    "restore",
+    "FOREIGN",
     "check_entry",
     "day_page",
     "check_index",

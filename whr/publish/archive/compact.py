@@ -1,6 +1,10 @@
 """Compaction: a past day keeps its manifest, list and page; a closed month's lists go into one file.
 
-See :mod:`whr.publish.archive`.
+Every change is a line of the ledger first (``trim``: a day's manifest without the tables it
+no longer keeps; ``month``: a month's new file, its days' manifests pointed at it, and the
+versions it retires), then done: a run killed half way leaves files as the line before
+recorded them, and the next run (or ``--verify``) finishes the change the ledger holds instead
+of recording it again (:meth:`whr.publish.ledger.Ledger.records`). See :mod:`whr.publish.archive`.
 """
 
 from __future__ import annotations
@@ -21,7 +25,6 @@ from whr.publish.archive.entry import (
     _PLAIN,
     DAMAGED,
     KEPT,
-    REPAIRED,
     Damaged,
     Entry,
     StateError,
@@ -31,13 +34,11 @@ from whr.publish.archive.entry import (
     _list_file,
     _month,
     _year_end,
-    check_day,
+    check,
     line,
-    read_manifest,
 )
 from whr.publish.archive.index import day_page, page_links_list, write_day_page
 from whr.publish.archive.scan import Scan, scan
-from whr.publish.checksums import Checksums
 from whr.publish.files import (
     is_dir,
     is_file,
@@ -53,6 +54,7 @@ from whr.publish.files import (
     write_bytes,
 )
 from whr.publish.layout import HASH_CHARS, MONTH, Channel, Layout, real_dir
+from whr.publish.ledger import Records, now
 from whr.tables import MONTH_LISTS, RATINGS, conform
 
 KEPT_FILES = {"ratings.parquet"}
@@ -70,6 +72,16 @@ WHY_COMPACT = (
 COPIES_KEY = b"whr.manifests"
 """Parquet metadata of a month's file: its days' manifests (without ``list_in``), as
 base64 of zlib-compressed JSON ``{"YYYY-MM-DD": manifest}``."""
+
+
+def _record(
+    records: Records, op: str, channel: Channel, files: dict[Path, bytes | None], **about: Any
+) -> None:
+    """Record a change in the ledger before it is made, unless a killed run recorded it
+    already (it is then finished, not recorded again)."""
+    if not records.ledger.records(files):
+        line_ = records.ledger.line(op, files, channel=channel, at=now(), **about)
+        records.ledger.append(line_, records.sums)
 
 
 def _without(manifest: dict[str, Any], keep: set[str]) -> dict[str, Any]:
@@ -104,30 +116,37 @@ def _finish(entry: Entry) -> None:
             os.unlink(entry.path / name)
 
 
-def _trim(entry: Entry, keep: set[str], sums: Checksums) -> Entry:
-    """Rewrite the manifest without the files not in ``keep``, then remove those files."""
+def _trim(entry: Entry, keep: set[str], records: Records) -> Entry:
+    """Rewrite the manifest without the files not in ``keep`` (recorded in the ledger first),
+    then remove those files."""
     manifest = _without(entry.manifest, keep)
     if manifest is entry.manifest:
         return entry
     data = json_text(manifest).encode("utf-8")
-    sums.write(entry.path / "manifest.json", data)
-    moved = dataclasses.replace(entry, manifest=manifest, manifest_sha256=bytes_sha256(data))
+    path = entry.path / "manifest.json"
+    _record(records, "trim", entry.channel, {path: data}, day=entry.day.isoformat())
+    write_bytes(path, data)
+    moved = dataclasses.replace(
+        entry, manifest=manifest, manifest_sha256=bytes_sha256(data), pending=False
+    )
     _finish(moved)
     return moved
 
 
 def _trimmed(
-    entry: Entry, channel: Channel, hashes: dict[Path, Any], sums: Checksums
+    entry: Entry, channel: Channel, hashes: dict[Path, Any], records: Records
 ) -> tuple[Entry, list[str]]:
     """``entry`` trimmed to what a past day keeps, after every file it drops is checked
     again: a damaged file is never removed by the trim, and the day is left as it is, said
     with what to do."""
     if _without(entry.manifest, KEPT_FILES) is entry.manifest:
         return entry, []
-    checked = check_day(entry.path, entry.day, channel, "all", hashes, sums)
+    checked = check(
+        entry.path, entry.day, channel, records.expected(entry.path / "manifest.json"), hashes
+    )
     if isinstance(checked, Damaged):
         return entry, [line(KEPT, f"left {entry.path} untrimmed: {checked.what}")]
-    return _trim(entry, KEPT_FILES, sums), []
+    return _trim(entry, KEPT_FILES, records), []
 
 
 def _copies(path: Path) -> dict[str, Any]:
@@ -151,18 +170,20 @@ def _month_files(layout: Layout, channel: Channel, month: str) -> list[Path]:
     )
 
 
-def _restore(
-    layout: Layout, channel: Channel, month: str, lost: list[Damaged], sums: Checksums
+def restore(
+    layout: Layout, channel: Channel, month: str, lost: list[Damaged], records: Records
 ) -> list[str]:
-    """Restore the lost or damaged manifests of days of a closed month from the copies its
-    files keep (a manifest that does not match the checksum recorded for it is damaged).
+    """Restore the lost, missing or damaged manifests of days of a closed month from the copies
+    its files keep.
 
     A copy is used only from a file whose sha256 matches its name, when it names the day and
-    the file holds the day's rows; of several, the most recent publication of the day. The
-    restore is reported as damage found (what was wrong, and that it was restored).
+    the file holds the day's rows, and, with the ledger, only when the manifest it gives is the
+    very version the ledger records (a tree written before the ledger: the most recent
+    publication of the day). A missing day's directory is made again. The restore is reported
+    as damage found (what was wrong, and that it was restored).
     """
     said: list[str] = []
-    found: dict[dt.date, tuple[str, Path, dict[str, Any]]] = {}
+    found: dict[dt.date, list[tuple[str, Path, dict[str, Any]]]] = {}
     for path in _month_files(layout, channel, month):
         match = MONTH.fullmatch(path.name)
         if not match or not match.group(2) or sha256(path)[:HASH_CHARS] != match.group(2):
@@ -170,30 +191,37 @@ def _restore(
         copies = _copies(path)
         for d in lost:
             copy = copies.get(d.day.isoformat())
-            if not isinstance(copy, dict):
-                continue
             ok = (
-                copy.get("as_of") == d.day.isoformat()
+                isinstance(copy, dict)
+                and copy.get("as_of") == d.day.isoformat()
                 and copy.get("list") == {"category": channel.category, "variant": channel.variant}
                 and isinstance(copy.get("files"), dict)
             )
-            if ok and (d.day not in found or str(copy.get("created")) > found[d.day][0]):
-                found[d.day] = (str(copy.get("created")), path, copy)
+            if ok and isinstance(copy, dict):
+                found.setdefault(d.day, []).append((str(copy.get("created")), path, copy))
     for d in lost:
-        if d.day not in found:
-            continue
-        _, path, copy = found[d.day]
-        rows = read_parquet(path, MONTH_LISTS)
-        of_day = _day_rows(rows, d.day)
-        if not len(of_day):
-            continue
-        manifest = {**copy, "list_in": _list_in(path, len(rows), len(of_day))}
-        data = json_text(manifest).encode("utf-8")
-        sums.write(d.path / "manifest.json", data)
-        entry = Entry(channel, d.day, d.path, manifest, bytes_sha256(data))
-        if not page_links_list(layout, entry):
-            write_day_page(layout, entry, of_day, sums)
-        said.append(line(DAMAGED, f"{d.problem}; restored it from the copy kept in {path}"))
+        file = d.path / "manifest.json"
+        expected = records.expected(file)
+        for _, path, copy in sorted(found.get(d.day, []), key=lambda x: x[0], reverse=True):
+            rows = read_parquet(path, MONTH_LISTS)
+            of_day = _day_rows(rows, d.day)
+            if not len(of_day):
+                continue
+            manifest = {**copy, "list_in": _list_in(path, len(rows), len(of_day))}
+            data = json_text(manifest).encode("utf-8")
+            if records.authority and (expected is None or expected.of(data) is not None):
+                continue  # not the version the ledger records
+            if not is_dir(d.path):
+                os.mkdir(d.path)
+            if records.authority:
+                write_bytes(file, data)
+            else:
+                records.sums.write(file, data)
+            entry = Entry(channel, d.day, d.path, manifest, bytes_sha256(data))
+            if not page_links_list(layout, entry):
+                write_day_page(layout, entry, of_day, records.sums)
+            said.append(line(DAMAGED, f"{d.problem}; restored it from the copy kept in {path}"))
+            break
     return said
 
 
@@ -213,7 +241,7 @@ def _compact_month(
     month: str,
     good: list[Entry],
     damaged: list[Damaged],
-    sums: Checksums,
+    records: Records,
 ) -> list[str]:
     """Gather the lists of the days of a closed month into one file (see the module)."""
     versions = _month_files(layout, channel, month)
@@ -240,12 +268,16 @@ def _compact_month(
         or not all(is_file(h) for h in homes if h is not None)
         or any("ratings.parquet" in m["files"] and not _year_end(d) for d, _, m in days)
     )
+    # the versions no manifest will name: earlier ones, retired with the new one
+    named = {_month_ref(p, m) for _, p, m in days}
+    retired = [p for p in versions if records.ledger.recorded(p) is not None and p not in named]
     if need:
-        _rewrite_month(layout, channel, month, days, sums)
-    # the versions no manifest names any more (a previous one, or one a killed run wrote)
-    named = {_month_ref(p, read_manifest(p)) for _, p, _ in days}
-    for path in versions:
-        if path not in named:
+        retired = _rewrite_month(layout, channel, month, days, versions, records)
+    elif retired:
+        gone: dict[Path, bytes | None] = dict.fromkeys(retired)
+        _record(records, "month", channel, gone, month=month)
+    for path in retired:  # once no manifest names them
+        if is_file(path):
             os.unlink(path)
     return []
 
@@ -261,11 +293,13 @@ def _rewrite_month(
     channel: Channel,
     month: str,
     days: list[tuple[dt.date, Path, dict[str, Any]]],
-    sums: Checksums,
-) -> None:
-    """Write the month's new version beside the old, then point each page and manifest at it
-    (recorded in ``sums`` first, all at once), then remove the lists the days held
-    themselves."""
+    versions: list[Path],
+    records: Records,
+) -> list[Path]:
+    """Record the month's new version in the ledger (with its days' manifests pointed at it,
+    and the versions it retires), write it beside the old, then point each page and manifest at
+    it, then remove the lists the days held themselves. Returns the versions it retires, for
+    the caller to remove once no manifest names them."""
     sources: dict[Path, pd.DataFrame] = {}
     frames = []
     for day, path, manifest in days:
@@ -292,13 +326,10 @@ def _rewrite_month(
     data, rows = parquet_bytes(merged, MONTH_LISTS, metadata, dense=True)
     digest = bytes_sha256(data)
     target = layout.month_file(channel, month, digest)
-    real_dir(layout.months(channel))
-    layout.months(channel).mkdir(exist_ok=True)
-    if not (is_file(target) and sha256(target) == digest):
-        write_bytes(target, data)
-        sync_dir(layout.months(channel))
     info = {"path": f"../months/{target.name}", "sha256": digest, "bytes": len(data),
             "rows": rows}  # fmt: skip
+    pages: dict[Path, bytes] = {}
+    manifests: dict[Path, bytes | None] = {}
     steps: list[tuple[Entry, dict[Path, bytes]]] = []
     for day, path, manifest in days:
         of_day = merged.loc[merged["list_date"] == day]
@@ -307,15 +338,29 @@ def _rewrite_month(
         writes = {}
         if _list_file(path, manifest) != target and not _year_end(day):
             ratings = _in_list_order(conform(of_day, RATINGS))
-            writes[path / "index.html"] = day_page(layout, entry, ratings)
+            writes[path / "index.html"] = pages[path / "index.html"] = day_page(
+                layout, entry, ratings
+            )
         if moved != manifest:
-            writes[path / "manifest.json"] = json_text(moved).encode("utf-8")
+            text = json_text(moved).encode("utf-8")
+            writes[path / "manifest.json"] = manifests[path / "manifest.json"] = text
         steps.append((entry, writes))
-    sums.expect({p: data for _, writes in steps for p, data in writes.items()})
+    retired = [p for p in versions if p != target and records.ledger.recorded(p) is not None]
+    _record(
+        records, "month", channel,
+        {target: data, **manifests, **dict.fromkeys(retired)}, month=month,
+    )  # fmt: skip
+    real_dir(layout.months(channel))
+    layout.months(channel).mkdir(exist_ok=True)
+    if not (is_file(target) and sha256(target) == digest):
+        write_bytes(target, data)
+        sync_dir(layout.months(channel))
+    records.sums.expect(pages)
     for entry, writes in steps:  # each page before its manifest
-        for p, data in writes.items():
-            write_bytes(p, data)
+        for p, text in writes.items():
+            write_bytes(p, text)
         _finish(entry)
+    return retired
 
 
 def compact(
@@ -323,27 +368,33 @@ def compact(
     channel: Channel,
     found: Scan | None = None,
     hashes: dict[Path, Any] | None = None,
-    sums: Checksums | None = None,
+    records: Records | None = None,
+    today: dt.date | None = None,
 ) -> list[str]:
     """Keep the archive of ``channel`` compact (see the module's docstring); idempotent.
 
     Safe to interrupt at any point: the next call finishes the work. Returns lines of the
     run's report (:func:`line`): what it could not do and why (a month left as it is while one
-    of its days cannot be read), and the manifests it restored. Every manifest and page it
-    writes is recorded in ``sums`` (the tree's ``checksums.json``) first.
+    of its days cannot be read), and the manifests it restored. Every change is recorded in
+    the ledger first, every page it writes in ``checksums.json``. A tree without a ledger (one
+    written before it, not yet adopted) is left as it is. Days after tomorrow (``today``: the
+    run's day, UTC) are left alone: a list dated so was made by a wrong clock.
     """
     hashes = {} if hashes is None else hashes
-    sums = Checksums.read(layout.out) if sums is None else sums
-    found = found or scan(layout, channel, hashes=hashes, sums=sums)
-    if not found.good:
+    records = Records.read(layout.out) if records is None else records
+    if not records.authority:
+        return []
+    found = found or scan(layout, channel, hashes=hashes, records=records)
+    shown = found.shown(today or dt.datetime.now(dt.UTC).date())
+    if not shown:
         return []
     said: list[str] = []
-    newest = found.good[-1]
+    newest = shown[-1]
     good = []
-    for entry in found.good:
+    for entry in shown:
         _finish(entry)
         if entry is not newest and not _year_end(entry.day):
-            entry, damaged = _trimmed(entry, channel, hashes, sums)
+            entry, damaged = _trimmed(entry, channel, hashes, records)
             said += damaged
         good.append(entry)
     months = sorted({_month(e.day) for e in good} | {_month(d.day) for d in found.damaged})
@@ -353,28 +404,18 @@ def compact(
         of_month = [d for d in found.damaged if _month(d.day) == month]
         lost = [d for d in of_month if d.manifest is None]
         if lost:
-            restored = _restore(layout, channel, month, lost, sums)
+            restored = restore(layout, channel, month, lost, records)
             if restored:
                 said += restored
                 again = {
-                    d.day: check_day(d.path, d.day, channel, "all", hashes, sums) for d in of_month
+                    d.day: check(
+                        d.path, d.day, channel, records.expected(d.path / "manifest.json"), hashes
+                    )
+                    for d in of_month
                 }  # the restored days, checked as any other
                 good += [e for e in again.values() if isinstance(e, Entry)]
                 good.sort(key=lambda e: e.day)
                 of_month = [d for d in again.values() if isinstance(d, Damaged)]
         of_good = [e for e in good if _month(e.day) == month]
-        said += _compact_month(layout, channel, month, of_good, of_month, sums)
-    # a month whose days were all removed by hand leaves its file behind
-    live = {_month(d) for d in layout.days(channel)}
-    if is_dir(layout.months(channel)):
-        for path in sorted(layout.months(channel).iterdir()):
-            match = MONTH.fullmatch(path.name)
-            if match and match.group(1) not in live and is_file(path):
-                os.unlink(path)
-                said.append(
-                    line(
-                        REPAIRED,
-                        f"removed {path}: no day of {match.group(1)} is left in the archive",
-                    )
-                )
+        said += _compact_month(layout, channel, month, of_good, of_month, records)
     return said

@@ -16,9 +16,10 @@ from typing import Any
 import pandas as pd
 
 from whr.digest import bytes_sha256
-from whr.publish.checksums import Checksums, check_file
-from whr.publish.files import read_bytes, read_parquet
+from whr.publish.checksums import check_file
+from whr.publish.files import is_dir, read_bytes, read_parquet
 from whr.publish.layout import MONTH, Channel
+from whr.publish.ledger import Expected
 from whr.tables import MONTH_LISTS, RATINGS, conform
 
 _PLAIN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")  # a file an entry may list
@@ -37,6 +38,9 @@ class Entry:
     path: Path
     manifest: dict[str, Any]
     manifest_sha256: str
+    pending: bool = False
+    """True when the manifest is still the version before the last change the ledger records
+    of it (a compaction that a killed run recorded, finished by the next run)."""
 
     @property
     def full(self) -> bool:
@@ -85,34 +89,17 @@ class Damaged:
         return f"{self.problem}; {self.fix}"
 
 
-REPAIRED, DAMAGED, KEPT, IGNORED, RECORDED = "repaired", "damaged", "kept", "ignored", "recorded"
-"""What a line of a run's report says (its first word): something was put right; a file does not
-check (with what to do; ``--verify`` then exits 1); something is left as it is because of damage;
-something the run does not use (and why); checksums recorded for the first time."""
+REPAIRED, DAMAGED, FOREIGN, KEPT, IGNORED, RECORDED = (
+    "repaired", "damaged", "foreign", "kept", "ignored", "recorded"
+)  # fmt: skip
+"""What a line of a run's report says (its first word): something was put right (a repair, and
+nothing else); a file does not check, or a file the ledger records is missing (with what to do;
+``--verify`` then exits 1); a day, month file or replay the ledger does not hold, never used
+(``--verify`` exits 1 too); something is left as it is because of damage; something the run
+does not use (and why); records begun (the ledger, or checksums of files written before them)."""
 
-
-REPAIRED, DAMAGED, KEPT, IGNORED, RECORDED = "repaired", "damaged", "kept", "ignored", "recorded"
-"""What a line of a run's report says (its first word): something was put right; a file does not
-check (with what to do; ``--verify`` then exits 1); something is left as it is because of damage;
-something the run does not use (and why); checksums recorded for the first time."""
-
-
-REPAIRED, DAMAGED, KEPT, IGNORED, RECORDED = "repaired", "damaged", "kept", "ignored", "recorded"
-"""What a line of a run's report says (its first word): something was put right; a file does not
-check (with what to do; ``--verify`` then exits 1); something is left as it is because of damage;
-something the run does not use (and why); checksums recorded for the first time."""
-
-
-REPAIRED, DAMAGED, KEPT, IGNORED, RECORDED = "repaired", "damaged", "kept", "ignored", "recorded"
-"""What a line of a run's report says (its first word): something was put right; a file does not
-check (with what to do; ``--verify`` then exits 1); something is left as it is because of damage;
-something the run does not use (and why); checksums recorded for the first time."""
-
-
-REPAIRED, DAMAGED, KEPT, IGNORED, RECORDED = "repaired", "damaged", "kept", "ignored", "recorded"
-"""What a line of a run's report says (its first word): something was put right; a file does not
-check (with what to do; ``--verify`` then exits 1); something is left as it is because of damage;
-something the run does not use (and why); checksums recorded for the first time."""
+REPLAY_FILES = ("tournament_changes.parquet", "record.parquet")
+"""The tables of a replay of the backfill (:mod:`whr.publish.replay`)."""
 
 
 def line(kind: str, text: str) -> str:
@@ -124,17 +111,6 @@ def _republish(path: Path) -> str:
     return (
         f"republish the day (--as-of {path.name} --force REASON, on the input its manifest names)"
     )
-
-
-def _fix(path: Path, *, restore: str | None = None, known: str = "", newest: bool = False) -> str:
-    """What to do about a damaged day: restore ``restore`` from a copy (when a copy can fix it;
-    ``known``: how to know the right copy), republish the day, or (but for the newest day,
-    which the site shows) drop it."""
-    ways = [f"restore {restore} from a copy of the published tree{known}"] if restore else []
-    ways.append(_republish(path))
-    if not newest:
-        ways.append(f"delete {path} to drop the day")
-    return ", or ".join(ways)
 
 
 def _list_file(path: Path, manifest: dict[str, Any]) -> Path:
@@ -182,31 +158,42 @@ def _manifest(data: bytes) -> dict[str, Any] | str:
     return value
 
 
-def check_day(
+def _fix(path: Path, *, restore: str | None = None, known: str = "", kind: str = "day") -> str:
+    """What to do about a damaged entry: restore ``restore`` from a copy (when a copy can fix
+    it; ``known``: how to know the right copy), or make it again (republish the day, or run the
+    backfill again). A published day is never dropped: the ledger holds it."""
+    ways = [f"restore {restore} from a copy of the published tree{known}"] if restore else []
+    ways.append(_republish(path) if kind == "day" else REPLAY_AGAIN)
+    return ", or ".join(ways)
+
+
+REPLAY_AGAIN = "run rif-rating backfill again (it writes the replay anew)"
+
+
+def check(
     path: Path,
     day: dt.date,
     channel: Channel | None,
-    level: str,
+    expected: Expected | None,
     hashes: dict[Path, Any],
-    sums: Checksums | None = None,
     *,
-    newest: bool = False,
-    recorded_as: Path | None = None,
+    kind: str = "day",
+    level: str = "all",
 ) -> Entry | Damaged:
-    """Check the entry ``path`` of ``day``; ``level``: ``"sizes"``, ``"list"`` (also the
-    sha256 of the day's list) or ``"all"`` (of every file). ``hashes`` caches the sha256 of
-    month files, which the days of a month share.
+    """The one check of an archive entry: a published day's (``kind="day"``) or a replay's of
+    the backfill (``"replay"``): a directory of files and the ``manifest.json`` that lists them.
 
-    With ``sums`` (the tree's :class:`whr.publish.checksums.Checksums`), the manifest must also
-    match the checksum recorded for it (as ``recorded_as``, when the entry is checked where it
-    was moved aside); ``newest``: the day is the newest of its list (its fix is not to drop it).
+    The manifest must be as ``expected`` records it (the ledger's record of it, or
+    ``checksums.json``'s in a tree written before the ledger; None: no record), read, and name
+    the entry's kind, day and list; every file it lists must be there, a plain name, with its
+    size and (``level``: ``"sizes"``, ``"list"`` for the day's list only, ``"all"``) sha256,
+    and so must the month's file that holds a day's list (``list_in``). A replay holds exactly
+    its tables. ``hashes`` caches sha256 (month files are shared by the days of a month).
     """
     file = path / "manifest.json"
-    where = recorded_as if recorded_as is not None else file
-    versions = sums.recorded(where) if sums is not None else None
     held = (
-        f" (its sha256 is {versions[-1]['sha256']}, recorded in {sums.path})"
-        if sums and versions
+        f" (its sha256 is {expected.versions[-1]['sha256']}, recorded in {expected.holder})"
+        if expected is not None and expected.versions
         else ""
     )
 
@@ -214,36 +201,46 @@ def check_day(
         return Damaged(day, path, problem, fix, manifest, list_ok)
 
     def bad_manifest(problem: str) -> Damaged:
-        return damaged(problem, None, False, _fix(path, restore="it", known=held, newest=newest))
+        return damaged(problem, None, False, _fix(path, restore="it", known=held, kind=kind))
 
     try:
         data = read_bytes(file)
     except FileNotFoundError:
-        return bad_manifest(f"{file}: the manifest is missing")
+        gone = "the entry is missing" if not is_dir(path) else "the manifest is missing"
+        recorded = f", which {expected.holder} records" if expected and expected.versions else ""
+        return bad_manifest(f"{file}: {gone}{recorded}")
     except OSError as exc:
         return bad_manifest(f"{file}: the manifest does not read ({exc})")
-    if sums is not None and versions is not None:
-        wrong = sums.check_bytes(where, data)
-        if wrong is not None:
-            return bad_manifest(changed(file, wrong))
+    wrong = expected.of(data) if expected is not None else None
+    if wrong is not None and wrong != "pending":
+        return bad_manifest(changed(file, wrong))
     manifest = _manifest(data)
     if isinstance(manifest, str):
         return bad_manifest(f"{file}: {manifest}")
     named = manifest["list"] if isinstance(manifest.get("list"), dict) else {}
-    expected = {"category": channel.category, "variant": channel.variant} if channel else None
-    if manifest.get("as_of") != day.isoformat() or (
-        expected is not None and dict(named) != expected
+    meant = {"category": channel.category, "variant": channel.variant} if channel else None
+    what = "replay" if kind == "replay" else "day"
+    if (
+        manifest.get("as_of") != day.isoformat()
+        or (meant is not None and dict(named) != meant)
+        or (manifest.get("kind") == "replay") != (kind == "replay")
     ):
         return bad_manifest(
-            f"{file} is the manifest of {named.get('category')} {manifest.get('as_of')}, not of "
-            "this day"
+            f"{file} is the manifest of {named.get('category')} {manifest.get('as_of')}"
+            f"{' (a replay)' if manifest.get('kind') == 'replay' else ''}, not of this {what}"
         )
     listed: dict[str, tuple[Path, dict[str, Any]]] = {}
     for name, info in manifest["files"].items():
         if not _PLAIN.fullmatch(name) or not isinstance(info, dict):
             return bad_manifest(f"{file} lists a bad file name {name!r}")
+        if kind == "replay" and name not in REPLAY_FILES:
+            return bad_manifest(f"{file} lists {name!r}, not a table of a replay")
         listed[name] = (path / name, info)
-    into = manifest.get("list_in")
+    if kind == "replay":
+        missing = sorted(set(REPLAY_FILES) - set(listed))
+        if missing:
+            return bad_manifest(f"{file} lists no {', '.join(missing)}")
+    into = manifest.get("list_in") if kind == "day" else None
     month = None if into is None else _month_path(into, day)
     if into is not None:
         if month is None:
@@ -251,7 +248,7 @@ def check_day(
             return bad_manifest(f"{file} names no file of its month for the day's list ({given!r})")
         listed[month] = (Path(os.path.normpath(path / month)), into)
     list_name = "ratings.parquet" if "ratings.parquet" in manifest["files"] else month
-    if list_name is None:
+    if list_name is None and kind == "day":
         return bad_manifest(f"{file} names no file that holds the day's list")
     problems: list[str] = []
     list_ok = True
@@ -267,19 +264,21 @@ def check_day(
         if wrong is not None:
             problems.append(f"{found} {wrong}")
             list_ok = list_ok and not is_list
+    if kind == "replay":
+        extra = sorted(p.name for p in path.iterdir() if p.name not in [*listed, "manifest.json"])
+        if extra:
+            problems.append(f"{path} holds files its manifest does not list ({', '.join(extra)})")
     if problems:
-        if list_name == month and not list_ok:
+        if month is not None and list_name == month and not list_ok:
             at = into.get("sha256") if isinstance(into, dict) else None
-            fix = _fix(
-                path, restore=str(listed[month][0]), known=f" (its sha256 is {at})", newest=newest
-            )
+            fix = _fix(path, restore=str(listed[month][0]), known=f" (its sha256 is {at})")
         else:
             one = len(problems) == 1
             fix = _fix(
                 path,
                 restore="it" if one else "them",
                 known=" (the manifest records the sha256 of each)",
-                newest=newest,
+                kind=kind,
             )
         return damaged("; ".join(problems), manifest, list_ok, fix)
     return Entry(
@@ -288,6 +287,7 @@ def check_day(
         path,
         manifest,
         bytes_sha256(data),
+        pending=wrong == "pending",
     )
 
 
@@ -309,9 +309,10 @@ def check_entry(entry: Path, *, checksums: bool = False) -> Entry | str:
     its size (and, with ``checksums``, its sha256), and so is the month file it names for its
     list.
     """
-    found = check_day(
-        entry, dt.date.fromisoformat(entry.name), None, "all" if checksums else "sizes", {}
-    )
+    found = check(
+        entry, dt.date.fromisoformat(entry.name), None, None, {},
+        level="all" if checksums else "sizes",
+    )  # fmt: skip
     return found if isinstance(found, Entry) else found.what
 
 

@@ -17,6 +17,7 @@ from whr.publish.checksums import Checksums
 from whr.publish.datapackage import descriptor
 from whr.publish.files import json_text, read_bytes, write_if_changed
 from whr.publish.layout import Channel, Layout
+from whr.publish.ledger import Records
 from whr.tables import FORMAT_VERSION
 
 
@@ -102,7 +103,7 @@ INDEX_FILES = ("published.json", "datapackage.json", "archive.html", "index.html
 def write_index(
     layout: Layout,
     scans: dict[Channel, Scan] | None = None,
-    sums: Checksums | None = None,
+    records: Records | None = None,
     hashes: dict[Path, Any] | None = None,
 ) -> list[str]:
     """Rewrite ``published.json``, ``datapackage.json``, ``archive.html`` and the root
@@ -111,13 +112,20 @@ def write_index(
     every run. Returns the line that says which files were recorded for the first time."""
     from whr.publish.site.archive import archive_page, redirect_page
 
-    sums = Checksums.read(layout.out) if sums is None else sums
+    records = Records.read(layout.out) if records is None else records
+    sums = records.sums
     hashes = {} if hashes is None else hashes
     found = {
-        c: (scans or {}).get(c) or scan(layout, c, hashes=hashes, sums=sums)
+        c: (scans or {}).get(c) or scan(layout, c, hashes=hashes, records=records)
         for c in layout.channels()
     }
     value = index(layout, found)
+    if records.authority:
+        value["ledger"] = {
+            "path": records.ledger.key(records.ledger.path),
+            "lines": len(records.ledger.raw),
+            "head": records.ledger.head,
+        }
     lists = [
         (channel, checked.good[-1] if checked.good else None, listed["latest"])
         for (channel, checked), listed in zip(found.items(), value["lists"], strict=True)
@@ -136,10 +144,15 @@ def write_index(
     sums.expect(files)
     for path, data in files.items():
         write_if_changed(path, data)
-    days = [e.path for checked in found.values() for e in checked.good]
-    added = sums.settle(
-        [p / n for p in days for n in ("manifest.json", "index.html")] + list(files), hashes
-    )
+    good = [e.path for checked in found.values() for e in checked.good]
+    if records.authority:  # the manifests are the ledger's; checksums.json keeps the views
+        held = good + [d.path for checked in found.values() for d in checked.damaged]
+        keep = [p / "index.html" for p in held] + list(files) + [records.ledger.path]
+        added = sums.settle([p / "index.html" for p in good] + list(files), hashes, keep=keep)
+    else:
+        added = sums.settle(
+            [p / n for p in good for n in ("manifest.json", "index.html")] + list(files), hashes
+        )
     if not added:
         return []
     shown = ", ".join(added[:3]) + (f" and {len(added) - 3} more" if len(added) > 3 else "")
@@ -147,8 +160,8 @@ def write_index(
         line(
             RECORDED,
             f"the checksums of {len(added)} file{'s' if len(added) > 1 else ''} that {sums.path} "
-            f"did not hold, as they are ({shown}): an archive written before it, or days "
-            "copied in; from now on every change to them is found",
+            f"did not hold, as they are ({shown}): written before it kept them; from now on "
+            "every change to them is found",
         )
     ]
 

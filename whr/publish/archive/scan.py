@@ -5,16 +5,18 @@ See :mod:`whr.publish.archive`.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from whr.publish.archive.entry import REPAIRED, Damaged, Entry, check_day, line
+from whr.publish.archive.entry import REPAIRED, Damaged, Entry, check, line
 from whr.publish.checksums import Checksums
 from whr.publish.files import is_dir, kind, link_target, read_bytes
 from whr.publish.layout import DAY, Channel, Layout, real_dir
+from whr.publish.ledger import NAME, Records
 
 
 @dataclass
@@ -23,6 +25,18 @@ class Scan:
 
     good: list[Entry]
     damaged: list[Damaged]
+    foreign: list[Path] = field(default_factory=list)
+    """The days in the tree that the ledger does not hold: never shown, linked or used."""
+
+    @property
+    def pending(self) -> bool:
+        """True when a change the ledger records is not yet done (a killed run's)."""
+        return any(e.pending for e in self.good)
+
+    def shown(self, today: dt.date) -> list[Entry]:
+        """The days a site may show: those that check, up to tomorrow (a list dated later was
+        made by a clock that was wrong, and is never shown)."""
+        return [e for e in self.good if e.day <= today + dt.timedelta(days=1)]
 
 
 def scan(
@@ -30,28 +44,32 @@ def scan(
     channel: Channel,
     *,
     hashes: dict[Path, Any] | None = None,
-    sums: Checksums | None = None,
+    records: Records | None = None,
 ) -> Scan:
-    """Check every entry of ``channel``: complete entries (oldest first) and damaged ones.
+    """Check every published day of ``channel`` (:func:`whr.publish.archive.entry.check`):
+    complete entries, oldest first, damaged ones, and the days the ledger does not hold.
 
-    Every file every manifest lists (a day's list, the December 31 tables, the month files) is
-    checked against its sha256, and every manifest against the checksum ``checksums.json``
-    records for it (``sums``: the tree's record, read when not given). ``hashes`` (see
-    :func:`cached_sha256`) spares a run hashing a file twice.
+    The days are those the ledger holds (``records``: the tree's, read when not given), each
+    manifest checked against it; in a tree written before the ledger, those in the tree, each
+    manifest checked against ``checksums.json``. Every file every manifest lists (a day's list,
+    the December 31 tables, the month files) is checked against its sha256. ``hashes`` (see
+    :func:`whr.publish.checksums.cached_sha256`) spares a run hashing a file twice.
     """
-    days = layout.days(channel)
     hashes = {} if hashes is None else hashes
-    sums = Checksums.read(layout.out) if sums is None else sums
+    records = Records.read(layout.out) if records is None else records
+    in_tree = layout.days(channel)
+    days = records.ledger.days(layout, channel) if records.authority else in_tree
     good: list[Entry] = []
     damaged: list[Damaged] = []
     for day in days:
         path = layout.day(channel, day)
-        found = check_day(path, day, channel, "all", hashes, sums, newest=day == days[-1])
+        found = check(path, day, channel, records.expected(path / "manifest.json"), hashes)
         if isinstance(found, Entry):
             good.append(found)
         else:
             damaged.append(found)
-    return Scan(good, damaged)
+    held = set(days)
+    return Scan(good, damaged, [layout.day(channel, d) for d in in_tree if d not in held])
 
 
 def read_pointer(layout: Layout, channel: Channel) -> dict[str, Any] | None:
@@ -92,6 +110,7 @@ def check_tree(layout: Layout) -> list[str]:
     for name in ("index.html", "published.json", "datapackage.json", "archive.html"):
         unplant(layout.out / name)
     unplant(Checksums(layout.out).path)
+    unplant(layout.out / "archive" / NAME)
     for channel in layout.channels():  # raises TreeError for a link above the entries
         if channel.variant is not None:  # the directories above a variant's site
             real_dir(layout.out / "variants")
