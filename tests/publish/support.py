@@ -196,8 +196,8 @@ def backfill(
     the time and the record's rows) as ``rif-rating backfill`` of ``day`` does, with the
     parameters of the test publishes (or ``parameters``); its directory."""
     from whr.lists import at_the_time, record
-    from whr.publish.layout import Channel
     from whr.publish.backfill import write_replay
+    from whr.publish.layout import Channel
 
     line = at_the_time.timeline(given.selection.rated, given.selection.tournaments)
     lists = record.Recorder(line, through=until)

@@ -54,6 +54,8 @@ def kind_of(out: Path, path: Path) -> str:
         return rel
     if rel == "archive/checksums.json":
         return "checksums.json"
+    if rel == "archive/ledger.jsonl":
+        return "ledger.jsonl"
     if "/months/" in rel:
         return "month file"
     if path.name == "manifest.json":

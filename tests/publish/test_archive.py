@@ -18,7 +18,7 @@ import support
 
 from whr.digest import file_sha256
 from whr.publish import TreeError, hold, recover, verify
-from whr.publish.archive import check_entry, read_list
+from whr.publish.archive import StateError, check_entry, read_list
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "data" / "sample"
@@ -132,8 +132,8 @@ def test_a_lost_manifest_is_restored_from_its_month_and_no_row_is_dropped(tree, 
     # the repair before the next list (whr.publish.previous) restores it from its month;
     # republishing another day of the month rewrites its file: the lost day's rows stay
     said = recover(tree)
-    restored = f"damaged: {lost}: the manifest is missing; restored it from the copy kept in"
-    assert any(x.startswith(restored) for x in said), said
+    restored = f"damaged: {lost}: the manifest is missing, which {tree}/archive/ledger.jsonl"
+    assert any(x.startswith(restored) and "; restored it from the copy kept in" in x for x in said)
     support.publish_inputs(tree, other, DECEMBER[1], run_fields={"force": "test"})
     restored = json.loads(lost.read_bytes())
     # the very manifest, from the copy in the month's file; now in the month's new version
@@ -170,9 +170,12 @@ def test_damage_that_cannot_be_repaired_is_reported_and_nothing_is_deleted(tree,
     assert any("not compacted" in x for x in said), said
     assert DECEMBER[0].isoformat() not in index(tree) and advertised_checksums_match(tree)
     assert any("manifest.json" in x and "--force REASON" in x for x in damaged(tree))
-    # republishing another day of the month leaves the month's file alone
-    support.publish_inputs(tree, other, DECEMBER[1], run_fields={"force": "test"})
+    # republishing another day of the month, whose record holds what the damaged day's list
+    # said, would lose those rows: refused, even with --force, and the month's file is left
+    with pytest.raises(StateError, match=r"would lose \d+ of its \d+ rows of the record"):
+        support.publish_inputs(tree, other, DECEMBER[1], run_fields={"force": "test"})
     assert file_sha256(month) == archived[month.relative_to(tree / "archive").as_posix()]
+    assert without_record(files(tree / "archive")) == without_record(archived)
     assert advertised_checksums_match(tree)
 
 

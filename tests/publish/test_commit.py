@@ -22,8 +22,8 @@ import support
 import whr
 from whr.digest import file_sha256
 from whr.params import FitParams
-from whr.publish import GateError, LockedError, hold, recover
-from whr.publish.archive import check_entry, read_list
+from whr.publish import GateError, LockedError, hold, recover, verify
+from whr.publish.archive import StateError, check_entry, read_list
 from whr.rules import default_directory, load_config
 from whr.run import RunError
 
@@ -238,13 +238,17 @@ def test_damaged_state_is_named_and_repaired(plain, tmp_path):
     later = support.publish_inputs(tmp_path, plain, D + dt.timedelta(days=1))
     assert later.previous is None
     assert any("ratings.parquet" in x and "--force REASON" in x for x in later.repaired)
-    # a truncated manifest of the same day: named; the day is republished over it
+    # a truncated manifest of the same day: named; the day is left for the operator, and is
+    # republished over the damage only with --force
     manifest = support.entry_of(tmp_path, later.day) / "manifest.json"
     manifest.write_text(manifest.read_text(encoding="utf-8")[:50], encoding="utf-8")
     said = recover(tmp_path)
     truncated = f"damaged: {manifest} has 50 bytes, not the "  # its recorded size
     assert any(x.startswith(truncated) and "changed after the run wrote it" in x for x in said)
-    again = support.publish_inputs(tmp_path, plain, later.day)
+    with pytest.raises(StateError, match="published and damaged: .* --force REASON"):
+        support.publish_inputs(tmp_path, plain, later.day)
+    assert manifest.read_text(encoding="utf-8") != "" and len(manifest.read_bytes()) == 50
+    again = support.publish_inputs(tmp_path, plain, later.day, run_fields={"force": "restore"})
     assert check_entry(again.entry, checksums=True).day == later.day
     assert pointer(tmp_path)["date"] == later.day.isoformat()
 
@@ -298,7 +302,8 @@ def clean(plain, tmp_path_factory) -> Path:
 
 def comparable(out: Path) -> dict[str, str]:
     """Every file's checksum, but for those that record when or what was repaired."""
-    volatile = ("manifest.json", "latest.json", "published.json", "about.html", "checksums.json")
+    volatile = ("manifest.json", "latest.json", "published.json", "about.html", "checksums.json",
+                "ledger.jsonl")  # fmt: skip
     return {k: v for k, v in files(out).items() if not k.endswith(volatile) and k != ".lock"}
 
 
@@ -330,7 +335,7 @@ def test_a_run_killed_at_any_step_is_repaired_by_the_next_run(plain, clean, tmp_
     support.publish_inputs(tmp_path, plain)  # the next ordinary run
     assert leftovers(tmp_path) == []
     assert comparable(tmp_path) == comparable(clean)
-    assert pointer(tmp_path)["date"] == D.isoformat()
+    assert pointer(tmp_path)["date"] == D.isoformat() and verify(tmp_path).ok
     assert check_entry(support.entry_of(tmp_path), checksums=True).day == D
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -100,11 +101,12 @@ def _forged(path: Path, out: Path, history: support.Inputs) -> str:
 
 
 def _foreign_list(path: Path, out: Path, history: support.Inputs) -> str:
-    """The replay's manifest says gomoku: a replay of another list, moved into renju's."""
-    manifest = json.loads((path / "manifest.json").read_text())
-    manifest["list"]["category"] = "gomoku"
-    (path / "manifest.json").write_text(json.dumps(manifest))
-    return "replay of another list"
+    """The replay of another list (gomoku's, as rif-rating backfill wrote it into this tree),
+    moved into renju's: the ledger holds it where it was written, not here."""
+    written = support.backfill(out, history, FIRST, FIRST, category="gomoku")
+    shutil.rmtree(path)
+    os.rename(written, path)
+    return "it was changed after the run wrote it"
 
 
 def _foreign_tree(path: Path, out: Path, history: support.Inputs) -> str:
@@ -118,12 +120,12 @@ def _foreign_tree(path: Path, out: Path, history: support.Inputs) -> str:
     written = support.backfill(other, shifted, FIRST, FIRST)
     shutil.rmtree(path)
     shutil.copytree(written, path)
-    return "written into another published tree"
+    return "it was changed after the run wrote it"
 
 
 def _edited_manifest(path: Path, out: Path, history: support.Inputs) -> str:
-    """The manifest edited where no other check looks (its creation time): the record of
-    checksums, which the backfill wrote as it wrote the manifest, catches it."""
+    """The manifest edited where no other check looks (its creation time): the ledger, which
+    recorded the manifest as the backfill wrote it, catches it."""
     file = path / "manifest.json"
     file.write_text(file.read_text().replace('"created": "2', '"created": "1'))
     return "does not match the checksum recorded in"
@@ -159,8 +161,9 @@ def test_a_bad_replay_is_caught_by_the_run_and_by_verify_and_never_used(
     shutil.copytree(tree, out, symlinks=True)
     said = spoil(_replay(out), out, history)
     found = check(Layout(out), RENJU, whr.publish.archive.scan(Layout(out), RENJU).good)
-    assert found.good == [] and len(found.bad) == 1 and said in found.bad[0], found.bad
-    assert "not used" in found.bad[0] and "delete" in found.bad[0]
+    (line,) = found.bad + found.foreign
+    assert found.good == [] and said in line, line
+    assert "not used" in line and "delete" in line
 
     published = _publish(out, history, NEXT)
     assert any(said in w for w in published.warnings), published.warnings
@@ -180,4 +183,22 @@ def test_a_bad_replay_is_caught_by_the_run_and_by_verify_and_never_used(
     assert any(said in w for w in manifest["warnings"])
 
     verified = whr.publish.verify(out)
-    assert not verified.ok and any(said in d for d in verified.damaged), verified.damaged
+    reported = verified.damaged + verified.foreign
+    assert not verified.ok and any(said in d for d in reported), reported
+
+
+def test_a_replay_the_ledger_does_not_hold_is_foreign_and_never_used(
+    tree: Path, tmp_path: Path
+) -> None:
+    """A replay copied in beside the one the backfill wrote, under a day the ledger never
+    held: named as foreign by the run and by --verify (exit 1), never used, never removed."""
+    out = tmp_path / "out"
+    shutil.copytree(tree, out, symlinks=True)
+    planted = _replay(out).parent / (FIRST - dt.timedelta(days=1)).isoformat()
+    shutil.copytree(_replay(out), planted)
+    found = check(Layout(out), RENJU, whr.publish.archive.scan(Layout(out), RENJU).good)
+    assert [r.path for r in found.good] == [_replay(out)] and found.bad == []
+    (line,) = found.foreign
+    assert line.startswith(f"{planted} is a replay the ledger does not hold: rif-rating backfill")
+    verified = whr.publish.verify(out)
+    assert not verified.ok and verified.foreign == (line,) and planted.is_dir()

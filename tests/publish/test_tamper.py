@@ -9,6 +9,7 @@ import datetime as dt
 import json
 import re
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -16,15 +17,16 @@ import support
 import tamper
 
 from whr.digest import file_sha256
-from whr.publish import recover, verify
+from whr.publish import LedgerError, recover, verify
 from whr.publish.checksums import Checksums
 
 DAYS = tamper.DAYS
 KINDS = {
     "manifest", "day page", "month file", "table of December 31", "table of the newest day",
-    "checksums.json", "published.json", "datapackage.json", "archive.html", "index.html",
+    "checksums.json", "ledger.jsonl", "published.json", "datapackage.json", "archive.html",
+    "index.html",
 }  # fmt: skip
-LINE = re.compile(r"^(repaired|damaged|kept|ignored|recorded): ")
+LINE = re.compile(r"^(repaired|damaged|foreign|kept|ignored|recorded): ")
 
 
 @pytest.fixture(scope="module")
@@ -97,11 +99,13 @@ def test_a_same_size_edit_of_a_manifest_is_reported_and_never_advertised(tree, p
     manifest.write_text(edited, encoding="utf-8")
     said = recover(tree)
     (line,) = [x for x in damaged(said) if str(manifest) in x]
-    ledger = tree / "archive" / "checksums.json"
-    assert line.startswith(
-        f"damaged: {manifest} does not match the checksum recorded in {ledger}: it was changed "
-        "after the run wrote it; restore it from a copy of the published tree (its sha256 is "
-    )
+    ledger = tree / "archive" / "ledger.jsonl"
+    assert re.match(
+        rf"damaged: {re.escape(str(manifest))} does not match the checksum recorded in "
+        rf"{re.escape(str(ledger))} \(line \d+\): it was changed after the run wrote it; "
+        r"restore it from a copy of the published tree \(its sha256 is ",
+        line,
+    ), line
     assert f"republish the day (--as-of {day} --force REASON" in line
     assert day.isoformat() not in index(tree) and tamper.advertised_wrongly(tree) == []
     found = verify(tree)
@@ -127,11 +131,13 @@ def test_an_edited_manifest_of_a_closed_month_is_restored_from_its_copy(tree):
     manifest.write_bytes(original.replace(named.encode(), other.encode()))
     said = recover(tree)
     (line,) = damaged(said)
-    ledger = tree / "archive" / "checksums.json"
-    assert line == (
-        f"damaged: {manifest} does not match the checksum recorded in {ledger}: it was changed "
-        f"after the run wrote it; restored it from the copy kept in {month}"
-    )
+    ledger = tree / "archive" / "ledger.jsonl"
+    assert re.fullmatch(
+        rf"damaged: {re.escape(str(manifest))} does not match the checksum recorded in "
+        rf"{re.escape(str(ledger))} \(line \d+\): it was changed after the run wrote it; "
+        rf"restored it from the copy kept in {re.escape(str(month))}",
+        line,
+    ), line
     assert "month's file from a copy" not in " ".join(said)  # it never existed: not that
     assert manifest.read_bytes() == original and day.isoformat() in index(tree)
     assert not any(x.startswith("repaired: ") for x in said), said
@@ -185,31 +191,91 @@ def test_a_replay_that_is_a_link_is_said_to_be_ignored(tree, tmp_path):
     assert found.ok and found.said == tuple(said)
 
 
-def test_a_tree_without_checksums_is_recorded_as_it_is_and_checked_from_then_on(tree):
-    ledger = tree / "archive" / "checksums.json"
-    ledger.unlink()  # as a tree written before it
+def _before_the_ledger(tree: Path) -> None:
+    """Make ``tree`` a tree as written before the ledger: no ledger, no ``checksums.json``, and
+    no manifest that says it is recorded in a ledger."""
+    (tree / "archive" / "ledger.jsonl").unlink()
+    (tree / "archive" / "checksums.json").unlink()
+    for manifest in (tree / "archive" / "renju").glob("20*/manifest.json"):
+        value = json.loads(manifest.read_text(encoding="utf-8"))
+        del value["ledger"]
+        manifest.write_text(json.dumps(value, indent=2), encoding="utf-8")
+
+
+def test_a_tree_written_before_the_ledger_is_adopted_once_and_checked_from_then_on(tree):
+    _before_the_ledger(tree)
+    found = verify(tree)  # --verify does not begin it; it says the next run does
+    assert found.ok and any("no ledger yet" in x for x in found.said), found.said
     said = recover(tree)
-    (line,) = said
     days = len(list((tree / "archive" / "renju").glob("20*")))
-    assert line.startswith(f"recorded: the checksums of {2 * days} files that {ledger} did not ")
-    assert verify(tree).ok
+    (began,) = [x for x in said if x.startswith("recorded: the ledger began")]
+    assert f"the {days} days and 0 replays of this tree" in began
+    assert not damaged(said) and verify(tree).ok and recover(tree) == []
+    lines = (tree / "archive" / "ledger.jsonl").read_text(encoding="utf-8").splitlines()
+    assert [json.loads(x)["op"] for x in lines] == ["adopt"]
     page = entry(tree, DAYS[1]) / "index.html"
     tamper.flip(page, "last")
     (line,) = damaged(recover(tree))
-    assert line.startswith(f"damaged: {page} does not match the checksum recorded in {ledger}")
+    sums = tree / "archive" / "checksums.json"
+    assert line.startswith(f"damaged: {page} does not match the checksum recorded in {sums}")
     assert line.endswith("written again from the day's manifest and list")
     assert Checksums.read(tree).check(page, {}) is None
 
 
-def test_a_killed_rewrite_is_never_taken_for_tampering(tree):
-    """A run records the version it is about to write beside the old one: killed before it
-    writes, or after, the next run finds nothing wrong and keeps only the version there."""
+@pytest.mark.parametrize("edit", [False, True])
+def test_removing_checksums_json_is_damage_and_launders_no_edit(tree, edit):
+    sums = tree / "archive" / "checksums.json"
+    sums.unlink()
     manifest = entry(tree, DAYS[-1]) / "manifest.json"
-    sums = Checksums.read(tree)
-    old = manifest.read_bytes()
-    new = old.replace(b'"format"', b'"format" ', 1)
-    sums.expect({manifest: new})  # killed here: the old version is there
-    assert len(Checksums.read(tree).recorded(manifest) or []) == 2
-    assert recover(tree) == [] and Checksums.read(tree).recorded(manifest) == [
-        {"sha256": file_sha256(manifest), "bytes": len(old)}
-    ]
+    if edit:  # the manifest edit the record of checksums used to hide
+        manifest.write_bytes(manifest.read_bytes().replace(b'"listed": ', b'"listed":  ', 1))
+    found = verify(tree)
+    assert not found.ok and any(f"{sums} is missing" in x for x in found.damaged)
+    for _ in range(2):  # the edit is found every time: the manifests are the ledger's
+        named = [x for x in found.damaged if str(manifest) in x]
+        assert bool(named) == edit and all("ledger.jsonl" in x for x in named)
+        assert (DAYS[-1].isoformat() in index(tree)) != edit
+        found = verify(tree)
+    assert found.ok != edit
+
+
+def test_removing_the_ledger_is_damage_and_stops_publishing(tree, plain):
+    ledger = tree / "archive" / "ledger.jsonl"
+    ledger.unlink()
+    found = verify(tree)
+    assert not found.ok and any(f"{ledger} is missing" in x for x in found.damaged)
+    with pytest.raises(LedgerError, match="is missing.*restore it from a copy"):
+        support.publish_inputs(tree, plain, tamper.NEXT + dt.timedelta(days=1))
+    assert not entry(tree, tamper.NEXT + dt.timedelta(days=1)).exists()
+    (tree / "archive" / "checksums.json").unlink()  # both: the manifests still say there was one
+    assert any(f"{ledger} is missing" in x for x in verify(tree).damaged)
+    assert not ledger.exists()  # never begun again over the loss
+
+
+class _Killed(BaseException):
+    pass
+
+
+def test_a_killed_compaction_is_finished_never_recorded_twice(tree, plain, monkeypatch):
+    """A run records each change in the ledger before it makes it: killed after recording the
+    trim of the day before, the next run finishes it without a second line, and nothing is
+    found wrong."""
+    compact = sys.modules["whr.publish.archive.compact"]
+
+    def killed(path: Path, data: bytes) -> None:
+        raise _Killed(path)
+
+    monkeypatch.setattr(compact, "write_bytes", killed)
+    day = tamper.NEXT + dt.timedelta(days=1)
+    with pytest.raises(_Killed):
+        support.publish_inputs(tree, plain, day)
+    monkeypatch.undo()
+    ledger = tree / "archive" / "ledger.jsonl"
+    lines = [json.loads(x) for x in ledger.read_text(encoding="utf-8").splitlines()]
+    assert lines[-1]["op"] == "trim" and lines[-1]["day"] == tamper.NEXT.isoformat()
+    assert (entry(tree, tamper.NEXT) / "history.parquet").exists()  # not trimmed yet
+    said = recover(tree)
+    assert not damaged(said), said
+    assert not (entry(tree, tamper.NEXT) / "history.parquet").exists()
+    after = [json.loads(x) for x in ledger.read_text(encoding="utf-8").splitlines()]
+    assert after == lines and verify(tree).ok

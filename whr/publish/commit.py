@@ -213,44 +213,40 @@ def _built_against(published: list[Entry], snapshot: Snapshot) -> Entry | None:
 
 
 KEPT_ROWS = {
-    "changes_at_the_time": "changes at the time (tournament_changes.parquet)",
+    "changes_at_the_time": "changes at the time that earlier lists gave (tournament_changes.parquet)",
     "of_this_list": "changes at the time of the tournaments this list first rated",
-    "record": "rows of the record (record.parquet)",
+    "record": "rows of the record of earlier lists (record.parquet)",
 }
-"""What a day keeps of what earlier lists published, counted in its manifest (``kept``): a
+"""What a day keeps of what the lists published, counted in its manifest (``kept``): a
 republish of the day never keeps less (:func:`_loses`)."""
 
 
 def kept(snapshot: Snapshot) -> dict[str, int]:
     """How much of what the lists published the snapshot keeps (:data:`KEPT_ROWS`)."""
-    changes = snapshot.tables.tournament_changes
-    first = changes["first_list_date"]
+    day = snapshot.as_of
+    first = snapshot.tables.tournament_changes["first_list_date"]
     return {
-        "changes_at_the_time": len(changes),
-        "of_this_list": int(sum(d == snapshot.as_of for d in first)),
-        "record": len(snapshot.tables.record),
+        "changes_at_the_time": int(sum(d < day for d in first)),
+        "of_this_list": int(sum(d == day for d in first)),
+        "record": int(sum(d < day for d in snapshot.tables.record["list_date"])),
     }
 
 
 def _held(manifest: dict[str, Any]) -> dict[str, int]:
-    """What a published day's manifest says it kept (:data:`KEPT_ROWS`): its ``kept``, or the
-    rows of those tables while it lists them (a day published before ``kept``)."""
+    """What a published day's manifest says it kept (:data:`KEPT_ROWS`; nothing for a day
+    published before ``kept`` was counted)."""
     recorded = manifest.get("kept")
-    if isinstance(recorded, dict):
-        return {k: int(v) for k, v in recorded.items() if k in KEPT_ROWS and isinstance(v, int)}
-    files = manifest.get("files") or {}
-    table = {"changes_at_the_time": "tournament_changes.parquet", "record": "record.parquet"}
-    return {
-        k: int(files[name]["rows"])
-        for k, name in table.items()
-        if isinstance(files.get(name), dict) and isinstance(files[name].get("rows"), int)
-    }
+    if not isinstance(recorded, dict):
+        return {}
+    return {k: v for k, v in recorded.items() if k in KEPT_ROWS and isinstance(v, int)}
 
 
 def _loses(snapshot: Snapshot, old: Entry | Damaged | None, force: str | None) -> None:
     """Refuse to replace a published day that is damaged without ``--force`` (the damage is the
-    operator's to look at), and to replace any day with a list that keeps less of what the
-    lists published than the day did, forced or not (:data:`KEPT_ROWS`)."""
+    operator's to look at); and, forced or not, to replace a day with a list that keeps fewer
+    of the earlier lists' changes at the time or record rows than the day did, or that drops
+    the changes at the time of the tournaments the day first rated because the list it is
+    measured from no longer holds what they are computed from (:data:`KEPT_ROWS`)."""
     day = snapshot.as_of
     if isinstance(old, Damaged) and force is None:
         raise StateError(
@@ -258,18 +254,22 @@ def _loses(snapshot: Snapshot, old: Entry | Damaged | None, force: str | None) -
             "does not publish a damaged day again over the damage; restore it as said, or "
             "republish it with --force REASON"
         )
-    manifest = old.manifest if old is not None else None
-    if manifest is None:
-        return
-    was, now = _held(manifest), kept(snapshot)
-    lost = [f"{was[k] - now[k]:,} of its {was[k]:,} {KEPT_ROWS[k]}" for k in was if now[k] < was[k]]
+    was = _held(old.manifest) if old is not None and old.manifest is not None else {}
+    now = kept(snapshot)
+    before = snapshot.previous
+    rebuilds = before is not None and before.history is not None and before.games is not None
+    lost = [
+        f"{was[k] - now[k]:,} of its {was[k]:,} {KEPT_ROWS[k]}"
+        for k in was
+        if now[k] < was[k] and (k != "of_this_list" or not rebuilds)
+    ]
     if lost:
         raise StateError(
             f"refused to publish the {snapshot.category} list of {day} again: it would lose "
-            f"{'; '.join(lost)}, which the published day holds (the list it is measured from "
-            "no longer holds what they were computed from). Nothing was published; restore the "
-            "day from a copy of the published tree if it is damaged, or run rif-rating backfill "
-            "first so that the lists' changes at the time are rebuilt"
+            f"{'; '.join(lost)}, which the published day holds. Nothing was published; restore "
+            "the day from a copy of the published tree if it is damaged (docs/operations.md, "
+            "The ledger), or run rif-rating backfill first so that the changes at the time are "
+            "rebuilt"
         )
 
 
