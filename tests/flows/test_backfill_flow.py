@@ -185,9 +185,9 @@ def test_the_flow_writes_the_replay_of_each_list(
     import pyarrow.parquet as pq
 
     from whr.lists import at_the_time, record
+    from whr.publish.backfill import read_replay
     from whr.publish.files import sha256
     from whr.publish.layout import Channel, Layout
-    from whr.publish.backfill import read_replay
     from whr.publish.replay import check
     from whr.tables import RECORD, TOURNAMENT_CHANGES
 
@@ -235,8 +235,8 @@ def test_the_command_stops_at_the_day_it_is_told(
     the archive's)."""
     from prefect.settings import PREFECT_API_URL
 
-    from whr.publish.layout import Channel
     from whr.publish.backfill import read_replay
+    from whr.publish.layout import Channel
 
     whole, said = read_replay(in_process[0], Channel("renju"), D)
     until = sorted(whole["first_list_date"].unique())[len(whole) // 20]
@@ -264,8 +264,8 @@ def test_on_a_local_cluster_of_two_workers_the_table_is_the_same(
     cold fit at its start; the table equals the one-process one to the fits' tolerance."""
     from flows import backfill
     from flows.runners import parse_dask
-    from whr.publish.layout import Channel
     from whr.publish.backfill import read_replay
+    from whr.publish.layout import Channel
 
     job = Backfill(sources=(str(database),), out=tmp_path, as_of=D, categories=("renju",))
     with environ_kept():
@@ -292,8 +292,8 @@ def test_the_replay_is_never_written_through_a_link(tmp_path: Path) -> None:
     where it points); what a killed write left is removed; a replay written again replaces
     the old one whole; the tree still verifies."""
     import whr.publish
-    from whr.publish.layout import Channel, TreeError
     from whr.publish.backfill import read_replay, write_replay
+    from whr.publish.layout import Channel, TreeError
     from whr.tables import RECORD, TOURNAMENT_CHANGES, empty
 
     def write(channel: Channel, parameters: dict[str, object]) -> Path:
