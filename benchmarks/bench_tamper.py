@@ -10,7 +10,16 @@ A flip is caught when a ``damaged:`` line names the file (``--verify`` also exit
 ``published.json`` then advertises only files that match their checksums. Prints the files
 flipped, caught and missed, by kind of file and by check, and the time.
 
+With ``--damage``, instead: every kind of damage the ledger is the authority against (a day
+removed from the open month, from a closed month, the newest; every day of a month; a replay;
+``checksums.json`` or the ledger, alone and with a manifest edited; a day planted in the past,
+for tomorrow, far in the future), each on a fresh copy of a tree with a replay and four days,
+checked by ``rif-rating --verify`` and then the next run; prints, for each, whether it was
+reported (exit 1, named), restored, deleted anything, published anything wrong (a planted day
+adopted, listed or shown; a file advertised that does not check), and what the next run did.
+
 Usage: python3 benchmarks/bench_tamper.py [--positions first,middle,last] [--games 300] [--files N]
+       python3 benchmarks/bench_tamper.py --damage [--games 300]
 """
 
 from __future__ import annotations
@@ -36,7 +45,10 @@ def main() -> None:
     parser.add_argument(
         "--files", type=int, default=0, help="flip only the first N files (0: every one)"
     )
+    parser.add_argument("--damage", action="store_true", help="the damage sweep (see above)")
     args = parser.parse_args()
+    if args.damage:
+        sys.exit(damage(args.games))
     positions = args.positions.split(",")
     given = support.inputs(args.games)
     started = time.perf_counter()
@@ -89,6 +101,32 @@ def main() -> None:
                 r = next(r for r in results if r.kind == k and r.by == "verify")
                 print(f"  {k}: {r.said[:240]}")
     sys.exit(1 if missed else 0)
+
+
+def damage(games: int) -> int:
+    """The damage sweep: a table of what became of each kind of damage; 1 when one was missed."""
+    given = support.inputs(games)
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="damage-") as tmp:
+        base = Path(tmp) / "base"
+        tamper.damage_base(base, given)
+        rows = [tamper.damage_trial(base, Path(tmp) / "out", k, given) for k in tamper.DAMAGES]
+    width = max(len(r.kind) for r in rows)
+    print(f"{'damage':<{width}}  reported  restored  deleted  wrong  next run")
+    for r in rows:
+        restored = "-" if r.restored is None else "yes" if r.restored else "no"
+        print(
+            f"{r.kind:<{width}}  {'yes' if r.reported else 'MISSED':>8}  {restored:>8}  "
+            f"{len(r.deleted):>7}  {len(r.wrong):>5}  {r.next_run[:90]}"
+        )
+    missed = [r for r in rows if not r.reported or r.deleted or r.wrong]
+    print(
+        f"\n{len(rows)} kinds tried: {sum(r.reported for r in rows)} reported, "
+        f"{sum(bool(r.restored) for r in rows)} restored, {len(missed)} missed or wrong, "
+        f"{sum(len(r.deleted) for r in rows)} files deleted; "
+        f"{time.perf_counter() - started:.0f} s; load average {os.getloadavg()[0]:.1f}"
+    )
+    return 1 if missed else 0
 
 
 if __name__ == "__main__":

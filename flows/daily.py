@@ -263,8 +263,10 @@ def value_of(cls: type[T], args: argparse.Namespace) -> T:
 
 
 def run_of(args: argparse.Namespace) -> Run:
-    """The run from parsed options (:func:`value_of`)."""
-    return value_of(Run, args)
+    """The run from parsed options (:func:`value_of`); ``as_of_given`` when ``--as-of`` was
+    given."""
+    given = {**vars(args), **({"as_of_given": True} if "as_of" in vars(args) else {})}
+    return value_of(Run, argparse.Namespace(**given))
 
 
 def _with_option(message: str, cls: type = Run) -> str:

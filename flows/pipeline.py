@@ -59,7 +59,7 @@ import whr.publish
 from flows.runners import DaskTarget, TemporaryServer, dask_runner, one_heap, prefect_api, share
 from whr.params import is_url, public_source, resolve_source
 from whr.publish.summary import markdown_text, summarize, value_counts
-from whr.run import Run
+from whr.run import Run, today_utc
 
 FLOW_TIMEOUT_S = 4 * 3600
 """A run that takes longer than this is stopped (a healthy one takes minutes)."""
@@ -210,6 +210,7 @@ def lists(
     the previous published list of its kind (a list too big is refused before anything)."""
     with saying(f"building the {category} lists of {run.as_of}"):
         whr.publish.check_size(selection.rated, run.max_players)
+        whr.publish.check_dated(run.as_of, data.dated, run.as_of_given, today_utc())
         before = whr.publish.previous(run, category, tree)
         snapshot = whr.lists.build(data, selection, fit, before)
     get_run_logger().info(

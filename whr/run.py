@@ -107,6 +107,11 @@ class Run:
         help="the list date D (YYYY-MM-DD), at most tomorrow, whatever --force says; later "
         "games are ignored; an earlier date reruns that day",
     )
+    as_of_given: bool = param(
+        False,
+        help="the list date was given (--as-of), not read off this machine's clock: only then "
+        "is a list dated more than 31 days after its database's own date published",
+    )
     categories: tuple[str, ...] = param(
         CATEGORIES,
         flag="--category",

@@ -431,6 +431,9 @@ class SourceData:
         The files of records (as named in ``inputs``) read with no ``tournament_facts.csv``
         beside them: their tournaments' thinking time and mode can come only from the
         maintainers' rules (the run summary says so).
+    dated : datetime.date or None
+        The database's own date: the newest a RenjuNet database read gives (its ``date``
+        attribute, else the ``YYYYMMDD`` of its file name); None when no file read is dated.
     """
 
     players: pd.DataFrame
@@ -439,6 +442,7 @@ class SourceData:
     problems: pd.DataFrame
     inputs: tuple[tuple[str, str], ...] = field(default=())
     without_facts: tuple[str, ...] = field(default=())
+    dated: dt.date | None = None
 
     @property
     def sha256(self) -> str:
@@ -466,6 +470,7 @@ def concat(parts: list[SourceData]) -> SourceData:
         problems=cat("problems", PROBLEMS),
         inputs=tuple(i for p in parts for i in p.inputs),
         without_facts=tuple(name for p in parts for name in p.without_facts),
+        dated=max((p.dated for p in parts if p.dated is not None), default=None),
     )
 
 

@@ -245,14 +245,37 @@ def test_another_run_holding_the_lock_fails_at_once(tmp_path: Path) -> None:
             D,
             env={"GITHUB_OUTPUT": str(output)},
         )
+        verified = cli("--verify", "--out", str(out))
     finally:
         holder.kill()
         holder.wait()
-    assert done.returncode == 1
+    # a clash has its own exit status (75, EX_TEMPFAIL): a scheduler tells it from a failure
+    assert done.returncode == 75 and verified.returncode == 75
     (line,) = messages(done.stderr)
     assert f"another run is publishing to {out} (pid {holder.pid}, since " in line
+    assert "nothing was done" in line and "--wait" in line
+    assert "nothing was checked" in messages(verified.stderr)[0]
     assert "prefect" not in imported(done.stderr)
     assert "outcome=failed" in output.read_text()
+
+
+def test_verify_waits_for_the_lock_with_wait(tmp_path: Path) -> None:
+    """``--verify --wait`` queues behind the run that holds the lock, then checks."""
+    out = tmp_path / "out"
+    holder = subprocess.Popen(
+        [sys.executable, str(REPO / "tests" / "hold_lock.py"), str(out), "--seconds", "3"],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        done = cli("--verify", "--wait", "--out", str(out))
+        assert holder.poll() is not None  # it ended before the check could begin
+    finally:
+        holder.kill()
+        holder.wait()
+    assert done.returncode == 0, done.stderr
+    assert "verified" in done.stdout
 
 
 @pytest.fixture(scope="module")

@@ -29,8 +29,9 @@ stays full for the rest of the run). Then the driver runs the next ordinary run 
 
 - nothing is left behind (no work directory, moved-aside entry or temporary file);
 - the tree is, byte for byte, the tree before the action (a trial that stopped before the
-  commit point) or the tree an uninterrupted action leaves (after it), the next ordinary run
-  included (the manifests' creation time is the same fixed one in every run);
+  commit point: the ledger's line that publishes the day) or the tree an uninterrupted action
+  leaves (after it), the next ordinary run included (the manifests' and the ledger's times are
+  the same fixed one in every run);
 - every day's list reads back with the checksum its manifest records, published.json
   advertises only checksums that match, and every day's page links a file that is there;
 - a full disk's error names the file it could not write.
@@ -60,11 +61,12 @@ sys.path.insert(0, str(Path(__file__).parent))
 import support
 
 from whr.digest import directory_sha256, file_sha256
-from whr.publish import Channel, Layout, commit, files, recover, unchanged
+from whr.publish import Channel, Layout, commit, files, ledger, recover, unchanged
 from whr.publish.archive import page_links_list, read_list, scan
 from whr.run import bundled_rules
 
 RENJU = Channel("renju")
+LEDGER = "-> archive/ledger.jsonl"
 CREATED = dt.datetime(2026, 11, 2, 4, 37, 0, tzinfo=dt.UTC)
 
 
@@ -385,10 +387,10 @@ def count(scenario: Scenario, root: Path) -> tuple[Path, Path, dict, list[str], 
     expected["after"] = tree(out)
     assert not problems(out), problems(out)
     steps = counted["steps"]
-    entry = f"archive/renju/{scenario.day.isoformat()}"
-    (commit_at,) = [
-        i + 1 for i, x in enumerate(steps) if x.startswith("rename ") and x.endswith(entry)
-    ]
+    # the commit point: the ledger's line that publishes the day is in place
+    commit_at = next(
+        i + 1 for i, x in enumerate(steps) if x.startswith("replace ") and x.endswith(LEDGER)
+    )
     return base, out, expected, steps, commit_at
 
 
@@ -404,11 +406,13 @@ def main() -> None:
                         help="only the kinds of step that scenario has not")  # fmt: skip
     parser.add_argument("--workdir", type=Path, default=None)
     args = parser.parse_args()
-    # Every run of the driver records the same creation time in its manifests, so that the
-    # trees of different runs can be compared byte for byte.
-    commit.dt = types.SimpleNamespace(  # type: ignore[assignment]
+    # Every run of the driver records the same creation time in its manifests and ledger lines,
+    # so that the trees of different runs can be compared byte for byte.
+    clock = types.SimpleNamespace(
         date=dt.date, datetime=_FixedClock, timedelta=dt.timedelta, UTC=dt.UTC
     )
+    commit.dt = clock  # type: ignore[assignment]
+    ledger.dt = clock  # type: ignore[assignment]  # the ledger's lines say when too
     scenario = Scenario(args.scenario)
     with tempfile.TemporaryDirectory(prefix="faults-") as tmp:
         root = args.workdir or Path(tmp)

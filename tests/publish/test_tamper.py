@@ -279,3 +279,31 @@ def test_a_killed_compaction_is_finished_never_recorded_twice(tree, plain, monke
     assert not (entry(tree, tamper.NEXT) / "history.parquet").exists()
     after = [json.loads(x) for x in ledger.read_text(encoding="utf-8").splitlines()]
     assert after == lines and verify(tree).ok
+
+
+@pytest.fixture(scope="module")
+def damage_base(plain, tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("damage") / "out"
+    tamper.damage_base(out, plain)
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", tamper.DAMAGES)
+def test_every_kind_of_damage_is_reported_nothing_deleted_nothing_adopted(
+    damage_base, plain, tmp_path, kind
+):
+    """Done when of issue 38: a day removed (open month, closed month, newest), every day of a
+    month, a replay, checksums.json or the ledger (alone and with an edit), a day planted (past,
+    tomorrow, far future): ``--verify`` exits 1 naming it and deletes nothing; the next run
+    adopts, lists and shows nothing planted, and advertises nothing that does not check."""
+    found = tamper.damage_trial(damage_base, tmp_path / "out", kind, plain)
+    assert found.reported and found.deleted == [] and found.wrong == [], found
+    if "ledger" in kind:  # what was published can no longer be told: nothing is
+        assert found.next_run.startswith("refused:") and "restore it" in found.next_run
+    if "planted" in kind:
+        assert found.restored is None
+    else:  # from the month's copies (a day's page drawn again), or recorded again; not the
+        # tables a year's last day keeps in its own entry only, nor the newest day's
+        restorable = "closed month" in kind or kind == "checksums.json removed"
+        assert found.restored == restorable, found

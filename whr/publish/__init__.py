@@ -28,7 +28,7 @@ from whr.publish.commit import (
     unchanged,
     verify,
 )
-from whr.publish.gates import GateError, SizeError, check_size
+from whr.publish.gates import DatedError, GateError, SizeError, check_dated, check_size
 from whr.publish.layout import Channel, Layout, TreeError
 from whr.publish.ledger import LedgerError
 from whr.publish.lock import LockedError, hold
@@ -38,6 +38,7 @@ from whr.publish.summary import markdown_text, summarize, value_counts
 
 __all__ = [
     "Channel",
+    "DatedError",
     "GateError",
     "LedgerError",
     "Layout",
@@ -51,6 +52,7 @@ __all__ = [
     "Verified",
     "absent",
     "check_and_repair",
+    "check_dated",
     "check_size",
     "hold",
     "markdown_text",

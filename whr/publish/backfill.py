@@ -109,9 +109,13 @@ def write_replay(
     layout = Layout(Path(out))
     target = layout.replay(channel, day)
     with hold(layout.out, wait=wait):
-        tree = check_and_repair(layout.out, channel)  # a tree before the ledger is adopted
-        if tree.problem is not None:
-            raise LedgerError(f"{tree.problem}; {RESTORE}")
+        records = Records.read(layout.out)
+        problem = records.ledger.problem
+        legacy = not records.ledger.raw and any(layout.days(c) for c in layout.channels())
+        if problem is None and legacy:  # a tree written before the ledger: adopted first
+            problem = check_and_repair(layout.out).problem
+        if problem is not None:
+            raise LedgerError(f"{problem}; {RESTORE}")
         here = layout.out
         for part in target.parent.relative_to(layout.out).parts:  # each a real directory
             here = here / part

@@ -23,6 +23,36 @@ class GateError(RuntimeError):
     """A list was refused by a gate; nothing was published. The message says which and why."""
 
 
+class DatedError(RuntimeError):
+    """A list would be dated long after its database while its date was read off the clock
+    (:func:`check_dated`); ``--force`` does not override it, ``--as-of`` does."""
+
+
+DATED_DAYS = 31
+"""A list dated more than this many days after its database's own date is published only with
+its date given (``--as-of``): a clock that is wrong would otherwise date the current list."""
+
+
+def check_dated(as_of: dt.date, dated: dt.date | None, given: bool, today: dt.date) -> None:
+    """Refuse a list dated more than :data:`DATED_DAYS` days after its database's own date
+    (``dated``, :attr:`whr.tables.SourceData.dated`) unless its date was given (``given``:
+    ``--as-of``); ``today``: this machine's day, named in the message.
+
+    Raises
+    ------
+    DatedError
+        Naming both dates and what to do.
+    """
+    if dated is None or given or (as_of - dated).days <= DATED_DAYS:
+        return
+    raise DatedError(
+        f"refused to publish the list of {as_of}: it would be dated {(as_of - dated).days} "
+        f"days after its database's own date, {dated}; a list more than {DATED_DAYS} days "
+        f"after its database is published only with its date given (--as-of {as_of}). Is "
+        f"this machine's clock right (today is {today} by it), and is the database the newest?"
+    )
+
+
 class SizeError(RuntimeError):
     """A list is larger than the run's cap on players (``max_players``); nothing was built or
     published. Not a gate: ``--force`` does not override it, ``--max-players`` raises it."""

@@ -184,7 +184,16 @@ class Ledger:
 
     def days(self, layout: Layout, channel: Channel) -> list[dt.date]:
         """The days of ``channel`` the ledger holds (their manifest not retired), oldest first."""
-        root = layout.relative(layout.archive(channel)) + "/"
+        return self.entries(layout.archive(channel))
+
+    def replays(self, layout: Layout, channel: Channel) -> list[dt.date]:
+        """The days of the replays of ``channel`` the ledger holds, oldest first."""
+        return self.entries(layout.archive(channel) / "replay")
+
+    def entries(self, folder: Path) -> list[dt.date]:
+        """The days of the entries (a directory named by its day, with a manifest) the ledger
+        holds in ``folder``, oldest first."""
+        root = self.key(folder) + "/"
         found = []
         for key, rec in self.files.items():
             rest = key[len(root) :] if key.startswith(root) else ""
@@ -272,14 +281,14 @@ class Expected:
         """What is wrong with a manifest of bytes ``data`` (None: as recorded); ``"pending"``
         when it is the version before the last change."""
         found = version(data)
-        if any(v["sha256"] == found["sha256"] and v["bytes"] == found["bytes"]
+        if any(v["sha256"] == found["sha256"] and v["bytes"] in (found["bytes"], None)
                for v in self.versions):  # fmt: skip
             return None
         if self.before is not None and dict(self.before) == found:
             return "pending"
         return (
             f"does not match the checksum recorded in {self.holder}"
-            if len(data) in {v["bytes"] for v in self.versions}
+            if len(data) in {v["bytes"] for v in self.versions} | {None}
             else f"has {len(data)} bytes, not the "
             + " or ".join(str(v["bytes"]) for v in self.versions)
             + f" recorded in {self.holder}"
@@ -298,11 +307,30 @@ class Records:
 
     ledger: Ledger
     sums: Checksums
+    advertised: dict[str, str] = field(default_factory=dict)
+    """While the ledger is missing or damaged: the sha256 of each day's manifest as
+    ``published.json`` (checked against ``checksums.json``) last advertised it."""
 
     @classmethod
     def read(cls, out: Path) -> Records:
         sums = Checksums.read(out)
-        return cls(Ledger.read(out, sums), sums)
+        found = cls(Ledger.read(out, sums), sums)
+        index = out / "published.json"
+        if not found.authority and sums.recorded(index) and sums.check(index, {}) is None:
+            try:
+                value = json.loads(read_bytes(index))
+                found.advertised = {
+                    str(d["manifest"]): str(d["manifest_sha256"])
+                    for x in value["lists"]
+                    for d in x["days"]
+                }
+            except (OSError, ValueError, KeyError, TypeError):
+                found.advertised = {}
+        return found
+
+    @property
+    def out(self) -> Path:
+        return self.sums.out
 
     @property
     def authority(self) -> bool:
@@ -313,7 +341,13 @@ class Records:
         """What the manifest ``manifest`` must be (None: no record of it)."""
         if not self.authority:
             versions = self.sums.recorded(manifest)
-            return Expected(tuple(versions), str(self.sums.path)) if versions else None
+            if versions:
+                return Expected(tuple(versions), str(self.sums.path))
+            sha = self.advertised.get(self.sums.key(manifest))
+            if sha is None:
+                return None
+            index = self.out / "published.json"
+            return Expected(({"sha256": sha, "bytes": None},), f"{index} (the ledger being lost)")
         rec = self.ledger.recorded(manifest)
         if rec is None:
             return None

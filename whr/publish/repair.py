@@ -320,32 +320,30 @@ def _restore_lost(
 
 
 def _channel(
-    layout: Layout, channel: Channel, records: Records, hashes: dict[Path, Any], publishing: bool
+    layout: Layout,
+    channel: Channel,
+    records: Records,
+    hashes: dict[Path, Any],
+    publishing: bool,
+    frozen: bool,
 ) -> tuple[list[str], Scan, replay.Checked]:
+    """Check one list's archive; finish what a killed run left, restore what its month's
+    copies hold, draw again the views that do not match, and (``publishing``) compact. With
+    the ledger lost (``frozen``) nothing is changed: what was published cannot be told."""
     said: list[str] = []
-    archive = layout.archive(channel)
-    for work in sorted(archive.glob(".work-*")):
-        done = _finish_publish(layout, channel, work, records)
-        if done is not None:
-            said.append(done)
-    for old in sorted(archive.glob(".*.old-*")):
-        said.append(_put_back(layout, channel, old, records))
-    for work in sorted(archive.glob(".work-*")):
-        remove(work)
-        said.append(line(REPAIRED, f"removed {work}, left by a run that was killed"))
-    for tmp in _tmp_files(layout, channel):
-        os.unlink(tmp)
-    said += _finish_replays(layout, channel, records)
+    if not frozen:
+        said += _leftovers(layout, channel, records)
     found = scan(layout, channel, hashes=hashes, records=records)
     shown = found.shown(today())
-    told = _restore_lost(layout, channel, found, records, shown[-1] if shown else None)
-    if told:
-        found = scan(layout, channel, hashes=hashes, records=records)
-    site = _site(layout, channel, found, records, hashes)
-    if publishing or found.pending or _retiring(layout, channel, records):
-        compacted = compact(layout, channel, found, hashes, records, today())
-        found = scan(layout, channel, hashes=hashes, records=records)
-        told += compacted
+    told, site = [], []
+    if not frozen:
+        told = _restore_lost(layout, channel, found, records, shown[-1] if shown else None)
+        if told:
+            found = scan(layout, channel, hashes=hashes, records=records)
+        site = _site(layout, channel, found, records, hashes)
+        if publishing or found.pending or _retiring(layout, channel, records):
+            told += compact(layout, channel, found, hashes, records, today())
+            found = scan(layout, channel, hashes=hashes, records=records)
     replays = replay.check(layout, channel, found.good, hashes, records)
     said += [line(DAMAGED, d.what) for d in found.damaged] + site + told
     said += _foreign(layout, channel, found, records)
@@ -362,8 +360,28 @@ def _channel(
     said += [line(DAMAGED, what) for what in replays.bad]
     said += [line(FOREIGN, what) for what in replays.foreign]
     said += [line(IGNORED, what) for what in replays.ignored]
-    said += _pages(layout, found, records, hashes)
+    if not frozen:
+        said += _pages(layout, found, records, hashes)
     return said, found, replays
+
+
+def _leftovers(layout: Layout, channel: Channel, records: Records) -> list[str]:
+    """Finish the publishes and replays a killed run recorded in the ledger; put back what it
+    moved aside before its commit point; remove the rest of what it left."""
+    said: list[str] = []
+    archive = layout.archive(channel)
+    for work in sorted(archive.glob(".work-*")):
+        done = _finish_publish(layout, channel, work, records)
+        if done is not None:
+            said.append(done)
+    for old in sorted(archive.glob(".*.old-*")):
+        said.append(_put_back(layout, channel, old, records))
+    for work in sorted(archive.glob(".work-*")):
+        remove(work)
+        said.append(line(REPAIRED, f"removed {work}, left by a run that was killed"))
+    for tmp in _tmp_files(layout, channel):
+        os.unlink(tmp)
+    return said + _finish_replays(layout, channel, records)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -404,14 +422,18 @@ def _adopt(
     ]
 
 
-def _ledger_era(records: Records, scans: dict[Channel, Scan]) -> bool:
-    """True when the tree was written with a ledger (``checksums.json`` records one, or a
-    manifest says it is recorded in one)."""
+def _ledger_era(layout: Layout, records: Records) -> bool:
+    """True when the tree was written with a ledger: ``checksums.json`` records one, or a day's
+    manifest says it is recorded in one."""
     if records.sums.recorded(records.ledger.path):
         return True
-    manifests = [e.manifest for f in scans.values() for e in f.good]
-    manifests += [d.manifest for f in scans.values() for d in f.damaged if d.manifest]
-    return any(m.get("ledger") == MARK for m in manifests)
+    mark = json.dumps(MARK).encode()
+    for channel in layout.channels():
+        for day in layout.days(channel):
+            manifest = layout.day(channel, day) / "manifest.json"
+            if kind(manifest) == "file" and mark in read_bytes(manifest):
+                return True
+    return False
 
 
 def _check(
@@ -443,14 +465,16 @@ def _check(
         )
     said += check_index(layout, sums, hashes)
     chosen = channels if channels is not None else layout.channels()
+    problem = ledger.problem
+    if problem is None and not ledger.raw and _ledger_era(layout, records):
+        problem = f"{ledger.path} is missing, but the tree was written with one"
     scans: dict[Channel, Scan] = {}
     replays: dict[Channel, replay.Checked] = {}
     for ch in chosen:
-        told, scans[ch], replays[ch] = _channel(layout, ch, records, hashes, publishing)
+        told, scans[ch], replays[ch] = _channel(
+            layout, ch, records, hashes, publishing, problem is not None
+        )
         said += told
-    problem = ledger.problem
-    if not ledger.raw and problem is None and _ledger_era(records, scans):
-        problem = f"{ledger.path} is missing, but the tree was written with one"
     if problem is None and not ledger.raw and chosen:
         if publishing:
             said += _adopt(layout, records, scans, replays)

@@ -151,11 +151,19 @@ def check(
     :class:`whr.publish.layout.TreeError` when the replays' directory is a symbolic link.
     """
     folder = layout.archive(channel) / "replay"
-    if not real_dir(folder):
-        return Checked()
     hashes = {} if hashes is None else hashes
     records = Records.read(layout.out) if records is None else records
     found = Checked()
+    for recorded in records.ledger.replays(layout, channel) if records.authority else []:
+        if kind(folder / recorded.isoformat()) is None:
+            rec = records.ledger.recorded(folder / recorded.isoformat() / "manifest.json")
+            found.bad.append(
+                f"{folder / recorded.isoformat()}: the replay is missing, which {records.ledger.path} "
+                f"(line {rec.seq if rec else '?'}) records: it was removed after rif-rating "
+                f"backfill wrote it; restore it from a copy of the published tree, or {_AGAIN}"
+            )
+    if not real_dir(folder):
+        return found
     for path in sorted(folder.iterdir()):
         name, what = path.name, kind(path)
         if name.startswith("."):
@@ -164,9 +172,9 @@ def check(
         if day is not None:
             expected = records.expected(path / "manifest.json")
             if expected is None or not expected.versions:
-                held = "the ledger" if records.authority else str(records.sums.path)
+                holder = "the ledger" if records.authority else str(records.sums.path)
                 (found.foreign if records.authority else found.bad).append(
-                    f"{path} is a replay {held} does not hold: rif-rating backfill did not "
+                    f"{path} is a replay {holder} does not hold: rif-rating backfill did not "
                     f"write it into this tree; it is not used: {_AGAIN}, or delete {path}"
                 )
                 continue

@@ -255,6 +255,7 @@ class _Pass:
         self.lines: list[int] = []
         self.moves: list[int] = []
         self.notes: dict[int, str] = {}  # game index -> its <info> text
+        self.dated: str | None = None  # the root's date attribute: the database's own date
 
     def start(self, name: str, attributes: list[str]) -> None:
         # attributes: [name, value, name, value, ...] (expat's ordered_attributes: a list is
@@ -290,6 +291,8 @@ class _Pass:
             self.sections_seen.add(name)
         elif self.root is None:
             self.root = name
+            fields = dict(zip(attributes[::2], attributes[1::2], strict=True))
+            self.dated = fields.get("date")
         elif name not in _KNOWN_ELEMENTS and name not in self.unknown_seen:
             self.unknown_seen.add(name)
             self.log.add(
@@ -871,6 +874,7 @@ def read_stream(stream: Readable, name: str, limits: ReadLimits = ReadLimits()) 
         players, id_map = _players(state, log, name)
         tournaments, ends = _tournaments(state, log, name)
         games = _games(state, log, name, id_map, ends)
+        dated = _day(state.dated)
         # freed here, while the collector is paused: kept until the collector is back on, every
         # game's list would be walked once more, for nothing (0.14 s at RenjuNet's size)
         del state
@@ -879,7 +883,22 @@ def read_stream(stream: Readable, name: str, limits: ReadLimits = ReadLimits()) 
         tournaments=to_frame(tournaments),
         games=to_frame(games),
         problems=log.frame(),
+        dated=dated,
     )
+
+
+def _day(text: str | None) -> dt.date | None:
+    """A date given as ``YYYY-MM-DD`` (or ``YYYYMMDD``), else None."""
+    for form in ("%Y-%m-%d", "%Y%m%d"):
+        try:
+            return dt.datetime.strptime(text or "", form).date()
+        except ValueError:
+            continue
+    return None
+
+
+_NAMED_DAY = re.compile(r"_(\d{8})(?:\.|$)")
+"""The ``YYYYMMDD`` of a database file's name (``renjunet_v10_YYYYMMDD.rif``)."""
 
 
 def read_renjunet(
@@ -917,4 +936,6 @@ def read_renjunet(
         games=data.games,
         problems=data.problems,
         inputs=((name, sha256_file(path)),),
+        dated=data.dated
+        or _day(named.group(1) if (named := _NAMED_DAY.search(path.name)) else None),
     )
