@@ -195,7 +195,7 @@ def test_permissions_are_least_privilege() -> None:
     wanted = {
         ("ci.yml", "test"): {"contents": "read"},
         ("newest.yml", "test"): {"contents": "read"},
-        ("daily.yml", "rate"): {"contents": "write"},
+        ("daily.yml", "rate"): {"contents": "write", "id-token": "write", "attestations": "write"},
         ("daily.yml", "deploy"): {"pages": "write", "id-token": "write"},
         ("daily.yml", "report-failure"): {"issues": "write"},
         ("daily.yml", "keep-alive"): {"actions": "write"},
@@ -448,6 +448,7 @@ def test_published_and_partial_runs_are_recorded_and_deployed() -> None:
     workflow = load("daily.yml")
     conditions = [
         step("rate", "record")["if"],
+        next(s for s in steps(workflow) if "attest-build-provenance" in s.get("uses", ""))["if"],
         next(s for s in steps(workflow) if "upload-pages-artifact" in s.get("uses", ""))["if"],
         workflow["jobs"]["deploy"]["if"],
     ]
@@ -616,3 +617,18 @@ def test_the_scheduled_run_re_enables_the_scheduled_workflows(tmp_path: Path) ->
     scheduled = {name for name in NAMES if "schedule" in load(name)["on"]}
     assert scheduled == {"daily.yml", "newest.yml"}
     assert enabled == {f"repos/rif/rating/actions/workflows/{n}/enable" for n in scheduled}
+
+
+def test_a_publishing_run_attests_the_ledger_the_index_and_each_latest_json() -> None:
+    """Issue 38: the published tree's provenance, checkable with ``gh attestation verify``; the
+    attestation step comes after the check of the archive, before the tree is recorded."""
+    names = [s.get("id") or s.get("name", "") for s in load("daily.yml")["jobs"]["rate"]["steps"]]
+    attest = next(
+        s for s in load("daily.yml")["jobs"]["rate"]["steps"]
+        if "attest-build-provenance" in s.get("uses", "")
+    )  # fmt: skip
+    subjects = attest["with"]["subject-path"].split()
+    assert subjects[:2] == ["out/archive/ledger.jsonl", "out/published.json"]
+    assert "out/*/latest.json" in subjects
+    at = names.index(attest["name"])
+    assert names.index("verify") < at < names.index("record")

@@ -206,6 +206,37 @@ def test_a_damaged_table_is_reported_and_the_list_measured_from_the_last_good_on
     pd.testing.assert_frame_equal(table, seeded)  # what the backfill holds, nothing else
 
 
+def test_a_damaged_newest_day_is_never_republished_with_less(
+    history: support.Inputs, kept, out: Path, tmp_path: Path
+) -> None:
+    """Issue 38: one flipped byte of the newest day's list. The next run of that day does not
+    publish it again over the damage; forced, it would rebuild the day against the list before,
+    which keeps only its list: the changes at the time of the tournaments the day first rated
+    would be lost, so it is refused, naming them; the damaged day is left as it is."""
+    import shutil
+
+    from whr.publish import StateError
+
+    copy = tmp_path / "out"
+    shutil.copytree(out, copy, symlinks=True)
+    last = DAYS[-1]
+    held = json.loads((support.entry_of(copy, last) / "manifest.json").read_text())["kept"]
+    assert held["of_this_list"] > 0  # a tournament entered this list
+    flipped = support.entry_of(copy, last) / "ratings.parquet"
+    data = bytearray(flipped.read_bytes())
+    data[len(data) // 2] ^= 0x01
+    flipped.write_bytes(bytes(data))
+    selection = whr.select(history.data, last, config=CONFIG)
+    given = dataclasses.replace(history, selection=selection, fit=whr.fit(selection.rated))
+    with pytest.raises(StateError, match=f"list of {last} is published and damaged: {flipped}"):
+        support.publish_inputs(copy, given, last)
+    n = held["of_this_list"]
+    lost = rf"would lose .*{n} of its {n} changes at the time of the tournaments this list first"
+    with pytest.raises(StateError, match=lost):
+        support.publish_inputs(copy, given, last, run_fields={"force": "rebuild it"})
+    assert flipped.read_bytes() == bytes(data)  # left for the operator
+
+
 def with_(names: str) -> set[str]:
     """The tournaments a note "with A, B" names."""
     return set(names.split(", "))

@@ -307,3 +307,18 @@ def test_every_kind_of_damage_is_reported_nothing_deleted_nothing_adopted(
         # tables a year's last day keeps in its own entry only, nor the newest day's
         restorable = "closed month" in kind or kind == "checksums.json removed"
         assert found.restored == restorable, found
+
+
+def test_a_republished_day_put_back_as_it_was_before_is_damaged(tree, plain):
+    """A day republished, then its earlier entry copied back: the ledger holds the republish,
+    so the earlier version is damage (never taken for a change a killed run did not finish)."""
+    day = tamper.NEXT
+    old = tree.parent / "old"
+    shutil.copytree(entry(tree, day), old)
+    support.publish_inputs(tree, plain, day, run_fields={"force": "again"})
+    shutil.rmtree(entry(tree, day))
+    shutil.copytree(old, entry(tree, day))
+    found = verify(tree)
+    manifest = entry(tree, day) / "manifest.json"
+    assert any(str(manifest) in x and "ledger.jsonl" in x for x in found.damaged), found.said
+    assert day.isoformat() not in index(tree)

@@ -1,37 +1,24 @@
-"""Every archived file checked against a sha256 held in another file, which a change of it does not reach.
+"""What the views drawn from the archive are checked against: ``OUT/archive/checksums.json``.
 
-The digests of a published tree form a tree of their own:
-
-- a day's tables (its list, and every table of the newest day and of each December 31) are
-  checked against the day's ``manifest.json`` (``files``: size and sha256 of each);
-- a closed month's file of lists against the manifests of its days (``list_in``), and its
-  name holds the start of its sha256; it keeps a copy of each day's manifest;
-- each day's ``manifest.json`` and page (``index.html``), and the index files
-  (``published.json``, ``datapackage.json``, ``archive.html``, ``index.html`` of ``OUT``),
-  against ``OUT/archive/checksums.json`` (:class:`Checksums`): size and sha256 of each, as the
-  run last wrote it;
-- each replay of the backfill (``replay/<D>/``): its tables against its ``manifest.json``,
-  and the manifest against ``checksums.json`` (:func:`whr.publish.replay.check`; the
-  backfill records it as it writes it, under the tree's lock);
-- ``checksums.json`` against its own ``sha256``, the digest of the rest of its text.
-
-So a change of any one archived file, of any byte, is found by the next run and by
-``rif-rating --verify``: its digest is held elsewhere, and the file that holds it is checked the
-same way, up to ``checksums.json``, which checks itself. What is found is reported with what to
-do (:mod:`whr.publish.archive`), never answered by deleting data. Anyone who can rewrite the
-digests as well can change the tree unseen: keep a copy of the tree elsewhere to compare with.
+The archive's data is checked against the ledger (:mod:`whr.publish.ledger`: each day's and
+replay's manifest, each month's file) and each manifest's tables against the manifest. The
+files drawn from them, which a run writes again, are checked here: each day's page
+(``index.html``), the index files (``published.json``, ``datapackage.json``, ``archive.html``,
+``index.html`` of ``OUT``), and the ledger itself (a ledger cut short is found), each against the
+size and sha256 the run last wrote; ``checksums.json`` against its own ``sha256``, the digest of
+the rest of its text. (In a tree written before the ledger, the manifests were recorded here
+too, until the ledger adopts them.)
 
 Every run writes a file of the record the same way (:meth:`Checksums.write`): the version it is
 about to write is first added to the file's record, beside the version there (the record is
 written whole, atomically), then the file is written; at the end of the run
 (:meth:`Checksums.settle`) each record keeps only the version its file has. A run killed in
 between leaves a file with one of the two versions, both recorded: never a false alarm, and the
-next run settles it. A file with no record (a tree written before ``checksums.json``, or a day
-copied in) is recorded as it is when its day checks, and the run says so.
+next run settles it.
 
 One function checks any file against a recorded digest (:func:`check_file`): a manifest's
-``files``, a month's ``list_in`` and ``checksums.json`` all record ``{"sha256": ..., "bytes":
-...}``.
+``files``, a month's ``list_in``, the ledger's lines and ``checksums.json`` all record
+``{"sha256": ..., "bytes": ...}``.
 """
 
 from __future__ import annotations

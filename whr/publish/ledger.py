@@ -19,7 +19,7 @@ A line is written before the files it records, as the commit point of its change
 is replaced whole, atomically, and recorded in ``checksums.json`` first): from then on the
 change has happened, and a run killed before the files are all in place leaves them at the
 version the line before recorded, which the next run (or ``--verify``) finishes
-(:attr:`Recorded.pending`).
+(:attr:`Expected.before`).
 """
 
 from __future__ import annotations
@@ -39,6 +39,11 @@ from whr.publish.layout import Channel, Layout
 
 NAME = "ledger.jsonl"
 OPS = ("adopt", "publish", "trim", "month", "replay")
+COMPACTING = ("trim", "month")
+"""The changes a later run can make again from what the tree holds: a manifest still at the
+version before one of them is a compaction a killed run recorded, finished by the next run. A
+publish or a replay still at its version before is not (the staged entry it was made of is put
+in place from its work directory, or the day is damaged)."""
 MARK = "archive/" + NAME
 """What a manifest written since the ledger began holds under ``ledger``: so that a tree
 whose ledger is missing is told from a tree written before it."""
@@ -63,15 +68,6 @@ class Recorded:
     seq: int
     """The line that recorded its version now."""
     op: str
-
-    def accepts(self, found: Version | None) -> bool:
-        """True when a file found as ``found`` (None: absent) is as recorded, or still as it
-        was before the last change (which the next run finishes)."""
-        return _same(found, self.version) or self.pending(found)
-
-    def pending(self, found: Version | None) -> bool:
-        """True when the file is still as it was before the last change recorded."""
-        return not _same(found, self.version) and _same(found, self.before)
 
 
 def _version(data: bytes | Version | None) -> Version | None:
@@ -354,7 +350,7 @@ class Records:
         return Expected(
             (rec.version,) if rec.version is not None else (),
             f"{self.ledger.path} (line {rec.seq})",
-            rec.before,
+            rec.before if rec.op in COMPACTING else None,
         )
 
 
