@@ -2,41 +2,25 @@
 
 Every published day of a list has an entry ``OUT/archive/<list>/<D>/`` (see
 :mod:`whr.publish.layout`). An entry is created whole, by renaming a verified directory into
-place, so a directory with a day's name is complete unless something damaged it; its
-``manifest.json`` names the day and lists every file it holds, with size and sha256.
+place; its ``manifest.json`` names the day and lists every file it holds, with size and sha256.
+What was published is the ledger's (:mod:`whr.publish.ledger`): the days, their manifests'
+versions, the month files and the replays it records.
 
-Checked on every run (:func:`scan`), as by ``rif-rating --verify``: every file every manifest
-lists, against its sha256, and every manifest against the checksum ``checksums.json`` records
-for it (:mod:`whr.publish.checksums`: every archived file is checked against a digest held in
-another file). A day that does not check is reported with what to do and left out of the index
-until it is repaired; it is never deleted, and its data is never dropped. The run's report is
-made of lines that say what each is (:func:`line`).
+Its rooms, one job each (``docs/operations.md``, *The ledger* and *Compaction*):
 
-Compact for years (:func:`compact`): the newest entry of a list holds every table; once a newer
-day is published, an entry keeps only its manifest, its list (``ratings.parquet``) and its page
-(``index.html``), except on December 31, whose entry keeps every table for ever. When a month
-is over, the lists of all its days move into one file, ``months/<YYYY-MM>.<hash>.parquet``,
-sorted by player then day (a player's rows of consecutive days differ little, so the month
-compresses well; its floats are float32, ``whr.tables.MONTH_LISTS``), and each day's manifest
-says where its list now is (``list_in``). The month file also keeps a copy of each of its days'
-manifests, from which a lost manifest is restored.
+- :mod:`.entry`: an entry (a day's, or a replay's) and its one check, against the ledger's
+  record of its manifest and the manifest's record of each file;
+- :mod:`.scan`: a list's archive checked: the days the ledger holds, damaged ones, and those
+  in the tree it does not hold (foreign); no planted link followed;
+- :mod:`.compact`: a past day keeps its manifest, list and page (December 31 every table); a
+  closed month's lists go into one file (``months/<YYYY-MM>.<hash>.parquet``, keeping a copy of
+  each day's manifest), every change recorded in the ledger before it is made;
+- :mod:`.index`: the index files (``published.json``, ``datapackage.json``, ``archive.html``,
+  the root ``index.html``), drawn from the checked archive by every run, and each day's page.
 
-Compaction is a transaction of its own, safe to interrupt anywhere (a kill, a full disk, an
-error): a new version of a month's file is written beside the old one under a name of its own
-(the start of its sha256), then each day's page and then its manifest are pointed at it, and
-only when no manifest names the old version any more is it removed; a manifest is rewritten
-before a file it stops listing is removed. So every day's list stays readable through the
-archive at every moment, the next run finishes what an interrupted one began, and a month with
-a day that cannot be read is left exactly as it is.
-
-The index (:func:`write_index`): ``OUT/published.json`` for programs, ``OUT/datapackage.json``
-(the data files and their schemas, :mod:`whr.publish.datapackage`), ``OUT/archive.html`` for
-people and ``OUT/index.html`` (a relative redirect to the official renju list), all derived from
-the checked archive and rewritten by every run.
-
-Its rooms: :mod:`.entry` (an entry and its one check), :mod:`.scan` (a list's archive checked,
-planted links removed), :mod:`.compact` (compaction), :mod:`.index` (the index files and each
-day's page).
+A day that does not check is reported with what to do and left out of the index until it is
+repaired; it is never deleted, and its data is never dropped. The run's report is made of lines
+that say what each is (:func:`line`).
 """
 
 from __future__ import annotations
