@@ -185,7 +185,9 @@ def test_the_command_line_is_derived_from_the_run() -> None:
     for flag, path in flagged.items():
         assert actions[flag].dest == path and len(actions[flag].help or "") > 40, flag
     parsed = daily.run_of(daily.parser().parse_args(["--source", "x", "--as-of", D]))
-    assert parsed == Run(sources=("x",), as_of=dt.date.fromisoformat(D))
+    assert parsed == Run(sources=("x",), as_of=dt.date.fromisoformat(D), as_of_given=True)
+    # the date read off the clock, not given: a list long after its database is refused then
+    assert not daily.run_of(daily.parser().parse_args(["--source", "x"])).as_of_given
     assert parsed.fit == FitParams() and parsed.pull == PullSettings()
     assert parsed.limits == ReadLimits() and parsed.out == Path("out")
     assert parsed.categories == ("renju", "gomoku") and parsed.max_shrink == 0.05

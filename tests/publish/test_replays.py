@@ -161,8 +161,11 @@ def test_a_bad_replay_is_caught_by_the_run_and_by_verify_and_never_used(
     shutil.copytree(tree, out, symlinks=True)
     said = spoil(_replay(out), out, history)
     found = check(Layout(out), RENJU, whr.publish.archive.scan(Layout(out), RENJU).good)
-    (line,) = found.bad + found.foreign
-    assert found.good == [] and said in line, line
+    lines = found.bad + found.foreign
+    (line,) = [x for x in lines if said in x]
+    # an old replay in place of the one the ledger holds: that one is missing too
+    assert len(lines) == 1 or (spoil is _old and "the replay is missing" in " ".join(lines))
+    assert found.good == [], lines
     assert "not used" in line and "delete" in line
 
     published = _publish(out, history, NEXT)
