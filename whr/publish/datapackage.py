@@ -25,8 +25,11 @@ tree gives the same bytes.
 
 from __future__ import annotations
 
+import datetime as dt
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import Any, Protocol
 
 import pyarrow as pa
 
@@ -47,8 +50,21 @@ from whr.tables import (
     described,
 )
 
-if TYPE_CHECKING:
-    from whr.publish.archive.entry import Entry
+
+class Entry(Protocol):
+    """What a resource is read from of a published day (an archive entry,
+    :class:`whr.publish.archive.entry.Entry`, which describes itself without this module knowing
+    the archive)."""
+
+    @property
+    def day(self) -> dt.date: ...
+
+    @property
+    def path(self) -> Path: ...
+
+    @property
+    def manifest(self) -> dict[str, Any]: ...
+
 
 PROFILE = "tabular-data-package"
 NAME = "rif-rating"
@@ -234,7 +250,7 @@ def list_resources(
 
 
 def descriptor(
-    layout: Layout, lists: list[tuple[Channel, Entry | None, str | None]]
+    layout: Layout, lists: Sequence[tuple[Channel, Entry | None, str | None]]
 ) -> dict[str, Any]:
     """``datapackage.json`` of the tree: for each list (official ones first), its newest
     complete entry (None when it has none) and the day its site shows (None: no site)."""
