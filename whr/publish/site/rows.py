@@ -11,6 +11,7 @@ script's ``FORMAT``: ``tests/publish/site/test_rows.py`` holds the two equal in 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -20,7 +21,7 @@ import numpy as np
 from markupsafe import Markup, escape
 
 from whr.publish.site.contract import PAYLOADS, STATUSES, TEXTS, Column, Tab, Table, Text
-from whr.publish.site.i18n import place
+from whr.publish.site.i18n import into, place
 
 Values = list[Any]  # one field's values, a row after another
 
@@ -206,10 +207,63 @@ def _perf(value: Any, bound: Any) -> str:
 
 
 def _reason(code: Any, message: Any) -> str:
-    """A reason's code (a break allowed after each underscore) and why, in English (the
-    script writes it in the reader's language)."""
+    """Why, in English (the script writes it in the reader's language), then the reason's code
+    (muted by the stylesheet): the words first, a reader's; the code for programs and
+    searches."""
     html = f"<code>{escape(code)}</code>"
-    return html + (f' <span title="{escape(message)}">{escape(message)}</span>' if message else "")
+    return (f"<span>{escape(message)}</span> " + html) if message else html
+
+
+_GAME = re.compile(r"(\d+)([+=-])([bw])")  # a game of a crosstable cell, as the data holds it
+_MINUS = {"-": "\u2212"}  # a lost game's mark as the pages write it
+_RESULT = {"+": "1 : 0", "=": "\u00bd : \u00bd", "-": "0 : 1"}  # Black's result as a pairing's
+
+
+def _cell(cell: Any) -> str:
+    """A crosstable cell (``"12+b 14=w"``, a game per word) as the EGF table format writes it:
+    ``12+/b 14=/w``, − for a loss (the page script colours each game by its result)."""
+    if not cell:
+        return ""
+    out = []
+    for g in str(cell).split():
+        m = _GAME.fullmatch(g)
+        out.append(f"{m[1]}{_MINUS.get(m[2], m[2])}/{m[3]}" if m else str(escape(g)))
+    return " ".join(out)
+
+
+def _game(game_id: Any, html: str) -> str:
+    """``html`` linked to the game's page on renju.net (a RenjuNet id; none: not linked)."""
+    if not game_id:
+        return html
+    # (names.py needs frame.py, which needs this module: imported when a game is linked)
+    from whr.publish.site.names import renjunet_game_url
+
+    return f'<a href="{escape(renjunet_game_url(str(game_id)))}" rel=nofollow>{html}</a>'
+
+
+def _shared(change: Any, others: Any) -> str:
+    """The change at the time, marked * when the same list first rated other tournaments of
+    the player (the note above the table says so)."""
+    html = _change(change)
+    return f"{html}<sup>*</sup>" if others and html else html
+
+
+def _estimate(before: Any, after: Any) -> str:
+    """Today's estimates before and after a tournament: 2201 → 2202 (+1), new → 2202."""
+    if after is None:
+        return ""
+    if before is None:
+        return f"{_new()} \u2192 {int(after)}"
+    return f"{int(before)} \u2192 {int(after)} ({signed(int(after) - int(before))})"
+
+
+def _name(ctx: Context, p: Any) -> str:
+    """A player's name as text, and what tells a namesake apart."""
+    if p is None or p < 0:
+        return "?"
+    pl = ctx.players
+    label = pl["label"][p]
+    return str(escape(pl["name"][p])) + (f" <small>{escape(label)}</small>" if label else "")
 
 
 def _then(before: Any, after: Any, note: Any) -> str:
@@ -247,9 +301,15 @@ FORMATTERS: dict[str, Formatter] = {
     "perf": lambda c, value, bound: _perf(value, bound),
     "places": lambda c, first, last: str(first) if first == last else f"{first}\u2013{last}",
     "then": lambda c, before, after, note: _then(before, after, note),
+    "cell": lambda c, cell: _cell(cell),
+    "pairing": lambda c, result, game_id: _game(game_id, _RESULT.get(result, "")),
+    "shared": lambda c, change, others: _shared(change, others),
+    "estimate": lambda c, before, after: _estimate(before, after),
+    "name": lambda c, p: _name(c, p),
 }
-"""The formatters Python draws cells with (those of the columns shown without script, and the
-kept ones), by name: the same cells as the page script's ``FORMAT``."""
+"""The formatters Python draws cells with (those of the columns shown without script, the kept
+ones and those of the tables Python alone draws), by name: the same cells as the page script's
+``FORMAT`` where both have one."""
 
 
 # --- rows ---------------------------------------------------------------------------------------
@@ -287,13 +347,21 @@ def order(table: Table, tab: Tab, source: Source, rows: np.ndarray | None = None
 
 
 def cells(table: Table, columns: Sequence[Column], source: Source, ids: Iterable[int],
-          ctx: Context) -> list[list[str]]:  # fmt: skip
-    """Each row's cells (HTML) in ``columns``, as the formatters make them, marks included."""
+          ctx: Context, lists: Mapping[str, Sequence[str]] | None = None
+          ) -> list[list[str]]:  # fmt: skip
+    """Each row's cells (HTML) in ``columns``, as the formatters make them, marks included; a
+    column of each entry of a list (``Column.each``: a crosstable's rounds, ``lists`` by name)
+    is a cell per entry, its field's value the entry's part (the parts joined by ",")."""
     ids = np.asarray(list(ids) if not isinstance(ids, np.ndarray) else ids, np.int64)
     per_column = []
     for c in columns:
         values = [source.take(p, ids) for p in c.fields]
         f = FORMATTERS[c.format]
+        if c.each:
+            parts = [str(v or "").split(",") for v in values[0]]
+            for k in range(len((lists or {}).get(c.each, ()))):
+                per_column.append([f(ctx, x[k] if k < len(x) else "") for x in parts])
+            continue
         texts = [f(ctx, *v) for v in zip(*values, strict=True)] if values else []
         for m in table.marks:
             if m.column == c.name and source.has(m.field):
@@ -315,6 +383,18 @@ def head(columns: tuple[Column, ...], lean: bool = False) -> str:
     for c in columns:
         cls = f" class={_quoted(c.cls)}" if c.cls and not lean else ""
         out.append(f"<th{cls}{_mark(c.head)}>{c.head.html()}")
+    return "".join(out)
+
+
+def heads(columns: Sequence[Column], lists: Mapping[str, Sequence[str]], lean: bool) -> str:
+    """The headings of ``columns`` with a heading per entry of a list (``Column.each``: the
+    entry, as text)."""
+    out: list[str] = []
+    for c in columns:
+        if c.each:
+            out.extend(f"<th>{escape(entry)}" for entry in lists.get(c.each, ()))
+        else:
+            out.append(head((c,), lean))
     return "".join(out)
 
 
@@ -351,4 +431,25 @@ def table_html(columns: Sequence[Column], rows: Iterable[Sequence[str]], lean: b
         out.append("<tr>" + "".join(o + v for o, v in zip(opening, row, strict=True)) + "\n")
     if not lean:
         out.append("</tbody>")
+    return Markup("".join(out))
+
+
+def whole_html(
+    columns: Sequence[Column],
+    rows: Sequence[Sequence[str]],
+    lists: Mapping[str, Sequence[str]] | None = None,
+    headings: Sequence[str | None] | None = None,
+) -> Markup:
+    """A table Python alone draws (``Table.scripted`` False): its ``<thead>`` (repeated on each
+    printed sheet) and every row, the cells without classes (its stylesheet places them by
+    position: tens of thousands of pages); a row whose ``headings`` entry is HTML starts a
+    group with it (a heading row, as the script's groups)."""
+    width = sum(len((lists or {}).get(c.each, ())) if c.each else 1 for c in columns)
+    out = ["<thead><tr>", heads(columns, lists or {}, True), "</thead><tbody>\n"]
+    for k, row in enumerate(rows):
+        heading = headings[k] if headings is not None else None
+        if heading is not None:
+            out.append(f"<tr class=t>{into('th', heading, f' colspan={width} scope=rowgroup')}\n")
+        out.append("<tr><td>" + "<td>".join(row) + "\n")
+    out.append("</tbody>")
     return Markup("".join(out))
