@@ -92,8 +92,7 @@ def test_namesakes_are_told_apart_in_standings_pairings_and_game_lists(published
     assert len(twins) == 2 and twins[0] != twins[1]
     assert first["black"] in " ".join(twins) and first["white"] in " ".join(twins)
     paired = page.eval_on_selector_all(
-        "#pairings tr:not(.t) td:is(:first-child, :last-child)",
-        "c => c.map(x => x.textContent.trim())",
+        "#pairs tbody td:is(:nth-child(2), :last-child)", "c => c.map(x => x.textContent.trim())"
     )
     assert set(twins) <= set(paired)
     # the game list of one of them names the other with the label

@@ -28,7 +28,7 @@ from whr.tables import TOURNAMENTS, conform
 
 class Rows(HTMLParser):
     """The body rows of the table with a given id: each row's cell texts and the links in its
-    cells (a heading row: its one cell's text, and ``heading`` True)."""
+    cells."""
 
     def __init__(self, table_id: str) -> None:
         super().__init__(convert_charrefs=True)
@@ -47,7 +47,7 @@ class Rows(HTMLParser):
         elif tag == "th" and not self.body:
             self.heads.append("")
         elif tag == "tr" and self.body:
-            self.rows.append({"cells": [], "links": [], "heading": a.get("class") == "t"})
+            self.rows.append({"cells": [], "links": []})
         elif tag in ("td", "th") and self.body:
             self.rows[-1]["cells"].append("")
         elif tag == "a" and self.body and self.rows:
@@ -83,9 +83,9 @@ RESULT = {1.0: "1 : 0", 0.5: "½ : ½", 0.0: "0 : 1"}
 def test_crosstables_and_pairings_are_in_the_page_and_add_up(published, small):
     """Without script (the HTML alone): every tournament's crosstable has its players once,
     numbered, each game in its round's column in both players' rows with its result and
-    colours, the scores adding up to the games; and its pairings give every game once, in its
-    round, with both players' names as the pages show them (a namesake's label) and the
-    result. Checked against the published games."""
+    colours, the scores adding up to the games; and its pairings give every game once, by
+    round, with both players by their number (#) and the result. Checked against the
+    published games."""
     snap = support.entry_of(published)
     site = site_of(published)
     games = pd.read_parquet(snap / "games.parquet")
@@ -93,10 +93,6 @@ def test_crosstables_and_pairings_are_in_the_page_and_add_up(published, small):
     data = read_data(site, "players")
     pages = page_names(data["id"])
     by_page = {f"../p/{pages[i]}.html": i for i in data["id"]}
-    shown = {
-        i: f"{n} {lb}" if lb else n
-        for i, n, lb in zip(data["id"], data["name"], data["lb"], strict=True)
-    }
     names = page_names([*tournaments["tournament_id"], *games["tournament_id"]])
     for tid, part in games.groupby("tournament_id"):
         html = (site / "tournaments" / f"{names[tid]}.html").read_text(encoding="utf-8")
@@ -128,19 +124,16 @@ def test_crosstables_and_pairings_are_in_the_page_and_add_up(published, small):
             assert twice == 2 * points(r[3]), tid
             assert int(r[1]) not in {int(m[1]) for m in games_of}, tid
         pairs = table_of(html, "pairs")
-        assert pairs.heads == ["Black", "Result", "White"], tid
-        said, heading = [], None
-        for r in pairs.rows:
-            if r["heading"]:
-                heading = r["cells"][0].removeprefix("Round ")
-            else:
-                said.append((heading, *r["cells"]))
+        assert pairs.heads == ["Round", "Black", "Result", "White"], tid
+        said = [tuple(r["cells"]) for r in pairs.rows]
         want = [
             (str(g.round) if isinstance(g.round, str) and g.round else "\u2013",
-             shown[g.black], RESULT[g.result], shown[g.white])
+             str(row_of[g.black]), RESULT[g.result], str(row_of[g.white]))
             for g in part.itertuples()
         ]  # fmt: skip
         assert sorted(said) == sorted(want), tid
+        order = [column[r[0]] for r in said]  # by round
+        assert order == sorted(order), tid
 
 
 @pytest.mark.browser
@@ -157,7 +150,15 @@ def test_crosstable_scores_add_up_and_pairings_follow(published, page, artifacts
         )
         total = sum(float(s.replace("½", ".5")) if s != "½" else 0.5 for s in scores)
         assert total == n, tid
-        assert page.locator("#pairings table.pairings tbody tr:not(.t)").count() == n, tid
+        assert page.locator("#pairings table.pairings tbody tr").count() == n, tid
+        # the script names the players of the pairings as the crosstable does (by their #)
+        named = page.eval_on_selector_all(
+            "#pairs tbody tr", "rs => rs.map(r => [r.cells[1].innerHTML, r.cells[3].innerHTML])"
+        )
+        crossed = page.eval_on_selector_all(
+            "#cross tbody tr", "rs => rs.map(r => r.cells[2].innerHTML)"
+        )
+        assert all(b in crossed and w in crossed for b, w in named), tid
         # the page script colours each game of the crosstable by its result
         coloured = page.eval_on_selector_all(
             "#cross tbody td span:is(.w, .d, .l)", "s => s.map(x => [x.className, x.textContent])"
@@ -226,8 +227,8 @@ def _phone(browser, site, path: str, language: str):
     return p
 
 
-# the player links (or names) of a table's cells: whether each lies wholly inside its cell, the
-# table's scroll box and the viewport, and each run of letters or digits of its name on one line
+# the player links of a table's cells: whether each lies wholly inside its cell, the table's
+# scroll box and the viewport, and each run of letters or digits of its name on one line
 LINKS = """([table, cells]) => {
     const t = document.querySelector(table), box = t.closest('.scroll').getBoundingClientRect();
     const right = Math.min(box.right, innerWidth), out = [];
@@ -268,12 +269,11 @@ def test_the_pairings_fit_a_phone_with_white_on_screen_and_names_whole(published
             "#pairings table", "t => [t.scrollWidth, t.closest('.scroll').clientWidth]"
         )
         assert wide[0] <= wide[1], (language, wide)
-        names = "tbody tr:not(.t) td:is(:first-child, :last-child)"  # (names: text, no link)
-        links = p.evaluate(LINKS, ["#pairings table", names])
+        links = p.evaluate(LINKS, ["#pairings table", "tbody td a"])
         assert len(links) >= 2 * 40 and any(n == support.HOSTILE_NAME for n, _, _ in links)
         assert [x for x in links if not x[1] or x[2]] == [], language
         white = p.eval_on_selector_all(
-            "#pairings tbody tr:not(.t) td:last-child",
+            "#pairings tbody tr td:last-child",
             "cs => cs.map(c => c.getBoundingClientRect().right <= innerWidth)",
         )
         assert white and all(white), language

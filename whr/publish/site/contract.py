@@ -631,10 +631,8 @@ FORMATS = {
     "places": "(first, last) place: 3, 3\u20135",
     "result": "(game code, renju.net id): the player's result in words, linked to the game",
     "colour": "a game code: \u25cf Black, \u25cb White",
-    "cell": "a crosstable cell: each game as the EGF format writes it, 12+/b (the page "
-    "script colours each by its result)",
-    "name": "a player's number: the name as text, with what tells namesakes apart (no link: "
-    "the pairings, under a crosstable that links every player)",
+    "cell": "a crosstable cell: its games as the EGF format writes them, 12+/b 14\u2212/w (the "
+    "page script colours each by its result)",
     "pairing": "(Black's result, renju.net id): 1 : 0, linked to the game",
     "shared": '(change, others): a change as shown, "n" the new mark; marked * when it is '
     "also the change of other tournaments (others > 0: the same list first rated them)",
@@ -1113,7 +1111,7 @@ def tables(rules: RuleNumbers) -> dict[str, Table]:
                        "none: not kept"),
             ("shared", "the player's other tournaments the same list first rated (their change "
                        "is in it)"),
-            ("cells", 'the rounds\' cells joined by ",", a cell\'s games by " ": "12+b"'),
+            ("cells", 'the rounds\' cells joined by ",", a cell\'s games by " ": "12+/b"'),
             ("now_before", "today's estimate of the rating just before the tournament; none: new"),
             ("now_after", "today's estimate of the rating just after it"),
         ),
@@ -1122,20 +1120,20 @@ def tables(rules: RuleNumbers) -> dict[str, Table]:
     pairings = Table(
         "pairings", "",
         (
-            Column("black", T_("Black"), "black", "name", "pl", 0),
+            Column("round", T_("Round"), "round", "text", "", 0),
+            Column("black", T_("Black"), "black", "number", "", 0),
             Column("result", T_("Result"), "result id", "pairing", "res", 0),
-            Column("white", T_("White"), "white", "name", "pl", 0),
+            Column("white", T_("White"), "white", "number", "", 0),
         ),
-        (Tab("", T_("Pairings by round"), None, "black result white", None),),
+        (Tab("", T_("Pairings by round"), None, "round black result white", None),),
         derived=(
-            ("round", "the round's position"),
-            ("heading", "the round's heading (HTML)"),
-            ("black", "Black's number in the players data"),
+            ("round", "the round's label"),
+            ("black", "Black's number (#) in the crosstable (the page script names the player)"),
             ("white", "White's"),
             ("result", "Black's result: +, = or -"),
             ("id", "the game's renju.net id; none: not linked"),
         ),
-        group="round", heading="heading", virtual=False, scripted=False,
+        virtual=False, scripted=False,
     )
     # fmt: on
     return {

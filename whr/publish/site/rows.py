@@ -11,7 +11,6 @@ script's ``FORMAT``: ``tests/publish/site/test_rows.py`` holds the two equal in 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -21,7 +20,7 @@ import numpy as np
 from markupsafe import Markup, escape
 
 from whr.publish.site.contract import PAYLOADS, STATUSES, TEXTS, Column, Tab, Table, Text
-from whr.publish.site.i18n import into, place
+from whr.publish.site.i18n import place
 
 Values = list[Any]  # one field's values, a row after another
 
@@ -74,7 +73,14 @@ class Source:
 
     def take(self, path: str, ids: np.ndarray) -> Values:
         """The values of a field path at the rows ``ids``: Python values, None for none."""
-        out = self.array(path)[ids].tolist()
+        values = self.array(path)[ids]
+        out = values.tolist()
+        if values.dtype.kind in "iub":  # (no missing value: the common case, at once)
+            return out
+        if values.dtype.kind == "f":
+            for k in np.flatnonzero(np.isnan(values)).tolist():
+                out[k] = None
+            return out
         return [None if isinstance(v, float) and v != v else v for v in out]
 
 
@@ -145,8 +151,10 @@ def _whole(v: Any) -> str:
     return "" if v is None else str(int(round(v)))
 
 
+@cache
 def _new() -> str:
-    return f"<span class=new>{TEXTS['new'].element('span')}</span>"
+    """The new mark: its message's element, marked (one element: on every row of a newcomer)."""
+    return str(TEXTS["new"].element("span", " class=new"))
 
 
 def _player(ctx: Context, p: Any, label: bool) -> str:
@@ -214,21 +222,7 @@ def _reason(code: Any, message: Any) -> str:
     return (f"<span>{escape(message)}</span> " + html) if message else html
 
 
-_GAME = re.compile(r"(\d+)([+=-])([bw])")  # a game of a crosstable cell, as the data holds it
-_MINUS = {"-": "\u2212"}  # a lost game's mark as the pages write it
 _RESULT = {"+": "1 : 0", "=": "\u00bd : \u00bd", "-": "0 : 1"}  # Black's result as a pairing's
-
-
-def _cell(cell: Any) -> str:
-    """A crosstable cell (``"12+b 14=w"``, a game per word) as the EGF table format writes it:
-    ``12+/b 14=/w``, − for a loss (the page script colours each game by its result)."""
-    if not cell:
-        return ""
-    out = []
-    for g in str(cell).split():
-        m = _GAME.fullmatch(g)
-        out.append(f"{m[1]}{_MINUS.get(m[2], m[2])}/{m[3]}" if m else str(escape(g)))
-    return " ".join(out)
 
 
 def _game(game_id: Any, html: str) -> str:
@@ -255,15 +249,6 @@ def _estimate(before: Any, after: Any) -> str:
     if before is None:
         return f"{_new()} \u2192 {int(after)}"
     return f"{int(before)} \u2192 {int(after)} ({signed(int(after) - int(before))})"
-
-
-def _name(ctx: Context, p: Any) -> str:
-    """A player's name as text, and what tells a namesake apart."""
-    if p is None or p < 0:
-        return "?"
-    pl = ctx.players
-    label = pl["label"][p]
-    return str(escape(pl["name"][p])) + (f" <small>{escape(label)}</small>" if label else "")
 
 
 def _then(before: Any, after: Any, note: Any) -> str:
@@ -301,11 +286,10 @@ FORMATTERS: dict[str, Formatter] = {
     "perf": lambda c, value, bound: _perf(value, bound),
     "places": lambda c, first, last: str(first) if first == last else f"{first}\u2013{last}",
     "then": lambda c, before, after, note: _then(before, after, note),
-    "cell": lambda c, cell: _cell(cell),
+    "cell": lambda c, cell: cell or "",
     "pairing": lambda c, result, game_id: _game(game_id, _RESULT.get(result, "")),
     "shared": lambda c, change, others: _shared(change, others),
     "estimate": lambda c, before, after: _estimate(before, after),
-    "name": lambda c, p: _name(c, p),
 }
 """The formatters Python draws cells with (those of the columns shown without script, the kept
 ones and those of the tables Python alone draws), by name: the same cells as the page script's
@@ -438,18 +422,11 @@ def whole_html(
     columns: Sequence[Column],
     rows: Sequence[Sequence[str]],
     lists: Mapping[str, Sequence[str]] | None = None,
-    headings: Sequence[str | None] | None = None,
 ) -> Markup:
     """A table Python alone draws (``Table.scripted`` False): its ``<thead>`` (repeated on each
     printed sheet) and every row, the cells without classes (its stylesheet places them by
-    position: tens of thousands of pages); a row whose ``headings`` entry is HTML starts a
-    group with it (a heading row, as the script's groups)."""
-    width = sum(len((lists or {}).get(c.each, ())) if c.each else 1 for c in columns)
+    position: tens of thousands of pages)."""
     out = ["<thead><tr>", heads(columns, lists or {}, True), "</thead><tbody>\n"]
-    for k, row in enumerate(rows):
-        heading = headings[k] if headings is not None else None
-        if heading is not None:
-            out.append(f"<tr class=t>{into('th', heading, f' colspan={width} scope=rowgroup')}\n")
-        out.append("<tr><td>" + "<td>".join(row) + "\n")
+    out.extend("<tr><td>" + "<td>".join(row) + "\n" for row in rows)
     out.append("</tbody>")
     return Markup("".join(out))

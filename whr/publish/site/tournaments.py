@@ -18,7 +18,8 @@ from whr.publish.site.i18n import N_, _, inner, into, mark
 from whr.publish.site.names import page_names
 from whr.publish.site.rows import Context, Source, cells, place_html, shown_columns, whole_html
 
-_SYMBOL = {1.0: "+", 0.5: "=", 0.0: "-"}  # a game's result in a cell's data; shown + = −
+_SYMBOL = {1.0: "+", 0.5: "=", 0.0: "-"}  # Black's result in the pairings' data
+_WRITTEN = {1.0: "+", 0.5: "=", 0.0: "\u2212"}  # a game's result in a crosstable cell: + = −
 
 
 # the facts' texts: messages, by their ids (the page script writes them in the reader's
@@ -31,7 +32,6 @@ PLACE, DATES, RULE = _label(N_("Place")), _label(N_("Dates")), _label(N_("Rule")
 RATED, NOT_RATED = _label(N_("Rated games")), _label(N_("Not rated"))
 BETWEEN = into("dd", _("%(games)s between %(players)s players", games="%s", players="%s"))
 AND_WHY = str(_("%(n)s games, and why", n="%s"))
-ROUND = N_("Round %(round)s")
 SHARED = into(
     "p",
     _(
@@ -201,13 +201,14 @@ def pages(r: Renderer) -> Family:
 
 
 def _cells(cols: Columns, lo: int, hi: int) -> list[str]:
-    """Each standings row's games of the tournaments lo..hi-1, by round: ``"12+b,14=w 3-b"``
-    (the rounds joined by ",", a cell's games by " "; ``contract.tables``' ``cells``)."""
+    """Each standings row's games of the tournaments lo..hi-1, by round, as the EGF table
+    format writes them: ``"12+/b,14=/w 3−/b"`` (the rounds joined by ",", a cell's games by " ";
+    ``contract.tables``' ``cells``)."""
     c_lo, c_hi = (int(x) for x in np.searchsorted(cols.c_tournament, [lo, hi]))
     cs = slice(c_lo, c_hi)
-    colour = np.where(cols.c_black[cs], "b", "w").tolist()
+    colour = np.where(cols.c_black[cs], "/b", "/w").tolist()
     entries = [
-        f"{o}{_SYMBOL[sc]}{col}"
+        f"{o}{_WRITTEN[sc]}{col}"
         for o, sc, col in zip(
             cols.c_opp[cs].tolist(), cols.c_score[cs].tolist(), colour, strict=True
         )
@@ -260,9 +261,10 @@ def _standings(cols: Columns, lo: int, hi: int) -> Source:
 
 def _pairings(cols: Columns, lo: int, hi: int) -> tuple[Source, list[int]]:
     """The games of the tournaments lo..hi-1, each once (from Black's row), as the pairings'
-    fields, by tournament, round, then the best pairs first (the higher, then the lower rating
-    after the tournament as the lists showed it; today's estimate where none was kept); and the
-    first pairing of each tournament (the end last)."""
+    fields (the players by their number in the crosstable), by tournament, round, then the
+    best pairs first (the higher, then the lower rating after the tournament as the lists
+    showed it; today's estimate where none was kept); and the first pairing of each
+    tournament (the end last)."""
     c_lo, c_hi = (int(x) for x in np.searchsorted(cols.c_tournament, [lo, hi]))
     black = np.flatnonzero(cols.c_black[c_lo:c_hi]) + c_lo
     t = cols.c_tournament[black]
@@ -275,26 +277,18 @@ def _pairings(cols: Columns, lo: int, hi: int) -> tuple[Source, list[int]]:
     column = cols.c_column[black]
     order = np.lexsort((-low, -high, column, t))
     black, t, column = black[order], t[order], column[order]
-    b_row, w_row = b_row[order], w_row[order]
     ids: list[str | None] = [None] * len(black)
     if cols.c_id is not None:
         ids = [g if g in cols.linked else None for g in cols.c_id[black].tolist()]
-    heading: list[str | None] = []
-    before = None
-    for tk, c in zip(t.tolist(), column.tolist(), strict=True):
-        if (tk, c) != before:
-            labels = cols.rounds.get(tk, [])
-            heading.append(str(_(ROUND, round=labels[c] if c < len(labels) else "")))
-            before = (tk, c)
-        else:
-            heading.append(None)
+    labels = [cols.rounds.get(tk, []) for tk in range(lo, hi)]
     source = Source(
         "",
         {
-            "round": column,
-            "heading": heading,
-            "black": cols.s_player[b_row],
-            "white": cols.s_player[w_row],
+            "round": [
+                labels[tk - lo][c] for tk, c in zip(t.tolist(), column.tolist(), strict=True)
+            ],
+            "black": cols.c_row[black],
+            "white": cols.c_opp[black],
             "result": [_SYMBOL[x] for x in cols.c_score[black].tolist()],
             "id": ids,
         },
@@ -327,7 +321,6 @@ def tournament_pages(r: Renderer, cols: Columns, page: Stencil, lo: int, hi: int
             )
         lists = {"rounds": cols.rounds.get(k, [])}
         games = np.arange(first[k - lo], first[k - lo + 1])
-        headings = pairing.take("heading", games)
         html = page.fill(
             name=cols.name[k],
             canonical=r.canonical(f"tournaments/{cols.page[k]}.html"),
@@ -336,8 +329,6 @@ def tournament_pages(r: Renderer, cols: Columns, page: Stencil, lo: int, hi: int
             standings=whole_html(
                 cross, cells(cols.cross, cross, standing, rows, cols.context, lists), lists
             ),
-            pairings=whole_html(
-                paired, cells(cols.pairings, paired, pairing, games, cols.context), None, headings
-            ),
+            pairings=whole_html(paired, cells(cols.pairings, paired, pairing, games, cols.context)),
         )
         r.write(f"tournaments/{cols.page[k]}.html", html)

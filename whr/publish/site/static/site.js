@@ -926,12 +926,23 @@ var WHR_I18N = (function () {
   }
 
   // a tournament's page: its crosstable and pairings are HTML (tournaments.py); each game of the
-  // crosstable coloured by its result (+ won, = drawn, − lost)
-  function colourGames() {
-    Array.prototype.forEach.call(document.querySelectorAll("#cross tbody td"), function (td) {
-      var games = td.textContent.split(" ");
-      if (!games.every(function (g) { return GAME.test(g); })) return;
-      td.innerHTML = games.map(function (g) { return "<span class=" + RESULT_CLASS.get(GAME.exec(g)[1]) + ">" + esc(g) + "</span>"; }).join(" ");
+  // crosstable coloured by its result (+ won, = drawn, − lost), and each player of the
+  // pairings, there by their number (#), named as in the crosstable (a link, a namesake's label)
+  function tournamentPage() {
+    var names = [];  // by number (#): the crosstable's rows are numbered 1, 2, ... in order
+    Array.prototype.forEach.call($("cross").querySelectorAll("tbody tr"), function (r) {
+      names.push(r.cells.item(2).innerHTML);
+      Array.prototype.forEach.call(r.cells, function (td) {
+        var games = td.textContent.split(" ");
+        if (!games.every(function (g) { return GAME.test(g); })) return;
+        td.innerHTML = games.map(function (g) { return "<span class=" + RESULT_CLASS.get(GAME.exec(g)[1]) + ">" + esc(g) + "</span>"; }).join(" ");
+      });
+    });
+    Array.prototype.forEach.call(document.querySelectorAll("#pairs tbody tr"), function (r) {
+      [1, 3].forEach(function (k) {  // Black, White
+        var cell = r.cells.item(k), n = cell ? +cell.textContent : 0;
+        if (n >= 1 && n <= names.length) cell.innerHTML = names[n - 1];
+      });
     });
   }
 
@@ -953,7 +964,7 @@ var WHR_I18N = (function () {
     if (own(CFG, F.cfg.table)) indexPage();
     if ($("record") && P) playerPage();
     if ($("compare-chart") && P) comparePage();
-    if ($("cross")) colourGames();
+    if ($("cross")) tournamentPage();
   }
   WHR_I18N.ready(init);
 })();
