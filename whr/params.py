@@ -503,6 +503,50 @@ def _escaped(text: str) -> str:
 
 
 _ESCAPE = re.compile(r"%([0-9A-Fa-f]{2})?")
+_LABEL = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?")
+
+
+def _host_problem(parts: urllib.parse.SplitResult) -> str | None:
+    """What is wrong with the host of an address, in words; None when it is a host name
+    (labels of letters, digits and hyphens, each 1 to 63 characters, not starting or ending
+    with a hyphen, 253 characters at most, RFC 1123; a name in another script by its IDNA
+    form), an IPv4 address (four numbers from 0 to 255; a host whose last label is a number
+    is read as one, as browsers read it) or an IPv6 address in brackets."""
+    import ipaddress
+
+    host = parts.hostname or ""
+    if parts.netloc.rpartition("@")[2].startswith("["):
+        try:
+            ipaddress.IPv6Address(host)
+        except ValueError:
+            return f"the host [{host}] is not an IPv6 address"
+        return None
+    name = host.removesuffix(".")  # a name may end in the root's dot
+    labels = name.split(".")
+    if labels[-1].isdigit():
+        try:
+            ipaddress.IPv4Address(name)
+        except ValueError:
+            return (
+                f"the host {host!r} is not an IPv4 address (four numbers from 0 to 255, "
+                "without leading zeros) nor a host name (whose last label is not a number)"
+            )
+        return None
+    for label in labels:
+        if not label:
+            return f"the host {host!r} is not a host name: it has an empty label (two dots)"
+        try:
+            ascii_label = label.encode("idna").decode("ascii")
+        except UnicodeError:
+            ascii_label = ""
+        if not _LABEL.fullmatch(ascii_label):
+            return (
+                f"the host {host!r} is not a host name: {label!r} is not a label of 1 to 63 "
+                "letters, digits and hyphens that neither starts nor ends with a hyphen"
+            )
+    if len(name.encode("idna")) > 253:
+        return f"the host {host!r} is not a host name: longer than 253 characters"
+    return None
 
 
 def check_base_url(base_url: object) -> str:
@@ -513,7 +557,9 @@ def check_base_url(base_url: object) -> str:
     (if any) from 1 to 65535, without credentials (``user:password@``), query string or
     fragment, blanks, control characters (NUL included), invisible or bidirectional formatting
     characters, quotes, angle brackets or backslashes (control and formatting characters
-    neither as ``%XX`` escapes: ``%00``), and with every ``%`` starting an escape. The message names it in its public
+    neither as ``%XX`` escapes: ``%00``), and with every ``%`` starting an escape; its host a
+    host name (labels of letters, digits and hyphens), an IPv4 address or an IPv6 address in
+    brackets (:func:`_host_problem`). The message names it in its public
     form (:func:`public_source`, with such characters escaped), never with its secret.
 
     Raises
@@ -525,14 +571,20 @@ def check_base_url(base_url: object) -> str:
     """
     if not isinstance(base_url, str):
         raise TypeError(f"base_url must be a str, got {type(base_url).__name__}")
-    shown = _escaped(public_source(base_url) if is_url(base_url) else repr(base_url))
+    try:
+        shown = _escaped(public_source(base_url) if is_url(base_url) else repr(base_url))
+    except ValueError:  # urllib cannot split it (a bracketed host that is no IPv6 address)
+        shown = "(not shown: it may hold a secret, and cannot be split to hide it)"
     unseen = _unseen(base_url)
     if unseen is not None:
         raise ValueError(
             f"base_url {shown} contains {unseen}: a public address has no blanks, control, "
             "invisible or bidirectional characters"
         )
-    parts = urllib.parse.urlsplit(base_url)
+    try:
+        parts = urllib.parse.urlsplit(base_url)
+    except ValueError as exc:  # a bracketed host that is no IPv6 address
+        raise ValueError(f"base_url {shown}: {exc}") from None
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise ValueError(f"base_url must be an absolute http(s) URL with a host, got {shown}")
     try:
@@ -544,6 +596,9 @@ def check_base_url(base_url: object) -> str:
             f"base_url {shown}: the port must be a number from 1 to 65535, got "
             f"{parts.netloc.rpartition(':')[2]!r}"
         )
+    host = _host_problem(parts)
+    if host is not None:
+        raise ValueError(f"base_url {shown}: {host}")
     if has_secret(base_url):
         raise ValueError(
             f"base_url {shown}: a public address has no credentials (user:password@), query "

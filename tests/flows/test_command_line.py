@@ -120,6 +120,21 @@ def test_help_answers_without_importing_prefect() -> None:
             ["--source", str(SAMPLE), "--base-url", "https://r.example.org/a%00b/"],
             "--base-url: base_url https://r.example.org/a%00b/: its %XX escapes stand for U+0000",
         ),
+        (
+            ["--source", str(SAMPLE), "--base-url", "https://x..org/"],
+            "--base-url: base_url https://x..org/: the host 'x..org' is not a host name: it has "
+            "an empty label (two dots)",
+        ),
+        (
+            ["--source", str(SAMPLE), "--base-url", "https://-x.org/"],
+            "--base-url: base_url https://-x.org/: the host '-x.org' is not a host name: '-x' "
+            "is not a label",
+        ),
+        (
+            ["--source", str(SAMPLE), "--base-url", "https://999.999.999.999/"],
+            "--base-url: base_url https://999.999.999.999/: the host '999.999.999.999' is not "
+            "an IPv4 address",
+        ),
         ([], "the following arguments are required: --source"),
     ],
 )

@@ -569,7 +569,7 @@ def test_the_view_gives_each_tournaments_players_the_change_the_list_gave_them(
 
 
 CROSS_ROWS = """t => [Array.from(t.tHead.rows[0].cells, c => c.textContent.trim()),
-    Array.from(t.tBodies[0].rows, r => [r.querySelector("td.nm a").getAttribute("href"),
+    Array.from(t.tBodies[0].rows, r => [r.querySelector("td:nth-child(3) a").getAttribute("href"),
         Array.from(r.cells, c => c.textContent.trim())])]"""
 
 

@@ -324,6 +324,92 @@ def test_a_long_name_is_cut_and_reported(tmp_path, rules):
     nothing_lost(data, rules)
 
 
+# -- characters no text output can hold (issue 38, item 5) ----------------------------------
+
+UNSAFE = "\x1b\x0b\x0c\x1f\ufffe\uffff\x7f\x85"
+"""ESC, VT, FF, US, U+FFFE, U+FFFF, DEL and NEL: none is text an XML file (or an HTML page)
+may hold."""
+
+
+def _canonical(tmp_path: Path, fmt: str) -> Path:
+    """Players, a tournament and a game whose names hold :data:`UNSAFE`, as canonical tables
+    (the CSV's first 512 bytes plain: a control character there reads as binary data)."""
+    padding = [{"player_id": f"p{k:03d}", "name": f"Padding Player {k}"} for k in range(40)]
+    players = pd.DataFrame(
+        [*padding, {"player_id": "1", "name": f"Ann{UNSAFE}a"}, {"player_id": "2", "name": "Bo"}]
+    )
+    tournaments = pd.DataFrame(
+        [*({"tournament_id": f"x{k}", "name": f"Padding Open {k}"} for k in range(40)),
+         {"tournament_id": "t1", "name": f"Open{UNSAFE}", "start": "2026-01-01",
+          "end": "2026-01-02", "rated": "true", "category": "renju"}]
+    )  # fmt: skip
+    games = pd.DataFrame(
+        [{"game_id": "g1", "tournament_id": "t1", "round": "1", "black": "1", "white": "2",
+          "result": "1"}]
+    )  # fmt: skip
+    directory = tmp_path / fmt
+    directory.mkdir()
+    for name, frame in (("players", players), ("tournaments", tournaments), ("games", games)):
+        if fmt == "csv":
+            frame.to_csv(directory / f"{name}.csv", index=False)
+        else:
+            frame.astype(str).to_parquet(directory / f"{name}.parquet")
+    return directory
+
+
+IN_A_WORD = "\x1b\ufffe\uffff\x7f"
+"""Those of them that are not blanks (an EGF table's words are split at the others)."""
+
+
+def _egf(tmp_path: Path) -> Path:
+    table = (EGF / "header.h9").read_text(encoding="utf-8")
+    table = table.replace("Soosorv Ants", f"Soosorv{IN_A_WORD} Ants")
+    table = table.replace("EV[Tallinn Renju Open 2024]", f"EV[Tallinn{IN_A_WORD} Open]")
+    table = "; a comment\n" * 50 + table  # (a control character in the first bytes: binary)
+    path = tmp_path / "header.h9"
+    path.write_text(table, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("fmt", ["csv", "parquet", "egf"])
+def test_characters_no_text_output_can_hold_are_replaced_and_reported(tmp_path, rules, fmt):
+    """ESC, VT, FF, US, U+FFFE, U+FFFF, DEL and NEL in a player's and a tournament's name, from
+    canonical CSV, Parquet or an EGF table: each becomes U+FFFD, reported once per cell
+    (``bad_character``, the row's id and the column, every character named)."""
+    source = _egf(tmp_path) if fmt == "egf" else _canonical(tmp_path, fmt)
+    data = whr.read_source(source)
+    found = data.problems[data.problems["code"] == "bad_character"]
+    texts = [
+        t
+        for frame in (data.players, data.tournaments)
+        for column in frame.columns
+        for t in frame[column].tolist()
+        if isinstance(t, str)
+    ]
+    assert not [t for t in texts if any(c in t for c in UNSAFE)]
+    held = IN_A_WORD if fmt == "egf" else UNSAFE
+    replaced = [t for t in texts if "\ufffd" * len(held) in t]
+    assert len(replaced) >= 2 and len(found) == len(replaced), (replaced, found)
+    assert set(found["severity"]) == {"warning"}
+    named = "U+000B, U+000C, U+001B, U+001F, U+007F, U+0085, U+FFFE, U+FFFF"
+    if fmt == "egf":
+        named = "U+001B, U+007F, U+FFFE, U+FFFF"
+    assert all(m.startswith(f"name held {named}: not text") for m in found["message"])
+    if fmt != "egf":
+        assert set(found["locator"]) == {"player id=1, name", "tournament id=t1, name"}
+        assert set(found["source"]) == {f"players.{fmt}", f"tournaments.{fmt}"}
+        assert data.players.set_index("player_id").loc["1", "name"] == "Ann" + "\ufffd" * 8 + "a"
+    nothing_lost(data, rules)
+
+
+def test_a_file_name_is_the_operators_and_kept_as_given(tmp_path):
+    """The rule is the data's: the source column (a file name the operator chose) is kept."""
+    directory = _canonical(tmp_path, "csv")
+    data = whr.read_source(directory / "players.csv", name="players\x1b.csv")
+    assert set(data.players["source"]) == {"players\x1b.csv"}
+    assert set(data.problems["source"]) == {"players\x1b.csv"}
+
+
 # -- numbers read from prefixes ------------------------------------------------------------
 
 

@@ -7,6 +7,8 @@ import gzip
 import shutil
 
 import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 from sources_support import FIXTURES
 
@@ -158,6 +160,27 @@ def test_parquet_locators_count_rows_from_one(tmp_path):
         .itertuples(False, None)
     )
     assert rows == {("bad_result", "row 2, game id=b"), ("duplicate_id", "row 3, game id=a")}
+
+
+def test_parquet_text_that_is_not_utf8_is_reported_with_its_file_row_and_column(tmp_path):
+    """Parquet does not check that text is UTF-8: bytes that are not were an ArrowException
+    ("Unknown error: Wrapping ... failed", quoting the bytes); now each such value has them
+    replaced by U+FFFD and is reported as in CSV (``bad_encoding``, the file, ``row N``, the
+    column)."""
+    names = pa.array([b"Good", b"Bad \xff\xfe name", None, b"T\xc3"], pa.binary())
+    table = pa.table(
+        {"player_id": ["1", "2", "3", "4"], "name": names.cast(pa.string(), safe=False)}
+    )
+    pq.write_table(table, tmp_path / "players.parquet")
+    data = whr.read_source(tmp_path / "players.parquet")
+    found = data.problems[data.problems["code"] == "bad_encoding"]
+    assert list(found["locator"]) == ["row 2", "row 4"]
+    assert set(found["source"]) == {"players.parquet"}
+    assert set(found["message"]) == {
+        "bytes that are not UTF-8 in column 'name' were replaced by U+FFFD"
+    }
+    assert data.players["name"].tolist()[:2] == ["Good", "Bad \ufffd\ufffd name"]
+    assert data.players["name"].tolist()[3] == "T\ufffd"
 
 
 def test_gzipped_csv_is_read_like_plain_csv(tmp_path):

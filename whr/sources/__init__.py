@@ -49,12 +49,12 @@ from whr.sources._common import (
     SourceError,
     check_limits,
     coerce_as_of,
-    cut_names,
 )
 from whr.sources.canonical import read_canonical, table_kind
 from whr.sources.facts import FACTS_FILE, apply_facts, read_facts
 from whr.sources.pull import is_url, pull
 from whr.sources.renjunet import read_renjunet
+from whr.sources.texts import cut_names, replace_unsafe
 from whr.tables import PROBLEMS, SourceData, concat, conform
 
 __all__ = [
@@ -181,7 +181,7 @@ def _read_one(
             data = _with_facts(_read_file(path, name, limits), path.parent)
         else:
             raise SourceError(f"{path}: no such file or directory")
-    return cut_names(data, limits.max_name_chars)
+    return cut_names(replace_unsafe(data), limits.max_name_chars)
 
 
 def combine(parts: Sequence[SourceData]) -> SourceData:

@@ -1,5 +1,5 @@
 """Shared pieces of the source adapters: the fatal error, the read limits, problem rows, dates,
-opening files, numbers and names.
+opening files and numbers (what every reader does to the texts it read: ``texts.py``).
 
 Nothing here knows a particular format. ``open_payload`` opens a local file and undoes gzip or
 zip transparently, sniffing the leading bytes rather than trusting the file name, and stops at
@@ -8,7 +8,6 @@ the unpacked-size limit. ``describe`` says what a file is without ever quoting i
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 import gzip
 import io
@@ -28,7 +27,7 @@ import pyarrow.compute as pc
 
 from whr.digest import file_sha256 as sha256_file  # one implementation, named for the readers
 from whr.params import DEFAULT_MAX_BYTES, ReadLimits
-from whr.tables import PLAYERS, PROBLEMS, TOURNAMENTS, SourceData, as_date, conform, to_frame
+from whr.tables import PROBLEMS, as_date, to_frame
 
 if TYPE_CHECKING:
     from _typeshed import WriteableBuffer
@@ -42,7 +41,6 @@ __all__ = [
     "Row",
     "SourceError",
     "coerce_as_of",
-    "cut_names",
     "describe",
     "nfc_id",
     "nfc_array",
@@ -76,12 +74,6 @@ MINUTES_WORDS = (
     f"{MINUTES_RANGE[1]:g} (a week)"
 )
 
-#: Columns cut to ``ReadLimits.max_name_chars``: the names of players, tournaments and places.
-NAME_COLUMNS = {
-    "players": ("name", "surname", "given_name", "native_name", "country_name", "city"),
-    "tournaments": ("name", "country_name", "city"),
-}
-_KEYS = {"players": "player_id", "tournaments": "tournament_id"}
 #: A decimal number in ASCII digits, whole (``parse_number`` and the canonical reader use it).
 DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 _INTEGER = re.compile(r"[+-]?[0-9]+")
@@ -340,57 +332,6 @@ def _utf16_without_bom(sample: bytes) -> bool:
     even, odd = sample[0::2], sample[1::2]
     return (odd.count(0) == len(odd) and even.count(0) == 0) or (
         even.count(0) == len(even) and odd.count(0) == 0
-    )
-
-
-def cut_names(data: SourceData, max_name_chars: int) -> SourceData:
-    """Cut names longer than ``max_name_chars`` characters and report each as ``long_name``.
-
-    Applies to ``NAME_COLUMNS`` of ``players`` and ``tournaments``. A problem row (warning)
-    names the column, the row's id and the original length; its source is the row's source.
-
-    Returns
-    -------
-    SourceData
-        A new value; ``data`` itself when nothing is too long.
-    """
-    changed: dict[str, pd.DataFrame] = {}
-    rows: list[dict[str, str]] = []
-    for kind, columns in NAME_COLUMNS.items():
-        frame: pd.DataFrame = getattr(data, kind)
-        if frame.empty:
-            continue
-        out = None
-        for column in columns:
-            lengths = frame[column].str.len()
-            long = (lengths > max_name_chars).fillna(False).to_numpy(dtype=bool)
-            if not long.any():
-                continue
-            out = frame.copy() if out is None else out
-            out[column] = out[column].where(~long, out[column].str.slice(0, max_name_chars))
-            for i in long.nonzero()[0]:
-                rows.append(
-                    {
-                        "code": "long_name",
-                        "severity": "warning",
-                        "source": frame["source"].iloc[i],
-                        "locator": f"{kind[:-1]} id={frame[_KEYS[kind]].iloc[i]}, {column}",
-                        "message": (
-                            f"{column} of {int(lengths.iloc[i]):,} characters cut to the first "
-                            f"{max_name_chars} ({limit_hint('max_name_chars')})"
-                        ),
-                    }
-                )
-        if out is not None:
-            changed[kind] = out
-    if not rows:
-        return data
-    found = pd.DataFrame(rows, columns=PROBLEMS.names)
-    return dataclasses.replace(
-        data,
-        players=conform(changed.get("players", data.players), PLAYERS),
-        tournaments=conform(changed.get("tournaments", data.tournaments), TOURNAMENTS),
-        problems=conform(pd.concat([data.problems, found], ignore_index=True), PROBLEMS),
     )
 
 

@@ -12,8 +12,9 @@ blank id), ``unknown_player`` and ``unknown_tournament`` (only when a players or
 is read together with the games), ``bad_result``, ``bad_date``, ``bad_value`` (a boolean, number,
 mode or category that does not parse whole, or a number out of range: ``minutes`` more than 0
 and at most a week, ``moves`` and ``type`` from 0), ``unknown_column`` (a column the schema does
-not have; ignored) and ``bad_encoding``. The locator is ``line N`` of a CSV file (the header is
-line 1) or ``row N`` (from 1) of a Parquet file.
+not have; ignored) and ``bad_encoding`` (bytes that are not UTF-8, in a CSV file or in a Parquet
+file's text, which Parquet does not check: replaced by U+FFFD). The locator is ``line N`` of a
+CSV file (the header is line 1) or ``row N`` (from 1) of a Parquet file.
 
 In Parquet, a date column may be stored as a timestamp: midnight without a time zone, or
 midnight UTC, is read as that date; any other timestamp is a ``bad_date``.
@@ -25,7 +26,7 @@ import io
 import re
 import warnings
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -112,7 +113,7 @@ def _read_raw(
 ) -> tuple[pd.DataFrame, int]:
     """The file as a frame (CSV: every column ``str``), and the line/row number of row 0."""
     if path.name.lower().endswith(".parquet"):
-        return _read_parquet(path, name, limits), 1
+        return _read_parquet(path, name, log, limits), 1
     with open_payload(path, name, limits.max_unpacked_bytes) as raw, warnings.catch_warnings():
         stream = io.BufferedReader(raw)
         head = stream.peek(512)[:512]
@@ -152,8 +153,9 @@ def _read_raw(
     return frame, 2
 
 
-def _read_parquet(path: Path, name: str, limits: ReadLimits) -> pd.DataFrame:
-    """A Parquet file as a frame: timestamps as date text or as ISO text (then a bad date)."""
+def _read_parquet(path: Path, name: str, log: ProblemLog, limits: ReadLimits) -> pd.DataFrame:
+    """A Parquet file as a frame: timestamps as date text or as ISO text (then a bad date); text
+    that is not UTF-8 with its bytes replaced by U+FFFD and reported, as in CSV."""
     try:
         meta = pq.ParquetFile(path).metadata
         unpacked = sum(meta.row_group(i).total_byte_size for i in range(meta.num_row_groups))
@@ -167,7 +169,10 @@ def _read_parquet(path: Path, name: str, limits: ReadLimits) -> pd.DataFrame:
         )
     try:
         table = pq.read_table(path)
-        columns = [_parquet_column(table.column(i)) for i in range(table.num_columns)]
+        columns = [
+            _utf8(_parquet_column(table.column(i)), table.column_names[i], log)
+            for i in range(table.num_columns)
+        ]
         frame = pa.table(columns, names=table.column_names).to_pandas()
     except (OSError, pa.ArrowException, ValueError) as exc:
         raise SourceError(f"{name}: not a readable Parquet file: {exc}") from None
@@ -191,6 +196,39 @@ def _parquet_column(column: pa.ChunkedArray[Any]) -> pa.Array[Any] | pa.ChunkedA
     with_time = pc.strftime(plain, format="%Y-%m-%dT%H:%M:%S")  # type: ignore[arg-type]
     text: pa.ChunkedArray[Any] = pc.if_else(midnight, day.cast(pa.string()), with_time)
     return text
+
+
+def _utf8(
+    column: pa.Array[Any] | pa.ChunkedArray[Any], name: str, log: ProblemLog
+) -> pa.Array[Any] | pa.ChunkedArray[Any]:
+    """A text column whose values are UTF-8 (Parquet does not check: a writer may store any
+    bytes as text): itself, or with each value that is not UTF-8 decoded with its bad bytes
+    replaced by U+FFFD, and each such row reported (``bad_encoding``, ``row N`` from 1, the
+    first 100 of a column, as in CSV)."""
+    if not (pa.types.is_string(column.type) or pa.types.is_large_string(column.type)):
+        return column
+    try:
+        column.validate(full=True)
+        return column
+    except pa.ArrowInvalid:
+        pass
+    raw = column.cast(pa.large_binary()).to_pylist()
+    texts: list[str | None] = []
+    reported = 0
+    for i, value in enumerate(raw):
+        try:
+            texts.append(None if value is None else value.decode("utf-8"))
+        except UnicodeDecodeError:
+            texts.append(cast(bytes, value).decode("utf-8", errors="replace"))
+            reported += 1
+            if reported <= 100:
+                log.add(
+                    "bad_encoding",
+                    "warning",
+                    f"row {i + 1}",
+                    f"bytes that are not UTF-8 in column {quote(name)} were replaced by U+FFFD",
+                )
+    return pa.array(texts, pa.large_string())
 
 
 def _check_lengths(frame: pd.DataFrame, name: str, unit: str, first: int, limit: int) -> None:

@@ -77,18 +77,23 @@ FORMAT = re.compile(r"^    (\w+): \{", re.M)  # a formatter of the script's FORM
 
 def test_every_formatter_is_drawn_the_same_by_both_sides():
     """A column names a formatter of contract.FORMATS; the script implements every one a table
-    draws (not the kept columns, which it takes from the page), Python every one the rows
-    without script and the kept cells use, with the same arguments: the column's fields."""
+    it draws uses (not the kept columns, which it takes from the page), Python every one the
+    rows without script, the kept cells and the tables it alone draws use (a tournament's
+    crosstable and pairings), with the same arguments: the column's fields."""
     script = SCRIPT.read_text(encoding="utf-8")
     block = script.split("var FORMAT = {", 1)[1].split("\n  };", 1)[0]
     in_script = set(FORMAT.findall(block))
     python = set(rows.FORMATTERS)
     used = {
-        (c.format, c.kept, c.static) for t in contract.tables(RULES).values() for c in t.columns
+        (c.format, c.kept, c.static, t.scripted)
+        for t in contract.tables(RULES).values()
+        for c in t.columns
     }
-    assert {f for f, kept, _ in used if not kept} <= in_script <= set(contract.FORMATS)
-    assert {f for f, kept, static in used if kept or static} <= python <= set(contract.FORMATS)
-    assert {f for f, _, _ in used} == set(contract.FORMATS), "a formatter no column uses"
+    assert {f for f, kept, _, drawn in used if drawn and not kept} == in_script
+    assert in_script <= set(contract.FORMATS), "the script has a formatter no table it draws uses"
+    assert {f for f, kept, static, drawn in used if kept or static or not drawn} <= python
+    assert python <= set(contract.FORMATS)
+    assert {f for f, *_ in used} == set(contract.FORMATS), "a formatter no column uses"
     for table in contract.tables(RULES).values():
         for c in table.columns:
             if c.format in python:  # called with the context and one value per field

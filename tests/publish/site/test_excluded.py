@@ -18,7 +18,7 @@ def test_games_not_rated_page_and_csv(published, small):
     html = (site / "excluded.html").read_text(encoding="utf-8")
     text = visible(site / "excluded.html")
     for reason, n in exclusions["reason"].value_counts().items():
-        assert f" {reason} {n} {REASONS[reason]} " in text
+        assert f" {REASONS[reason]} {reason} {n} " in text  # the words first, then the code
         assert f"<code>{reason.replace('_', '_<wbr>')}</code>" in html  # breaks after a _
     # every game in the page's data, with its players named as read
     data = read_data(site, "excluded")
@@ -73,4 +73,30 @@ def test_the_games_not_rated_are_searched_by_player_and_tournament(site, browser
     page.wait_for_function("window.WHR && WHR.view")
     assert page.evaluate("WHR.view.ids.length") == data["t"].count(t)
     assert errors == []
+    page.close()
+
+
+MUTED = "rgb(93, 103, 120)"  # style.css's --muted
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("language", ["en", "ru", "ja"])
+def test_every_reason_leads_with_its_words_never_cut_its_code_muted_after(site, browser, language):
+    """Issue 39, item 6: on a desktop screen every reason a game is not rated reads whole (it
+    was cut with an ellipsis), its words first and its code after them, muted; in the table
+    of reasons and in every game's row, in the reader's language."""
+    page = browser.new_page(viewport={"width": 1366, "height": 900})
+    page.add_init_script(f"localStorage.setItem('whr.lang', '{language}')")
+    page.goto((site / "excluded.html").as_uri())
+    page.wait_for_function("window.WHR && WHR.view")
+    cells = page.eval_on_selector_all(
+        "#list tbody td.why, table.reasons tbody td:first-child",
+        """cs => cs.map(c => [c.firstElementChild.tagName, c.lastElementChild.tagName,
+            getComputedStyle(c.lastElementChild).color, c.scrollWidth <= c.clientWidth + 1,
+            c.firstElementChild.textContent.trim().length])""",
+    )
+    assert len(cells) >= 10, cells
+    for first, last, colour, whole, words in cells:
+        assert (first, last) == ("SPAN", "CODE") and words > 3, cells
+        assert colour == MUTED and whole, cells
     page.close()

@@ -11,7 +11,7 @@ import pytest
 
 import whr.publish.site as site_module
 from tests.publish import support
-from tests.publish.site.pages import open_, open_served, page_data, published_table
+from tests.publish.site.pages import open_, open_served, published_table
 from tests.publish.support import ODD_ID, read_data, site_of
 from whr.publish.site import page_names
 from whr.publish.site.names import renjunet_game_url, renjunet_games
@@ -71,7 +71,10 @@ def test_namesakes_are_told_apart(published, small):
     games = pd.read_parquet(support.entry_of(published) / "games.parquet")
     names = page_names([*tournaments["tournament_id"], *games["tournament_id"]])
     html = (site / "tournaments" / f"{names[first['tournament_id']]}.html").read_text()
-    assert set(twins) <= {row[3] for row in page_data(html, "cross-data")["rows"]}
+    for i, label in zip(twins, labels, strict=True):  # in the crosstable, linked and labelled
+        pages = page_names([data["id"][i]])
+        assert f"{support.NAMESAKE}</a> <small>{label}</small>" in html
+        assert f"<a href=../p/{pages[data['id'][i]]}.html>{support.NAMESAKE}</a>" in html
 
 
 @pytest.mark.browser
@@ -88,7 +91,9 @@ def test_namesakes_are_told_apart_in_standings_pairings_and_game_lists(published
     twins = [s for s in standing if s.startswith(support.NAMESAKE)]
     assert len(twins) == 2 and twins[0] != twins[1]
     assert first["black"] in " ".join(twins) and first["white"] in " ".join(twins)
-    paired = page.eval_on_selector_all("#pairings td.pl", "c => c.map(x => x.textContent)")
+    paired = page.eval_on_selector_all(
+        "#pairs tbody td:is(:nth-child(2), :last-child)", "c => c.map(x => x.textContent.trim())"
+    )
     assert set(twins) <= set(paired)
     # the game list of one of them names the other with the label
     players = page_names([first["black"], first["white"]])
@@ -108,11 +113,12 @@ def test_renju_net_links_only_for_renjunet_games_and_only_when_asked(small, tmp_
     found: Counter[str] = Counter()
     for page in (site / "tournaments").glob("*.html"):
         text = page.read_text(encoding="utf-8")
-        rows = page_data(text, "cross-data")["rows"]
-        found.update(e.split("@")[1] for r in rows for e in re.split("[, ]", r[10]) if "@" in e)
-        assert "https:" not in text, page.name  # the page script makes the links
+        links = re.findall(r'<a href="https://www\.renju\.net/game/(\d+)/" rel=nofollow>', text)
+        found.update(links)
+        pairings = text.split("<table class=pairings", 1)[1]
+        assert len(re.findall("https:", pairings)) == len(links), page.name  # a game's result
     assert set(found) == expected
-    assert set(found.values()) == {2}  # a crosstable shows each game in both players' rows
+    assert set(found.values()) == {1}  # once: its result in the pairings
     # players' data give the page script the ids of linked games only, once per side
     on_players: Counter[str] = Counter()
     for page in (site / "p").glob("*.html"):

@@ -18,7 +18,6 @@ from tests.publish.site.pages import (
     in_box,
     new_page,
     open_,
-    page_data,
     published_table,
     settle,
 )
@@ -27,78 +26,114 @@ from whr.publish.site import i18n, page_names, write
 from whr.tables import TOURNAMENTS, conform
 
 
-class Table(HTMLParser):
-    """The cell texts of the body rows of the table with a given id."""
+class Rows(HTMLParser):
+    """The body rows of the table with a given id: each row's cell texts and the links in its
+    cells."""
 
     def __init__(self, table_id: str) -> None:
-        super().__init__()
+        super().__init__(convert_charrefs=True)
         self.id, self.inside, self.body = table_id, False, False
-        self.rows: list[list[str]] = []
+        self.heads: list[str] = []
+        self.rows: list[dict] = []
 
     def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
         if tag == "table":
-            self.inside = dict(attrs).get("id") == self.id
-        elif self.inside and tag == "tbody":
+            self.inside = a.get("id") == self.id
+        elif not self.inside:
+            return
+        elif tag == "tbody":
             self.body = True
-        elif self.inside and self.body and tag == "tr":
-            self.rows.append([])
-        elif self.inside and self.body and tag == "td":
-            self.rows[-1].append("")
+        elif tag == "th" and not self.body:
+            self.heads.append("")
+        elif tag == "tr" and self.body:
+            self.rows.append({"cells": [], "links": []})
+        elif tag in ("td", "th") and self.body:
+            self.rows[-1]["cells"].append("")
+        elif tag == "a" and self.body and self.rows:
+            self.rows[-1]["links"].append(a.get("href"))
 
     def handle_endtag(self, tag):
-        if tag in ("table", "tbody"):
-            self.body = False
+        if tag == "table":
+            self.inside = self.body = False
 
     def handle_data(self, data):
-        if self.inside and self.body and self.rows and self.rows[-1]:
-            self.rows[-1][-1] += data
+        if not self.inside:
+            return
+        if self.body and self.rows and self.rows[-1]["cells"]:
+            self.rows[-1]["cells"][-1] += data.strip("\n")
+        elif not self.body and self.heads:
+            self.heads[-1] += data.strip("\n")
 
 
-def table_rows(html: str, table_id: str) -> list[list[str]]:
-    parser = Table(table_id)
+def table_of(html: str, table_id: str) -> Rows:
+    parser = Rows(table_id)
     parser.feed(html)
-    return parser.rows
+    return parser
 
 
-def score(text: str) -> float:
+def points(text: str) -> float:
     return float(text.replace("½", ".5")) if text != "½" else 0.5
 
 
-def test_crosstables_add_up(published, small):
+GAME = re.compile(r"(\d+)([+=\u2212])/([bw])")
+RESULT = {1.0: "1 : 0", 0.5: "½ : ½", 0.0: "0 : 1"}
+
+
+def test_crosstables_and_pairings_are_in_the_page_and_add_up(published, small):
+    """Without script (the HTML alone): every tournament's crosstable has its players once,
+    numbered, each game in its round's column in both players' rows with its result and
+    colours, the scores adding up to the games; and its pairings give every game once, by
+    round, with both players by their number (#) and the result. Checked against the
+    published games."""
     snap = support.entry_of(published)
     site = site_of(published)
     games = pd.read_parquet(snap / "games.parquet")
     tournaments = pd.read_parquet(snap / "tournaments.parquet")
-    players = read_data(site, "players")["id"]
+    data = read_data(site, "players")
+    pages = page_names(data["id"])
+    by_page = {f"../p/{pages[i]}.html": i for i in data["id"]}
     names = page_names([*tournaments["tournament_id"], *games["tournament_id"]])
     for tid, part in games.groupby("tournament_id"):
         html = (site / "tournaments" / f"{names[tid]}.html").read_text(encoding="utf-8")
-        data = page_data(html, "cross-data")
-        rows = data["rows"]
-        assert {players[r[3]] for r in rows} == set(part["black"]) | set(part["white"]), tid
-        assert [r[0] for r in rows] == list(range(1, len(rows) + 1)), tid
-        assert sum(r[4] for r in rows) == 2 * len(part), tid  # a game gives one point
-        cells = [r[10].split(",") for r in rows]
-        assert all(len(c) == len(data["rounds"]) for c in cells), tid
+        assert "<script type=application/json" not in html  # nothing to draw: no data
+        cross = table_of(html, "cross")
+        rounds = cross.heads[4 : len(cross.heads) - 5]
+        assert cross.heads[:4] == ["Place", "#", "Player", "Score"], tid
+        assert cross.heads[-5:] == ["Perf.", "Before", "After", "Change", "Today's estimate"]
+        rows = [r["cells"] for r in cross.rows]
+        row_of = {by_page[r["links"][0]]: k + 1 for k, r in enumerate(cross.rows)}
+        assert set(row_of) == set(part["black"]) | set(part["white"]), tid
+        assert [int(r[1]) for r in rows] == list(range(1, len(rows) + 1)), tid
+        assert sum(points(r[3]) for r in rows) == len(part), tid  # a game gives one point
+        cells = [r[4 : 4 + len(rounds)] for r in rows]
+        assert all(len(r) == len(rounds) + 9 for r in rows), tid
         entries = [e for c in cells for cell in c for e in cell.split()]
-        assert all(re.fullmatch(r"\d+[+=-][bw]", e) for e in entries), tid
+        assert all(GAME.fullmatch(e) for e in entries), tid
         assert len(entries) == 2 * len(part), tid  # each game in both players' rows
-        # each game in its round's column, in both players' rows, with its result and colours
-        row_of = {players[r[3]]: r[0] for r in rows}
-        column = {label: k for k, label in enumerate(data["rounds"])}
+        column = {label: k for k, label in enumerate(rounds)}
         for g in part.itertuples():
             k = column[str(g.round) if isinstance(g.round, str) and g.round else "\u2013"]
             b, w = row_of[g.black], row_of[g.white]
-            mark = {1.0: ("+", "-"), 0.5: ("=", "="), 0.0: ("-", "+")}[g.result]
-            assert f"{w}{mark[0]}b" in cells[b - 1][k].split(), (tid, g.game_id)
-            assert f"{b}{mark[1]}w" in cells[w - 1][k].split(), (tid, g.game_id)
+            mark = {1.0: ("+", "\u2212"), 0.5: ("=", "="), 0.0: ("\u2212", "+")}[g.result]
+            assert f"{w}{mark[0]}/b" in cells[b - 1][k].split(), (tid, g.game_id)
+            assert f"{b}{mark[1]}/w" in cells[w - 1][k].split(), (tid, g.game_id)
         for r, c in zip(rows, cells, strict=True):  # a row's points are its cells' points
-            twice = sum(2 if "+" in e else 1 if "=" in e else 0 for x in c for e in x.split())
-            assert twice == r[4], tid
-            opponents = {
-                int(e.split("+")[0].split("=")[0].split("-")[0]) for x in c for e in x.split()
-            }
-            assert r[0] not in opponents and opponents <= {x[0] for x in rows}, tid
+            games_of = [GAME.fullmatch(e) for x in c for e in x.split()]
+            twice = sum(2 if m[2] == "+" else 1 if m[2] == "=" else 0 for m in games_of)
+            assert twice == 2 * points(r[3]), tid
+            assert int(r[1]) not in {int(m[1]) for m in games_of}, tid
+        pairs = table_of(html, "pairs")
+        assert pairs.heads == ["Round", "Black", "Result", "White"], tid
+        said = [tuple(r["cells"]) for r in pairs.rows]
+        want = [
+            (str(g.round) if isinstance(g.round, str) and g.round else "\u2013",
+             str(row_of[g.black]), RESULT[g.result], str(row_of[g.white]))
+            for g in part.itertuples()
+        ]  # fmt: skip
+        assert sorted(said) == sorted(want), tid
+        order = [column[r[0]] for r in said]  # by round
+        assert order == sorted(order), tid
 
 
 @pytest.mark.browser
@@ -111,12 +146,49 @@ def test_crosstable_scores_add_up_and_pairings_follow(published, page, artifacts
         n = int((games["tournament_id"] == tid).sum())
         open_(page, site, f"tournaments/{names[tid]}.html")
         scores = page.eval_on_selector_all(
-            "#cross tbody td.sc", "cells => cells.map(c => c.textContent)"
+            "#cross tbody td:nth-child(4)", "cells => cells.map(c => c.textContent)"
         )
         total = sum(float(s.replace("½", ".5")) if s != "½" else 0.5 for s in scores)
         assert total == n, tid
-        assert page.locator("#pairings table.pairings tbody tr:not(.t)").count() == n, tid
+        assert page.locator("#pairings table.pairings tbody tr").count() == n, tid
+        # the script names the players of the pairings as the crosstable does (by their #)
+        named = page.eval_on_selector_all(
+            "#pairs tbody tr", "rs => rs.map(r => [r.cells[1].innerHTML, r.cells[3].innerHTML])"
+        )
+        crossed = page.eval_on_selector_all(
+            "#cross tbody tr", "rs => rs.map(r => r.cells[2].innerHTML)"
+        )
+        assert all(b in crossed and w in crossed for b, w in named), tid
+        # the page script colours each game of the crosstable by its result
+        coloured = page.eval_on_selector_all(
+            "#cross tbody td span:is(.w, .d, .l)", "s => s.map(x => [x.className, x.textContent])"
+        )
+        assert len(coloured) == 2 * n, tid
+        assert all(
+            {"+": "w", "=": "d", "\u2212": "l"}[t.split("/")[0][-1]] == c for c, t in coloured
+        )
     page.screenshot(path=str(artifacts / "tournament-desktop-top.png"))
+
+
+EMPHASIS = """() => {
+    const row = document.querySelector("#cross tbody tr"), size = c => parseFloat(getComputedStyle(c).fontSize);
+    const cells = Array.from(row.cells);
+    return {score: getComputedStyle(cells[3]).fontWeight, today: size(cells[cells.length - 1]),
+            others: Math.min(...cells.slice(0, -1).map(size))};
+}"""
+
+
+@pytest.mark.browser
+def test_a_printed_crosstable_keeps_the_screens_emphasis(published, page):
+    """Issue 39, item 6: on paper as on screen, today's estimate is muted in smaller type than
+    every other cell of the crosstable (printed, it had the largest: 13 px beside 7 pt), and
+    the score is bold."""
+    open_(page, site_of(published), _biggest(published))
+    for media in ("screen", "print"):
+        page.emulate_media(media=media)
+        shown = page.evaluate(EMPHASIS)
+        assert shown["today"] < shown["others"], (media, shown)
+        assert int(shown["score"]) >= 600, (media, shown)
 
 
 @pytest.mark.browser
@@ -134,11 +206,11 @@ def test_a_crosstable_on_a_phone_keeps_place_player_score_and_the_numbers(publis
     settle(p)
     assert in_box(p, "#cross", ["#", "Player"]) == {"#": True, "Player": True}
     number, name = (
-        p.locator(f"#cross tbody tr:first-child td.{c}").bounding_box() for c in ("no", "nm")
+        p.locator(f"#cross tbody tr:first-child td:nth-child({c})").bounding_box() for c in (2, 3)
     )
     box = p.locator("#standings .scroll").bounding_box()
     assert abs(number["x"] - box["x"]) < 1 and number["x"] + number["width"] <= name["x"] + 0.5
-    assert p.locator("#cross tbody tr:first-child td.no").inner_text() == "1"
+    assert p.locator("#cross tbody tr:first-child td:nth-child(2)").inner_text() == "1"
     check_and_close(p)
 
 
@@ -201,7 +273,7 @@ def test_the_pairings_fit_a_phone_with_white_on_screen_and_names_whole(published
         assert len(links) >= 2 * 40 and any(n == support.HOSTILE_NAME for n, _, _ in links)
         assert [x for x in links if not x[1] or x[2]] == [], language
         white = p.eval_on_selector_all(
-            "#pairings tbody tr:not(.t) td:last-child",
+            "#pairings tbody tr td:last-child",
             "cs => cs.map(c => c.getBoundingClientRect().right <= innerWidth)",
         )
         assert white and all(white), language
@@ -227,7 +299,7 @@ def test_the_crosstable_keeps_the_namesake_labels_whole_on_a_phone(published, sm
                 p.eval_on_selector("#standings .scroll", "s => { s.scrollLeft = s.scrollWidth; }")
                 settle(p)
             shown = p.evaluate(
-                """() => Array.from(document.querySelectorAll('#cross tbody td.nm small'), s => {
+                """() => Array.from(document.querySelectorAll('#cross tbody td:nth-child(3) small'), s => {
                     const cell = s.closest('td').getBoundingClientRect();
                     const box = s.closest('.scroll').getBoundingClientRect();
                     const inside = Array.from(s.getClientRects()).every(r =>

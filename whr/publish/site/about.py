@@ -127,12 +127,26 @@ def count_rows(counts: Mapping[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
+def _links(links: Mapping[str, str] | None) -> dict[str, str] | None:
+    """The archive's addresses relative to the site (the publisher's ``links``), with ``top``:
+    the published tree's top, where ``archive.html`` is, beside ``published.json`` and
+    ``datapackage.json``."""
+    if not links:
+        return None
+    archive = links.get("archive", "")
+    return {
+        **links,
+        "top": archive[: -len("archive.html")] if archive.endswith("archive.html") else "",
+    }
+
+
 def write(r: Renderer) -> None:
     info = r.site.info
     r.render(
         "about.html",
         "about.html",
-        links=info.get("links"),
+        links=_links(info.get("links")),
+        sitemap=r.site.base_url is not None,
         params=info.get("parameters", {}),
         parameters=parameter_rows(info.get("parameters", {}), info.get("fit_params") or {}),
         fit_params=info.get("fit_params") or {},

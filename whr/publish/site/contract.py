@@ -397,34 +397,6 @@ GAME = _rows(
     ("opponent", "the opponent's number in the players data", "ref=players"),
     ("opponent_rating", "the opponent's rating that day, whole Elo; null none"),
 )
-CROSS = _keyed(
-    "cross",
-    "a tournament's page data (<script id=cross-data>)",
-    ("rounds", "rounds", "round labels, in order"),
-    ("rows", "rows", "standing rows, in standings order"),
-)
-STANDING = _rows(
-    "standing",
-    "one row of a crosstable; ratings whole Elo, null none",
-    ("number", "the row's number (#)"),
-    ("place_first", "first place shared"),
-    ("place_last", "last place shared"),
-    ("player", "the player's number in the players data", "ref=players"),
-    ("score2", "2 x the score"),
-    ("performance", "performance rating"),
-    ("bound", "1 at least, -1 at most, 0 exact"),
-    (
-        "before",
-        "at the time: the rating on the list just before the tournament was first rated; null: "
-        "new to the list, or not kept",
-    ),
-    ("after", "at the time: the rating on the first list that rated it; null: not kept"),
-    ("change", 'after - before as shown (each rounded once); "n": new to the list; null: not kept'),
-    ("cells", 'the rounds\' cells joined by ",", a cell\'s games by " ": "12+b" or "12+b@345"'),
-    ("now_before", "today's estimate of the rating just before the tournament; null: new"),
-    ("now_after", "today's estimate of the rating just after it"),
-    ("shared", "the player's other tournaments the same list first rated (their change is in it)"),
-)
 EXCLUDED = _keyed(
     "excluded",
     "the games not rated (data/excluded.<digest>.js sets WHR.excluded): a column per game, "
@@ -480,8 +452,6 @@ PAYLOADS: dict[str, Payload] = {
         P_OPPONENTS,
         EVENT,
         GAME,
-        CROSS,
-        STANDING,
         EXCLUDED,
         EX_TOURNAMENTS,
         EX_PLAYERS,
@@ -613,21 +583,8 @@ TEXTS: dict[str, Text] = {
         "\u25cf with Black, \u25cb with White; the opponent's rating on the day of the game."
     ),
     "no_rated_games": T_("No rated games."),
-    "pairings": T_("Pairings by round"),
-    "no_games": T_("No games."),
-    "round": T_("Round %(round)s"),
     "list_date": T_("list date"),
     "no_history": T_("No rating history."),
-    "shared": T_(
-        "* The same list first rated other tournaments of the player: the change is theirs "
-        "together."
-    ),
-    "then_and_today": T_(
-        "Before, After, Change: the player\u2019s rating on the list just before the tournament "
-        "was first rated, on the first list that rated it, and the change, as the lists showed "
-        "them then. Today\u2019s estimate: the same two ratings as today\u2019s whole-history "
-        "fit gives them, which later results still move."
-    ),
     "join": Text(JOIN),  # (i18n: the Python pages join with the same messages)
     "place": Text(PLACE),
     "country_count": T_("%(country)s (%(n)s)"),
@@ -674,7 +631,8 @@ FORMATS = {
     "places": "(first, last) place: 3, 3\u20135",
     "result": "(game code, renju.net id): the player's result in words, linked to the game",
     "colour": "a game code: \u25cf Black, \u25cb White",
-    "cell": "a crosstable cell: each game as the EGF format writes it, 12+/b, coloured",
+    "cell": "a crosstable cell: its games as the EGF format writes them, 12+/b 14\u2212/w (the "
+    "page script colours each by its result)",
     "pairing": "(Black's result, renju.net id): 1 : 0, linked to the game",
     "shared": '(change, others): a change as shown, "n" the new mark; marked * when it is '
     "also the change of other tournaments (others > 0: the same list first rated them)",
@@ -771,7 +729,9 @@ class Table:
     before a value; ``group`` a field whose change starts a group of rows, headed by the HTML
     of the field ``heading``; ``count``, ``shown`` and ``empty`` the sentences that say how many
     rows there are, are shown, or that none are. ``virtual``: only the rows on screen are in the
-    document (a big table)."""
+    document (a big table). ``scripted``: the page script draws it; a table it does not draw
+    (``scripted=False``: a tournament's crosstable and pairings) is written whole by Python
+    (``rows.py``), its fields all ``derived`` (no payload: the page carries no data for it)."""
 
     name: str
     rows: str
@@ -790,6 +750,7 @@ class Table:
     virtual: bool = True
     plain: tuple[str, ...] | str = ()  # the columns of its plain index pages (none: it has none)
     static: bool = True  # pages carry some of its rows for readers without script
+    scripted: bool = True  # drawn by the page script; False: by Python alone, every row
 
     def __post_init__(self) -> None:
         for name in ("search", "plain"):
@@ -1118,48 +1079,61 @@ def tables(rules: RuleNumbers) -> dict[str, Table]:
         virtual=False, static=False,
     )
     cross = Table(
-        "cross", "standing",
+        "cross", "",
         (
             Column("place", TP_("standings", "Place"), "place_first place_last", "places", "n", 0),
-            Column("number", literal("#"), "number", "number", "no", 0, static=False),
+            Column("number", literal("#"), "number", "number", "no", 0),
             Column("player", T_("Player"), "player", "player_label", "nm", 0),
             Column("score", T_("Score"), "score2", "score", "n sc", 0),
-            Column("round", literal(""), "cells", "cell", "", 0, static=False, each="rounds"),
-            Column("perf", T_("Perf."), "performance bound", "perf", "n", 0, static=False),
-            Column("before", T_("Before"), "before", "dash", "n", 0, then, static=False),
-            Column("after", T_("After"), "after", "dash", "n", 0, then, static=False),
-            Column("change", T_("Change"), "change shared", "shared", "n", 0, then,
-                   static=False),
+            Column("round", literal(""), "cells", "cell", "", 0, each="rounds"),
+            Column("perf", T_("Perf."), "performance bound", "perf", "n", 0),
+            Column("before", T_("Before"), "before", "dash", "n", 0, then),
+            Column("after", T_("After"), "after", "dash", "n", 0, then),
+            Column("change", T_("Change"), "change shared", "shared", "n", 0, then),
             Column("today", T_("Today's estimate"), "now_before now_after", "estimate", "n now",
                    0, T_("today's whole-history estimates of the rating just before and just "
-                         "after the tournament (later results still move them)"), static=False),
+                         "after the tournament (later results still move them)")),
         ),
         (Tab("", T_("Standings"), None,
              "place number player score round perf before after change today", None),),
-        virtual=False,
+        derived=(
+            ("number", "the row's number (#)"),
+            ("place_first", "first place shared"),
+            ("place_last", "last place shared"),
+            ("player", "the player's number in the players data"),
+            ("score2", "2 x the score"),
+            ("performance", "performance rating; none: none"),
+            ("bound", "1 at least, -1 at most, 0 exact"),
+            ("before", "at the time: the rating on the list just before the tournament was "
+                       "first rated; none: new to the list, or not kept"),
+            ("after", "at the time: the rating on the first list that rated it; none: not kept"),
+            ("change", 'after - before as shown (each rounded once); "n": new to the list; '
+                       "none: not kept"),
+            ("shared", "the player's other tournaments the same list first rated (their change "
+                       "is in it)"),
+            ("cells", 'the rounds\' cells joined by ",", a cell\'s games by " ": "12+/b"'),
+            ("now_before", "today's estimate of the rating just before the tournament; none: new"),
+            ("now_after", "today's estimate of the rating just after it"),
+        ),
+        virtual=False, scripted=False,
     )
     pairings = Table(
         "pairings", "",
         (
-            Column("black", T_("Black"), "black", "player_label", "nm pl", 0),
-            Column("black_after", T_("After"), "black_after", "dash", "n", 0, then),
+            Column("round", T_("Round"), "round", "text", "", 0),
+            Column("black", T_("Black"), "black", "number", "", 0),
             Column("result", T_("Result"), "result id", "pairing", "res", 0),
-            Column("white_after", T_("After"), "white_after", "dash", "n", 0, then),
-            Column("white", T_("White"), "white", "player_label", "pl", 0),
+            Column("white", T_("White"), "white", "number", "", 0),
         ),
-        (Tab("", T_("Pairings by round"), None, "black black_after result white_after white",
-             None),),
+        (Tab("", T_("Pairings by round"), None, "round black result white", None),),
         derived=(
-            ("round", "the round's position"),
-            ("heading", "the round's heading (HTML)"),
-            ("black", "Black's number in the players data"),
+            ("round", "the round's label"),
+            ("black", "Black's number (#) in the crosstable (the page script names the player)"),
             ("white", "White's"),
-            ("black_after", "Black's rating after the tournament, at the time (Before, After)"),
-            ("white_after", "White's"),
             ("result", "Black's result: +, = or -"),
             ("id", "the game's renju.net id; none: not linked"),
         ),
-        group="round", heading="heading", virtual=False, static=False,
+        virtual=False, scripted=False,
     )
     # fmt: on
     return {
@@ -1192,7 +1166,7 @@ def declaration(rules: RuleNumbers) -> dict[str, Any]:
         "F": script_fields(),
         "R": script_refs(),
         "H": script_refs("holds"),
-        "T": {name: t.script() for name, t in tables(rules).items()},
+        "T": {name: t.script() for name, t in tables(rules).items() if t.scripted},
         "M": {name: t.script() for name, t in TEXTS.items()},
         "L": [{"code": code, "name": x.name, "lang": x.html} for code, x in LANGUAGES.items()],
     }

@@ -1,11 +1,14 @@
 """``feed.xml``: the list's Atom feed (RFC 4287), one entry per published day of the list.
 
-Each entry names the list's day, links its archive page, and says in its summary how many
-tournaments that list first rated (and which) and its biggest movers: the players whose rating
-the list moved most with their own new games, as the lists showed it at the time (each
-tournament's change at the time, ``tournament_changes``: the rating on the list before and on
-that list). Newest first. The days are those the archive holds (``info["days"]``, given by the
-publisher; the day shown when none are given).
+Each entry names the list's day in its title (plain text: "Renju world rating list of 30
+November 2026"; Atom's titles are text, so markup there is shown as markup), links its archive
+page, and says in its summary how many tournaments that list first rated (and which) and its
+biggest movers: the players whose rating the list moved most with their own new games, as the
+lists showed it at the time (each tournament's change at the time, ``tournament_changes``: the
+rating on the list before and on that list), namesakes told apart as on the pages ("Kim Min
+(KOR, 1990)", :func:`whr.publish.site.names.namesake_labels`). Newest first. The days are those
+the archive holds (``info["days"]``, given by the publisher; the day shown when none are given).
+Every text in it is fit for XML: the names were read so (``whr.sources.texts``).
 
 Ids are ``urn:uuid:`` names made from the list and the day (the same entry keeps its id from run
 to run); times are the list days at 00:00 UTC, so the same archive gives the same bytes. Links
@@ -26,7 +29,7 @@ from xml.sax.saxutils import escape, quoteattr
 import numpy as np
 import pandas as pd
 
-from whr.publish.site.frame import Renderer, long_date
+from whr.publish.site.frame import MONTHS, Renderer
 from whr.publish.site.rows import signed
 
 __all__ = ["MOVERS", "entries", "write"]
@@ -42,6 +45,11 @@ NAMESPACE = uuid.UUID("6f1c1a43-2b1e-5d5e-9a53-7b0c8e2f3a11")
 
 def _time(day: dt.date) -> str:
     return f"{day.isoformat()}T00:00:00Z"
+
+
+def _day(day: dt.date) -> str:
+    """``30 November 2026``: the day as the pages write it in English, as text."""
+    return f"{day.day} {MONTHS[day.month - 1]} {day.year}"
 
 
 def entries(
@@ -114,9 +122,15 @@ def write(r: Renderer) -> None:
             strict=True,
         )
     )
-    player_names = dict(
-        zip(site.players["player"].tolist(), site.players["name"].tolist(), strict=True)
-    )
+    player_names = {  # the name, and what tells a namesake apart (as on the pages)
+        player: f"{name} {label}" if label else name
+        for player, name, label in zip(
+            site.players["player"].tolist(),
+            site.players["name"].tolist(),
+            site.players["label"].tolist(),
+            strict=True,
+        )
+    }
     archive = (info.get("links") or {}).get("days", "")
     title = f"{site.game} world rating list"
     base = f" xml:base={quoteattr(site.base_url)}" if site.base_url else ""
@@ -141,7 +155,7 @@ def write(r: Renderer) -> None:
         lines += [
             "<entry>",
             f"<id>urn:uuid:{uuid.uuid5(NAMESPACE, f'rif-rating:{key}:{day.isoformat()}')}</id>",
-            f"<title>{escape(f'{title} of {long_date(day)}')}</title>",
+            f"<title>{escape(f'{title} of {_day(day)}')}</title>",
             f"<updated>{_time(day)}</updated>",
             f'<link rel="alternate" type="text/html" href={quoteattr(href)}/>',
             f"<summary>{escape(_summary(entry))}</summary>",

@@ -73,7 +73,14 @@ class Source:
 
     def take(self, path: str, ids: np.ndarray) -> Values:
         """The values of a field path at the rows ``ids``: Python values, None for none."""
-        out = self.array(path)[ids].tolist()
+        values = self.array(path)[ids]
+        out = values.tolist()
+        if values.dtype.kind in "iub":  # (no missing value: the common case, at once)
+            return out
+        if values.dtype.kind == "f":
+            for k in np.flatnonzero(np.isnan(values)).tolist():
+                out[k] = None
+            return out
         return [None if isinstance(v, float) and v != v else v for v in out]
 
 
@@ -144,8 +151,10 @@ def _whole(v: Any) -> str:
     return "" if v is None else str(int(round(v)))
 
 
+@cache
 def _new() -> str:
-    return f"<span class=new>{TEXTS['new'].element('span')}</span>"
+    """The new mark: its message's element, marked (one element: on every row of a newcomer)."""
+    return str(TEXTS["new"].element("span", " class=new"))
 
 
 def _player(ctx: Context, p: Any, label: bool) -> str:
@@ -206,10 +215,40 @@ def _perf(value: Any, bound: Any) -> str:
 
 
 def _reason(code: Any, message: Any) -> str:
-    """A reason's code (a break allowed after each underscore) and why, in English (the
-    script writes it in the reader's language)."""
+    """Why, in English (the script writes it in the reader's language), then the reason's code
+    (muted by the stylesheet): the words first, a reader's; the code for programs and
+    searches."""
     html = f"<code>{escape(code)}</code>"
-    return html + (f' <span title="{escape(message)}">{escape(message)}</span>' if message else "")
+    return (f"<span>{escape(message)}</span> " + html) if message else html
+
+
+_RESULT = {"+": "1 : 0", "=": "\u00bd : \u00bd", "-": "0 : 1"}  # Black's result as a pairing's
+
+
+def _game(game_id: Any, html: str) -> str:
+    """``html`` linked to the game's page on renju.net (a RenjuNet id; none: not linked)."""
+    if not game_id:
+        return html
+    # (names.py needs frame.py, which needs this module: imported when a game is linked)
+    from whr.publish.site.names import renjunet_game_url
+
+    return f'<a href="{escape(renjunet_game_url(str(game_id)))}" rel=nofollow>{html}</a>'
+
+
+def _shared(change: Any, others: Any) -> str:
+    """The change at the time, marked * when the same list first rated other tournaments of
+    the player (the note above the table says so)."""
+    html = _change(change)
+    return f"{html}<sup>*</sup>" if others and html else html
+
+
+def _estimate(before: Any, after: Any) -> str:
+    """Today's estimates before and after a tournament: 2201 → 2202 (+1), new → 2202."""
+    if after is None:
+        return ""
+    if before is None:
+        return f"{_new()} \u2192 {int(after)}"
+    return f"{int(before)} \u2192 {int(after)} ({signed(int(after) - int(before))})"
 
 
 def _then(before: Any, after: Any, note: Any) -> str:
@@ -247,9 +286,14 @@ FORMATTERS: dict[str, Formatter] = {
     "perf": lambda c, value, bound: _perf(value, bound),
     "places": lambda c, first, last: str(first) if first == last else f"{first}\u2013{last}",
     "then": lambda c, before, after, note: _then(before, after, note),
+    "cell": lambda c, cell: cell or "",
+    "pairing": lambda c, result, game_id: _game(game_id, _RESULT.get(result, "")),
+    "shared": lambda c, change, others: _shared(change, others),
+    "estimate": lambda c, before, after: _estimate(before, after),
 }
-"""The formatters Python draws cells with (those of the columns shown without script, and the
-kept ones), by name: the same cells as the page script's ``FORMAT``."""
+"""The formatters Python draws cells with (those of the columns shown without script, the kept
+ones and those of the tables Python alone draws), by name: the same cells as the page script's
+``FORMAT`` where both have one."""
 
 
 # --- rows ---------------------------------------------------------------------------------------
@@ -287,13 +331,21 @@ def order(table: Table, tab: Tab, source: Source, rows: np.ndarray | None = None
 
 
 def cells(table: Table, columns: Sequence[Column], source: Source, ids: Iterable[int],
-          ctx: Context) -> list[list[str]]:  # fmt: skip
-    """Each row's cells (HTML) in ``columns``, as the formatters make them, marks included."""
+          ctx: Context, lists: Mapping[str, Sequence[str]] | None = None
+          ) -> list[list[str]]:  # fmt: skip
+    """Each row's cells (HTML) in ``columns``, as the formatters make them, marks included; a
+    column of each entry of a list (``Column.each``: a crosstable's rounds, ``lists`` by name)
+    is a cell per entry, its field's value the entry's part (the parts joined by ",")."""
     ids = np.asarray(list(ids) if not isinstance(ids, np.ndarray) else ids, np.int64)
     per_column = []
     for c in columns:
         values = [source.take(p, ids) for p in c.fields]
         f = FORMATTERS[c.format]
+        if c.each:
+            parts = [str(v or "").split(",") for v in values[0]]
+            for k in range(len((lists or {}).get(c.each, ()))):
+                per_column.append([f(ctx, x[k] if k < len(x) else "") for x in parts])
+            continue
         texts = [f(ctx, *v) for v in zip(*values, strict=True)] if values else []
         for m in table.marks:
             if m.column == c.name and source.has(m.field):
@@ -315,6 +367,18 @@ def head(columns: tuple[Column, ...], lean: bool = False) -> str:
     for c in columns:
         cls = f" class={_quoted(c.cls)}" if c.cls and not lean else ""
         out.append(f"<th{cls}{_mark(c.head)}>{c.head.html()}")
+    return "".join(out)
+
+
+def heads(columns: Sequence[Column], lists: Mapping[str, Sequence[str]], lean: bool) -> str:
+    """The headings of ``columns`` with a heading per entry of a list (``Column.each``: the
+    entry, as text)."""
+    out: list[str] = []
+    for c in columns:
+        if c.each:
+            out.extend(f"<th>{escape(entry)}" for entry in lists.get(c.each, ()))
+        else:
+            out.append(head((c,), lean))
     return "".join(out)
 
 
@@ -351,4 +415,18 @@ def table_html(columns: Sequence[Column], rows: Iterable[Sequence[str]], lean: b
         out.append("<tr>" + "".join(o + v for o, v in zip(opening, row, strict=True)) + "\n")
     if not lean:
         out.append("</tbody>")
+    return Markup("".join(out))
+
+
+def whole_html(
+    columns: Sequence[Column],
+    rows: Sequence[Sequence[str]],
+    lists: Mapping[str, Sequence[str]] | None = None,
+) -> Markup:
+    """A table Python alone draws (``Table.scripted`` False): its ``<thead>`` (repeated on each
+    printed sheet) and every row, the cells without classes (its stylesheet places them by
+    position: tens of thousands of pages)."""
+    out = ["<thead><tr>", heads(columns, lists or {}, True), "</thead><tbody>\n"]
+    out.extend("<tr><td>" + "<td>".join(row) + "\n" for row in rows)
+    out.append("</tbody>")
     return Markup("".join(out))

@@ -1,8 +1,8 @@
 """The tournaments: their index (``tournaments.html`` over the tournaments data file) and a page
-per tournament with rated games (``tournaments/<id>.html``): the facts as HTML, the standings
-as data (:data:`whr.publish.site.contract.CROSS`) that the page script draws as a crosstable
-(a cell: the opponent's row, + win, = draw, − loss, /b or /w the colour, as in the EGF table
-format) and, from it, the pairings by round."""
+per tournament with rated games (``tournaments/<id>.html``): the facts, the standings as a
+crosstable (a cell: the opponent's row, + win, = draw, − loss, /b or /w the colour, as in the
+EGF table format; the change at the time and today's estimate beside them) and, from it, the
+pairings of each round, all as HTML (the page needs no script: it only colours the games)."""
 
 from __future__ import annotations
 
@@ -12,23 +12,14 @@ from markupsafe import Markup, escape
 
 from whr.lists import View
 from whr.publish.site import plain
-from whr.publish.site.contract import CFG, COUNTRIES, CROSS, STANDING, TOURNAMENTS, Column
-from whr.publish.site.frame import (
-    Family,
-    Renderer,
-    Site,
-    Stencil,
-    city,
-    js_json,
-    json_numbers,
-    safe_in_script,
-    text,
-)
+from whr.publish.site.contract import CFG, COUNTRIES, TOURNAMENTS, Table
+from whr.publish.site.frame import Family, Renderer, Site, Stencil, city, js_json, text
 from whr.publish.site.i18n import N_, _, inner, into, mark
 from whr.publish.site.names import page_names
-from whr.publish.site.rows import Context, Source, cells, place_html, shown_columns, table_html
+from whr.publish.site.rows import Context, Source, cells, place_html, shown_columns, whole_html
 
-_SYMBOL = {1.0: "+", 0.5: "=", 0.0: "-"}  # in the page data; shown + = −
+_SYMBOL = {1.0: "+", 0.5: "=", 0.0: "-"}  # Black's result in the pairings' data
+_WRITTEN = {1.0: "+", 0.5: "=", 0.0: "\u2212"}  # a game's result in a crosstable cell: + = −
 
 
 # the facts' texts: messages, by their ids (the page script writes them in the reader's
@@ -41,6 +32,14 @@ PLACE, DATES, RULE = _label(N_("Place")), _label(N_("Dates")), _label(N_("Rule")
 RATED, NOT_RATED = _label(N_("Rated games")), _label(N_("Not rated"))
 BETWEEN = into("dd", _("%(games)s between %(players)s players", games="%s", players="%s"))
 AND_WHY = str(_("%(n)s games, and why", n="%s"))
+SHARED = into(
+    "p",
+    _(
+        "* The same list first rated other tournaments of the player: the change is theirs "
+        "together."
+    ),
+    " class=meta id=shared",
+)
 
 
 def table(view: View) -> tuple[pd.DataFrame, dict[str, str], pd.DataFrame]:
@@ -174,6 +173,8 @@ class Columns:
         self.c_black = (c["colour"] == "black").to_numpy(bool)
         self.c_score = c["score"].to_numpy(np.float64)
         self.c_id = c["game_id"].astype("str").to_numpy(object) if site.linked else None
+        # where each tournament's standings start (a row's index: start + number - 1)
+        self.s_start = np.searchsorted(self.s_tournament, np.arange(self.n + 1))
         # each tournament's round labels by column (a row may miss the first rounds)
         heads = c.drop_duplicates(["tournament_id", "column"]).sort_values(
             ["tournament_id", "column"]
@@ -183,126 +184,151 @@ class Columns:
             self.rounds.setdefault(k, []).append(label or "–")
         self.linked = site.linked
         self.context = Context("../", site.player_columns)  # its links made once
-        self.table = site.tables["cross"]
+        self.cross: Table = site.tables["cross"]
+        self.pairings: Table = site.tables["pairings"]
 
 
-def _standings(cols: Columns, ss: slice) -> tuple[list[Column], list[list[str]]]:
-    """The standings rows ``ss`` as the crosstable's rows without script (place, player,
-    score: the declared table's static columns), from the one row filler."""
-    table = cols.table
-    rows = Source(
-        "standing",
+def pages(r: Renderer) -> Family:
+    """The tournament pages, to be written in chunks (:class:`frame.Pages`)."""
+    cols = Columns(r.site)
+    stencil = r.stencil(
+        "tournaments",
+        "tournament.html",
+        ("name", "canonical", "facts", "shared", "standings", "pairings"),
+    )
+    paths = [f"tournaments/{page}.html" for page in cols.page]
+    return Family(tournament_pages, cols, stencil, cols.n, paths)
+
+
+def _cells(cols: Columns, lo: int, hi: int) -> list[str]:
+    """Each standings row's games of the tournaments lo..hi-1, by round, as the EGF table
+    format writes them: ``"12+/b,14=/w 3−/b"`` (the rounds joined by ",", a cell's games by " ";
+    ``contract.tables``' ``cells``)."""
+    c_lo, c_hi = (int(x) for x in np.searchsorted(cols.c_tournament, [lo, hi]))
+    cs = slice(c_lo, c_hi)
+    colour = np.where(cols.c_black[cs], "/b", "/w").tolist()
+    entries = [
+        f"{o}{_WRITTEN[sc]}{col}"
+        for o, sc, col in zip(
+            cols.c_opp[cs].tolist(), cols.c_score[cs].tolist(), colour, strict=True
+        )
+    ]
+    # one cell per (tournament, row, round): its entries, space-separated
+    t, row, column = cols.c_tournament[cs], cols.c_row[cs], cols.c_column[cs]
+    new = np.r_[True, (t[1:] != t[:-1]) | (row[1:] != row[:-1]) | (column[1:] != column[:-1])]
+    starts = np.flatnonzero(new).tolist()
+    ends = starts[1:] + [c_hi - c_lo]
+    by_row: dict[tuple[int, int], dict[int, str]] = {}
+    t_, row_, column_ = t.tolist(), row.tolist(), column.tolist()  # not a numpy scalar per cell
+    for a, b in zip(starts, ends, strict=True):
+        cell = entries[a] if b - a == 1 else " ".join(entries[a:b])
+        by_row.setdefault((t_[a], row_[a]), {})[column_[a]] = cell
+    s_lo, s_hi = int(cols.s_start[lo]), int(cols.s_start[hi])
+    out = []
+    for tk, n in zip(cols.s_tournament[s_lo:s_hi].tolist(), cols.s_row[s_lo:s_hi].tolist(),
+                     strict=True):  # fmt: skip
+        mine = by_row.get((tk, n), {})
+        out.append(",".join(mine.get(c, "") for c in range(len(cols.rounds.get(tk, [])))))
+    return out
+
+
+def _standings(cols: Columns, lo: int, hi: int) -> Source:
+    """The standings rows of the tournaments lo..hi-1 as the crosstable's fields."""
+    ss = slice(int(cols.s_start[lo]), int(cols.s_start[hi]))
+    before, after = cols.s_then_before[ss], cols.s_then_after[ss]
+    new = np.isnan(before) & ~np.isnan(after)
+    change = np.where(new, "n", (after - before).astype(object))  # as shown: After - Before
+    return Source(
+        "",
         {
             "number": cols.s_row[ss],
             "place_first": cols.s_first[ss],
             "place_last": cols.s_last[ss],
             "player": cols.s_player[ss],
             "score2": np.rint(2 * cols.s_score[ss]).astype(np.int64),
+            "performance": np.rint(cols.s_perf[ss]),
+            "bound": cols.s_bound[ss],
+            "before": before,
+            "after": after,
+            "change": change,
+            "shared": cols.s_shared[ss],
+            "cells": _cells(cols, lo, hi),
+            "now_before": np.rint(cols.s_before[ss]),
+            "now_after": np.rint(cols.s_after[ss]),
         },
     )
-    columns = shown_columns(table, table.tab(), rows)
-    return columns, cells(table, columns, rows, np.arange(rows.size), cols.context)
 
 
-def pages(r: Renderer) -> Family:
-    """The tournament pages, to be written in chunks (:class:`frame.Pages`)."""
-    cols = Columns(r.site)
-    players = Markup(f"<script src=../{r.data_files['players']}></script>\n")
-    stencil = r.stencil(
-        "tournaments",
-        "tournament.html",
-        ("name", "canonical", "facts", "standings", "data"),
-        scripts=players,
+def _pairings(cols: Columns, lo: int, hi: int) -> tuple[Source, list[int]]:
+    """The games of the tournaments lo..hi-1, each once (from Black's row), as the pairings'
+    fields (the players by their number in the crosstable), by tournament, round, then the
+    best pairs first (the higher, then the lower rating after the tournament as the lists
+    showed it; today's estimate where none was kept); and the first pairing of each
+    tournament (the end last)."""
+    c_lo, c_hi = (int(x) for x in np.searchsorted(cols.c_tournament, [lo, hi]))
+    black = np.flatnonzero(cols.c_black[c_lo:c_hi]) + c_lo
+    t = cols.c_tournament[black]
+    at = cols.s_start[t]  # the standings row of (tournament, number): start + number - 1
+    b_row, w_row = at + cols.c_row[black] - 1, at + cols.c_opp[black] - 1
+    after = np.where(np.isnan(cols.s_then_after), cols.s_after, cols.s_then_after)
+    after = np.nan_to_num(after)
+    high = np.maximum(after[b_row], after[w_row])
+    low = np.minimum(after[b_row], after[w_row])
+    column = cols.c_column[black]
+    order = np.lexsort((-low, -high, column, t))
+    black, t, column = black[order], t[order], column[order]
+    ids: list[str | None] = [None] * len(black)
+    if cols.c_id is not None:
+        ids = [g if g in cols.linked else None for g in cols.c_id[black].tolist()]
+    labels = [cols.rounds.get(tk, []) for tk in range(lo, hi)]
+    source = Source(
+        "",
+        {
+            "round": [
+                labels[tk - lo][c] for tk, c in zip(t.tolist(), column.tolist(), strict=True)
+            ],
+            "black": cols.c_row[black],
+            "white": cols.c_opp[black],
+            "result": [_SYMBOL[x] for x in cols.c_score[black].tolist()],
+            "id": ids,
+        },
     )
-    paths = [f"tournaments/{page}.html" for page in cols.page]
-    return Family(tournament_pages, cols, stencil, cols.n, paths)
+    return source, np.searchsorted(t, np.arange(lo, hi + 1)).tolist()
 
 
 def tournament_pages(r: Renderer, cols: Columns, page: Stencil, lo: int, hi: int) -> None:
-    """Write ``tournaments/<page>.html`` for the tournaments numbered lo..hi-1: the facts, and
-    the rounds and a :data:`contract.STANDING` row per player in standings order."""
-    c_lo, c_hi = (int(x) for x in np.searchsorted(cols.c_tournament, [lo, hi]))
-    cs = slice(c_lo, c_hi)
-    colour = np.where(cols.c_black[cs], "b", "w").tolist()
-    entries = [
-        f"{o}{_SYMBOL[sc]}{col}"
-        for o, sc, col in zip(
-            cols.c_opp[cs].tolist(), cols.c_score[cs].tolist(), colour, strict=True
-        )
-    ]
-    if cols.c_id is not None:  # RenjuNet ids are digits (names.renjunet_games)
-        entries = [
-            f"{e}@{g}" if g in cols.linked else e
-            for e, g in zip(entries, cols.c_id[cs].tolist(), strict=True)
-        ]
-    # one cell per (tournament, row, round): its entries, space-separated
-    t, row, column = cols.c_tournament[cs], cols.c_row[cs], cols.c_column[cs]
-    new = np.r_[True, (t[1:] != t[:-1]) | (row[1:] != row[:-1]) | (column[1:] != column[:-1])]
-    starts = np.flatnonzero(new).tolist()
-    ends = starts[1:] + [c_hi - c_lo]
-    cells: dict[tuple[int, int], dict[int, str]] = {}
-    t_, row_, column_ = t.tolist(), row.tolist(), column.tolist()  # not a numpy scalar per cell
-    for a, b in zip(starts, ends, strict=True):
-        cell = entries[a] if b - a == 1 else " ".join(entries[a:b])
-        cells.setdefault((t_[a], row_[a]), {})[column_[a]] = cell
-
-    s_lo, s_hi = (int(x) for x in np.searchsorted(cols.s_tournament, [lo, hi]))
-    ss = slice(s_lo, s_hi)
-    tournament, number = cols.s_tournament[ss].tolist(), cols.s_row[ss].tolist()
-    joined = []
-    for tk, n in zip(tournament, number, strict=True):
-        mine = cells.get((tk, n), {})
-        joined.append(
-            '"' + ",".join(mine.get(c, "") for c in range(len(cols.rounds.get(tk, [])))) + '"'
-        )
-    before, after = cols.s_then_before[ss], cols.s_then_after[ss]
-    change = json_numbers(after - before)  # as shown: After - Before, whole
-    new = np.isnan(before) & ~np.isnan(after)
-    rows = STANDING.rows_text(
-        number=[str(n) for n in number],
-        place_first=[str(x) for x in cols.s_first[ss].tolist()],
-        place_last=[str(x) for x in cols.s_last[ss].tolist()],
-        player=[str(x) for x in cols.s_player[ss].tolist()],
-        score2=[str(x) for x in np.rint(2 * cols.s_score[ss]).astype(np.int64).tolist()],
-        performance=json_numbers(cols.s_perf[ss]),
-        bound=[str(x) for x in cols.s_bound[ss].tolist()],
-        before=json_numbers(before),
-        after=json_numbers(after),
-        change=['"n"' if n else c for n, c in zip(new.tolist(), change, strict=True)],
-        cells=joined,
-        now_before=json_numbers(cols.s_before[ss]),
-        now_after=json_numbers(cols.s_after[ss]),
-        shared=[str(x) for x in cols.s_shared[ss].tolist()],
-    )
-    by_t: dict[int, list[str]] = {}
-    plain_rows: dict[int, list[list[str]]] = {}
-    columns, standing_cells = _standings(cols, ss)
-    for tk, text_, cells_ in zip(tournament, rows, standing_cells, strict=True):
-        by_t.setdefault(tk, []).append(text_)
-        plain_rows.setdefault(tk, []).append(cells_)
+    """Write ``tournaments/<page>.html`` for the tournaments numbered lo..hi-1: the facts, the
+    crosstable (a row per player in standings order) and the pairings, as HTML."""
+    standing = _standings(cols, lo, hi)
+    cross = shown_columns(cols.cross, cols.cross.tab(), standing)
+    pairing, first = _pairings(cols, lo, hi)
+    paired = shown_columns(cols.pairings, cols.pairings.tab(), pairing)
+    base = int(cols.s_start[lo])
     for k in range(lo, hi):
-        mine_rows = by_t.get(k, [])
+        rows = np.arange(int(cols.s_start[k]) - base, int(cols.s_start[k + 1]) - base)
         start, end = cols.start[k], cols.end[k]
         place = place_html(cols.city[k], cols.country[k], cols.country_name[k]) or "–"
         facts = (
             f"<dl class=facts>{PLACE}<dd>{place}"
             f"{DATES}<dd>{start if start == end else f'{start} – {end}'}"
             f"{RULE}<dd>{escape(cols.rule[k] or '–')}"
-            f"{RATED}{BETWEEN % (cols.games[k], len(mine_rows))}"
+            f"{RATED}{BETWEEN % (cols.games[k], len(rows))}"
         )
         if cols.excluded[k]:
             facts += (
                 f'{NOT_RATED}<dd><a href="../excluded.html#t={cols.page[k]}">'
                 f"{AND_WHY % cols.excluded[k]}</a>"
             )
-        payload = CROSS.text(
-            rounds=js_json(cols.rounds.get(k, [])), rows=f"[{','.join(mine_rows)}]"
-        )
+        lists = {"rounds": cols.rounds.get(k, [])}
+        games = np.arange(first[k - lo], first[k - lo + 1])
         html = page.fill(
             name=cols.name[k],
             canonical=r.canonical(f"tournaments/{cols.page[k]}.html"),
             facts=Markup(facts + "</dl>"),
-            standings=table_html(columns, plain_rows.get(k, []), lean=True),
-            data=Markup(safe_in_script(payload)),
+            shared=Markup(SHARED if (standing.array("shared")[rows] > 0).any() else ""),
+            standings=whole_html(
+                cross, cells(cols.cross, cross, standing, rows, cols.context, lists), lists
+            ),
+            pairings=whole_html(paired, cells(cols.pairings, paired, pairing, games, cols.context)),
         )
         r.write(f"tournaments/{cols.page[k]}.html", html)

@@ -296,9 +296,8 @@ var WHR_I18N = (function () {
   // --- the formatters (contract.FORMATS; rows.py draws the same cells in Python) ---
   var STATUSES = ["active", "inactive", "provisional"];
   var RESULTS = [{ cls: "l", text: "loss" }, { cls: "d", text: "draw" }, { cls: "w", text: "win" }];
-  var EGF = /^(?<opponent>\d+)(?<result>[+=-])(?<colour>[bw])(?:@(?<id>\d+))?$/;
-  var RESULT_CLASS = new Map([["+", "w"], ["=", "d"], ["-", "l"]]);
-  var PAIRING = new Map([["+", "1 : 0"], ["=", "\u00bd : \u00bd"], ["-", "0 : 1"]]);
+  var GAME = /^\d+([+=\u2212])\/[bw]$/;  // a game of a crosstable's cell, 12+/b (rows.py)
+  var RESULT_CLASS = new Map([["+", "w"], ["=", "d"], ["\u2212", "l"]]);
   function whole(v) { return none(v) ? "" : String(v); }
   function newMark() { return "<span class=new>" + t("new") + "</span>"; }
   function positive(v) { return v ? v : null; }
@@ -337,14 +336,14 @@ var WHR_I18N = (function () {
       key: function (name, id) { return none(id) ? null : fold(name); }
     },
     reason: {
-      // the reason's code and why, in the reader's language: the rules' template by its id,
-      // with the game's values; a message no catalog has stays English, and says so
+      // why, in the reader's language (the rules' template by its id, with the game's values; a
+      // message no catalog has stays English, and says so), then the reason's code, muted
       html: function (code, text, template, values) {
         var html = "<code>" + esc(code) + "</code>";
         if (!text) return html;
         var why = template ? I.translated(template, (values || []).map(esc)) : null, english = why === null;
         if (english) why = esc(text);
-        return html + " <span" + (english && I.lang() !== "en" ? " lang=en" : "") + " title=\"" + attr(why) + "\">" + why + "</span>";
+        return "<span" + (english && I.lang() !== "en" ? " lang=en" : "") + ">" + why + "</span> " + html;
       },
       key: function (code) { return code; }
     },
@@ -360,7 +359,6 @@ var WHR_I18N = (function () {
     html: { html: function (h) { return h || ""; } },
     score_games: { html: function (twice, games) { return score(twice) + "/" + games; } },
     perf: { html: function (value, bound) { return none(value) ? "" : (bound > 0 ? "\u2265" : (bound < 0 ? "\u2264" : "")) + value; } },
-    places: { html: function (first, last) { return first === last ? String(first) : first + "\u2013" + last; } },
     result: {
       html: function (code, id) {
         var r = RESULTS[code % 3], words = t(r.text);
@@ -369,27 +367,6 @@ var WHR_I18N = (function () {
     },
     colour: {
       html: function (code) { return code >= 3 ? "<span title=\"" + attr(t("white")) + "\">\u25cb</span>" : "<span title=\"" + attr(t("black")) + "\">\u25cf</span>"; }
-    },
-    cell: {  // "12+b 14=w@345": each game as the EGF table format writes it, 12+/b, coloured
-      html: function (cell) {
-        return String(cell || "").split(" ").filter(Boolean).map(function (g) {
-          var m = EGF.exec(g);
-          if (!m) return esc(g);
-          var game = m.groups, shown = game.opponent + (game.result === "-" ? "\u2212" : game.result) + "/" + game.colour;
-          var cls = RESULT_CLASS.get(game.result);
-          return game.id ? gameLink(game.id, shown, cls) : "<span class=" + cls + ">" + shown + "</span>";
-        }).join(" ");
-      }
-    },
-    pairing: { html: function (result, id) { var r = PAIRING.get(result) || ""; return id ? gameLink(id, r) : r; } },
-    shared: {  // the change at the time, marked * when the same list first rated other tournaments of the player
-      html: function (d, others) { var h = FORMAT.change.html(d); return others > 0 && h ? h + "<sup title=\"" + attr(t("shared")) + "\">*</sup>" : h; }
-    },
-    estimate: {  // today's estimates before and after a tournament: 2201 → 2202 (+1), new → 2202
-      html: function (before, after) {
-        if (none(after)) return "";
-        return (none(before) ? newMark() : String(before)) + " \u2192 " + after + (none(before) ? "" : " (" + signed(after - before) + ")");
-      }
     }
   };
 
@@ -539,9 +516,9 @@ var WHR_I18N = (function () {
   };
 
   // --- a declared table (contract.Table), drawn over a source ----------------------------------
-  // the columns of a part: those the data has, a column per entry of a list where declared
-  // (a crosstable's rounds), each with its heading, its cells and its sort key from its formatter
-  function columnsOf(decl, tab, source, lists, kept) {
+  // the columns of a part: those the data has, each with its heading, its cells and its sort
+  // key from its formatter
+  function columnsOf(decl, tab, source, kept) {
     var byName = new Map(decl.cols.map(function (c) { return [c.name, c]; }));
     var marks = decl.marks.filter(function (m) { return source.has(m.field); }).map(function (m) {
       var rows = new Set(source.raw(m.field));
@@ -556,29 +533,24 @@ var WHR_I18N = (function () {
       var values = c.fields.map(function (p) { return source.column(p); });
       var mine = marks.filter(function (m) { return m.column === name; });
       var keyOf = c.key ? source.column(c.key) : null;
-      var entries = c.each ? (lists && lists.has(c.each) ? lists.get(c.each) : []) : [null];
-      entries.forEach(function (entry, k) {
-        var at = function (i) {  // a cell's values; a column of each entry: the entry's part
-          return values.map(function (col) { return c.each ? String(col[i] || "").split(",")[k] : col[i]; });
-        };
-        var cell = c.kept && kept && kept.has(name) ? function (i) { return kept.get(name)[i] || ""; }
-          : function (i) { return f ? f.html.apply(null, at(i)) : ""; };
-        out.push({
-          name: name,
-          label: c.each ? esc(entry) : text(c.head),
-          title: c.title ? text(c.title) : "",
-          cls: c.cls,
-          first: c.each ? 0 : c.sort,
-          key: keyOf ? function (i) { return keyOf[i]; } : function (i) {
-            var v = at(i);
-            return f && f.key ? f.key.apply(null, v) : v.filter(function (x) { return !none(x); }).shift();
-          },
-          html: mine.length ? function (i) {
-            var pre = "";
-            mine.forEach(function (m) { if (m.rows.has(i)) pre += m.html; });
-            return pre + cell(i);
-          } : cell
-        });
+      var at = function (i) { return values.map(function (col) { return col[i]; }); };  // a cell's values
+      var cell = c.kept && kept && kept.has(name) ? function (i) { return kept.get(name)[i] || ""; }
+        : function (i) { return f ? f.html.apply(null, at(i)) : ""; };
+      out.push({
+        name: name,
+        label: text(c.head),
+        title: c.title ? text(c.title) : "",
+        cls: c.cls,
+        first: c.sort,
+        key: keyOf ? function (i) { return keyOf[i]; } : function (i) {
+          var v = at(i);
+          return f && f.key ? f.key.apply(null, v) : v.filter(function (x) { return !none(x); }).shift();
+        },
+        html: mine.length ? function (i) {
+          var pre = "";
+          mine.forEach(function (m) { if (m.rows.has(i)) pre += m.html; });
+          return pre + cell(i);
+        } : cell
       });
     });
     return out;
@@ -634,7 +606,7 @@ var WHR_I18N = (function () {
     function partOf(name) { return tabs.filter(function (tb) { return tb.name === name; })[0]; }
     function setTab(name) {
       tab = name;
-      var part = partOf(name), cols = columnsOf(decl, part, source, opts.lists, opts.kept), s = firstSort(part, cols);
+      var part = partOf(name), cols = columnsOf(decl, part, source, opts.kept), s = firstSort(part, cols);
       table.setColumns(cols, s.column, s.dir);
       if ($("about-tab")) $("about-tab").innerHTML = part.note ? text(part.note) : "";
       fillChoices();
@@ -953,45 +925,25 @@ var WHR_I18N = (function () {
     });
   }
 
-  // a tournament's page: the crosstable, and from it the pairings of each round (the best pairs
-  // first: by the higher, then the lower rating after)
+  // a tournament's page: its crosstable and pairings are HTML (tournaments.py); each game of the
+  // crosstable coloured by its result (+ won, = drawn, − lost), and each player of the
+  // pairings, there by their number (#), named as in the crosstable (a link, a namesake's label)
   function tournamentPage() {
-    var data = JSON.parse($("cross-data").textContent), rounds = data[F.cross.rounds], standings = data[F.cross.rows];
-    var source = new Source("standing", standings, standings.length);
-    var shared = standings.some(function (x) { return x[F.standing.shared] > 0; });
-    $("standings").innerHTML = "<p class=meta id=then-and-today>" + t("then_and_today") + "</p>" + (shared ? "<p class=meta id=shared>" + t("shared") + "</p>" : "") + "<div class=scroll tabindex=0><table class=cross id=cross></table></div>";
-    tableApp("cross", $("cross"), source, { lists: new Map([["rounds", rounds]]) });
-    var byNumber = new Map(), pairs = [];
-    standings.forEach(function (x) { byNumber.set(String(x[F.standing.number]), x); });
-    standings.forEach(function (x) {
-      String(x[F.standing.cells]).split(",").forEach(function (cell, c) {
-        cell.split(" ").filter(Boolean).forEach(function (g) {
-          var m = EGF.exec(g), game = m && m.groups, other = game && byNumber.get(game.opponent);
-          if (!game || game.colour !== "b" || !other || c >= rounds.length) return;  // each game once: from Black's row
-          pairs.push({ round: c, black: x, white: other, result: game.result, id: game.id || null });
-        });
+    var names = [];  // by number (#): the crosstable's rows are numbered 1, 2, ... in order
+    Array.prototype.forEach.call($("cross").querySelectorAll("tbody tr"), function (r) {
+      names.push(r.cells.item(2).innerHTML);
+      Array.prototype.forEach.call(r.cells, function (td) {
+        var games = td.textContent.split(" ");
+        if (!games.every(function (g) { return GAME.test(g); })) return;
+        td.innerHTML = games.map(function (g) { return "<span class=" + RESULT_CLASS.get(GAME.exec(g)[1]) + ">" + esc(g) + "</span>"; }).join(" ");
       });
     });
-    // (the rating after it as the lists showed it; today's estimate where none was kept)
-    function after(x) { return none(x[F.standing.after]) ? x[F.standing.now_after] || 0 : x[F.standing.after]; }
-    function high(p) { return Math.max(after(p.black), after(p.white)); }
-    function low(p) { return Math.min(after(p.black), after(p.white)); }
-    pairs.sort(function (a, b) { return a.round - b.round || high(b) - high(a) || low(b) - low(a); });
-    var box = $("pairings");
-    if (!box) return;
-    box.innerHTML = "<h2>" + t("pairings") + "</h2>" + (pairs.length ? "<div class=scroll><table class=pairings></table></div>" : "<p>" + t("no_games") + "</p>");
-    if (!pairs.length) return;
-    var p = new Source("", [], pairs.length);
-    function take(f) { return pairs.map(f); }
-    p.add("round", take(function (x) { return x.round; }));
-    p.add("heading", take(function (x) { return t("round", { round: esc(rounds[x.round]) }); }));
-    p.add("black", take(function (x) { return x.black[F.standing.player]; }));
-    p.add("white", take(function (x) { return x.white[F.standing.player]; }));
-    p.add("black_after", take(function (x) { return x.black[F.standing.after]; }));
-    p.add("white_after", take(function (x) { return x.white[F.standing.after]; }));
-    p.add("result", take(function (x) { return x.result; }));
-    p.add("id", take(function (x) { return x.id; }));
-    tableApp("pairings", box.querySelector("table"), p, {});
+    Array.prototype.forEach.call(document.querySelectorAll("#pairs tbody tr"), function (r) {
+      [1, 3].forEach(function (k) {  // Black, White
+        var cell = r.cells.item(k), n = cell ? +cell.textContent : 0;
+        if (n >= 1 && n <= names.length) cell.innerHTML = names[n - 1];
+      });
+    });
   }
 
   // the header's search, on every page (frame.py): to the players index, searched; without
@@ -1012,7 +964,7 @@ var WHR_I18N = (function () {
     if (own(CFG, F.cfg.table)) indexPage();
     if ($("record") && P) playerPage();
     if ($("compare-chart") && P) comparePage();
-    if ($("cross-data") && P) tournamentPage();
+    if ($("cross")) tournamentPage();
   }
   WHR_I18N.ready(init);
 })();
