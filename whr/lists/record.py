@@ -302,8 +302,8 @@ def extend(
     every day of the record).
 
     A list after a December 31 that none of the lists was of makes the list before it the one
-    that stood on that December 31: every player of that list gets a row (of ``last`` when the
-    record's last day is that list's day: the record does not hold the whole list).
+    that stood on that December 31: every player of that list gets a row (of ``last``, the
+    previous list, for the first of ``lists``: the record holds only the rows it kept of it).
 
     Parameters
     ----------
@@ -315,8 +315,8 @@ def extend(
     source : str
         ``list`` (a list this site published) or ``replay`` (one the backfill reconstructed).
     last : pandas.DataFrame, optional
-        The list of the record's last day (the previous list), whole (``RATINGS``); when its
-        day is not the record's last day, it is not used.
+        The list folded last into the record (the previous list), whole (``RATINGS``); when
+        the record holds a later day, it is not used.
 
     Returns
     -------
@@ -333,10 +333,14 @@ def extend(
     end = days_of(record["list_date"]).max() if record is not None and len(record) else None
     frames = [record] if record is not None and len(record) else []
     before: tuple[pd.DataFrame, np.ndarray] | None = None  # the list before, its players kept
-    if record is not None and last is not None and len(last) and end is not None:
-        on_end = days_of(record["list_date"]) == end
-        if days_of(last["list_date"][:1])[0] == end:
-            before = (last[_COLUMNS], record["player"].astype(str).to_numpy(object)[on_end])
+    if last is not None and len(last):
+        day = days_of(last["list_date"][:1])[0]
+        if end is None or day >= end:  # (a list may keep no row of its own: nothing changed)
+            kept = np.zeros(0, object)
+            if record is not None and len(record):
+                on_day = days_of(record["list_date"]) == day
+                kept = record["player"].astype(str).to_numpy(object)[on_day]
+            before, end = (last[_COLUMNS], kept), day
     for frame in lists:
         if not len(frame):
             continue
