@@ -12,11 +12,13 @@ import json
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import whr
 from tests.publish import support
 from tests.publish.site.pages import open_served
+from tests.publish.site.pages import served as served_site
 from whr.publish.archive import read_list, scan
 from whr.publish.layout import Channel, Layout
 from whr.publish.site import page_names
@@ -104,3 +106,82 @@ def test_the_chart_draws_the_published_steps_and_says_which_were_reconstructed(f
     assert page.locator("#record svg path.step:not(.rebuilt)").count() == 1
     caption = page.inner_text("#record figcaption")
     assert "reconstructed" in caption and "first this site published" in caption
+
+
+def test_the_games_give_the_opponents_rating_at_the_time_and_todays_apart(five_days):
+    """Each game's opponent rating is the opponent's on the list just before its tournament was
+    first rated (the kept changes' rating before, as the head to head takes it); today's
+    estimate of it that day is beside it (the rated games' ratings)."""
+    site = support.site_of(five_days)
+    entry = support.entry_of(five_days, DAYS[-1])
+    kept = pd.read_parquet(entry / "tournament_changes.parquet")
+    before = kept.set_index(["player", "tournament_id"])["rating_before"]
+    games = pd.read_parquet(entry / "games.parquet")
+    today = _archived(five_days)[DAYS[-1]]
+    player = max(today, key=today.get)
+    data = json.loads((site / "p" / f"{page_names([player])[player]}.json").read_text("utf-8"))
+    played, tours = data["games"], data["tournaments"]
+    then = estimate = 0
+    for k, opponent in enumerate(played["opponent"]):
+        tournament = tours["id"][played["tournament"][k]]
+        said = before.get((opponent, tournament))
+        want = None if said is None or pd.isna(said) else int(np.rint(said))
+        assert played["opponent_rating"][k] == want, (opponent, tournament)
+        mine = games[(games["tournament_id"] == tournament)
+                     & (((games["black"] == player) & (games["white"] == opponent))
+                        | ((games["white"] == player) & (games["black"] == opponent)))]  # fmt: skip
+        side = np.where(mine["black"] == opponent, mine["black_rating"], mine["white_rating"])
+        assert played["opponent_estimate"][k] in np.rint(side).astype(int).tolist()
+        then += want is not None
+        estimate += want is not None and want != played["opponent_estimate"][k]
+    assert then > len(played["opponent"]) / 2 and estimate > 0
+
+
+@pytest.mark.browser
+def test_the_head_to_head_fits_a_phone_in_compact_rows(five_days, browser, artifacts):
+    """The busiest player's head to head at 390 px: each row at most three lines (the newest
+    tournament where they met, the others folded); unfolded on paper."""
+    from tests.publish.site.pages import PHONE, check_and_close, new_page, printed
+
+    site = support.site_of(five_days)
+    today = _archived(five_days)[DAYS[-1]]
+    player = max(today, key=today.get)
+    p = new_page(browser, PHONE)
+    open_served(p, site, f"p/{page_names([player])[player]}.html")
+    heights = p.eval_on_selector_all(
+        "#opponents tbody tr", "rows => rows.map(r => r.getBoundingClientRect().height)"
+    )
+    folded = p.locator("#opponents details").count()
+    assert len(heights) > 20 and folded > 5
+    assert max(heights) < 80, max(heights)
+    p.screenshot(path=str(artifacts / "head-to-head-phone.png"), full_page=True)
+    sheets = "\n".join(printed(p))
+    more = p.eval_on_selector_all("#opponents details a", "as => as.map(a => a.textContent)")
+    assert more and all(name in sheets for name in more[:5])  # unfolded on paper
+    check_and_close(p)
+
+
+@pytest.mark.browser
+def test_the_compare_page_finds_players_by_name(five_days, page):
+    site = support.site_of(five_days)
+    today = _archived(five_days)[DAYS[-1]]
+    first, second = sorted(today, key=today.get, reverse=True)[:2]
+    players = support.read_data(site, "players")
+    name = players["name"][players["id"].index(second)]
+    page.goto(served_site(site) + f"compare.html#p={first}")
+    page.wait_for_selector("#compare-chart svg[data-drawn]")
+    assert page.locator("#compare-needs").is_hidden()
+    page.fill("#compare-q", name.split()[0].lower())  # a part of the name, any case
+    found = page.locator("#compare-found button", has_text=name)
+    found.first.click()
+    page.wait_for_function("() => location.hash.split(',').length === 2")
+    assert page.evaluate("location.hash") == f"#p={first},{second}"
+    page.wait_for_function(
+        "() => document.querySelectorAll('#compare-chart .legend li').length === 2"
+    )
+    assert page.locator("#compare-chart path.step").count() >= 2
+    page.click(f"#compare-chosen button[data-id='{first}']")
+    page.wait_for_function("id => location.hash === '#p=' + id", arg=second)
+    page.wait_for_function(
+        "() => document.querySelectorAll('#compare-chart .legend li').length === 1"
+    )

@@ -1006,7 +1006,7 @@ var WHR_I18N = (function () {
       try { history.replaceState(null, "", "#p=" + ids.map(encodeURIComponent).join(",")); } catch (e) { location.hash = "p=" + ids.map(encodeURIComponent).join(","); }
       show();
     }
-    function label(n) { return esc(P.name[n]) + (P.label[n] ? " <small>" + esc(P.label[n]) + "</small>" : "") + " <small>" + esc(P.id[n]) + "</small>"; }
+    function label(n) { return esc(P.name[n]) + " <small>" + esc(P.label[n] || P.id[n]) + "</small>"; }  // namesakes told apart
     function search() {
       var w = words(q.value), ids = current(), html = "";
       if (w.length) {
