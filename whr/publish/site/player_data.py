@@ -175,7 +175,8 @@ def _deltas(number: np.ndarray, values: np.ndarray) -> np.ndarray:
     """Each value less the one before of the same player (``number``, sorted), the first of
     each as it is: a running sum gives them back (lean: most are a few digits)."""
     out = values.copy()
-    same = np.r_[False, number[1:] == number[:-1]]
+    same = np.zeros(len(number), bool)
+    same[1:] = number[1:] == number[:-1]
     out[same] = values[same] - values[np.flatnonzero(same) - 1]
     return out
 

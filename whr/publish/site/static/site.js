@@ -565,7 +565,7 @@ var WHR_I18N = (function () {
   // table took 130 to 300 ms on a 4x-slowed CPU, the more the longer the table; 75 to 125 ms so).
   // A later row wider than its column wraps (style.css: table.fixed).
   VTable.prototype.freeze = function () {
-    var table = this.table, row = table.tHead && table.tHead.rows[0];
+    var table = this.table, row = table.tHead && table.tHead.rows.item(0);
     if (!row || table.classList.contains("fixed") || !table.offsetWidth) return;
     var widths = Array.prototype.map.call(row.cells, function (c) { return c.getBoundingClientRect().width; });
     table.style.width = table.getBoundingClientRect().width + "px";
@@ -972,7 +972,7 @@ var WHR_I18N = (function () {
         return (links[e] || "") + " <small>" + isoDay(events[e][F.event.last_day]) + "</small>";
       });
       if (items.length <= 2) return I.join(items);
-      return items[0] + "<details><summary>" + t("more_tournaments", { n: I.group(items.length - 1) }) + "</summary>" + I.join(items.slice(1)) + "</details>";
+      return items.shift() + "<details><summary>" + t("more_tournaments", { n: I.group(items.length) }) + "</summary>" + I.join(items) + "</details>";
     }));
     return source;
   }
