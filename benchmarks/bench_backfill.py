@@ -32,8 +32,8 @@ with ``--dask local:2``. On a machine shared with other jobs the figures move wi
 the load average is printed.
 
 With ``--record``, counts instead the rows of the record (``whr.lists.record``) by the rule that
-keeps them, against a row per list, per change of rank and per change of the whole-Elo rating,
-and the size of its file.
+keeps them, against a row per list and per change of rank, and the size of its file (``--keep
+FILE``: the record written there, for ``bench_publish.py --record``).
 
 Usage: python3 benchmarks/bench_backfill.py [--games 120000] [--seed 2026] [--workers 2]
        [--source DB [--as-of 2026-11-30]] [--daily] [--command] [--record]
@@ -153,7 +153,7 @@ def daily_cost(source: str, as_of: str) -> None:
     )
 
 
-def record_rows(games: Any, tournaments: Any) -> None:
+def record_rows(games: Any, tournaments: Any, keep: Path | None = None) -> None:
     """Print the rows of the record (``--record``) by the rule that keeps them, against a row
     per list, per change of rank and per change of the whole-Elo rating, counted while the
     history is replayed once in this process (every list of the replay is made, as
@@ -172,10 +172,10 @@ def record_rows(games: Any, tournaments: Any) -> None:
     n = len(lists._ids)
     seen = np.zeros(n, bool)
     last_games, last_status = np.zeros(n, np.int64), np.zeros(n, np.int64)
-    best, best_rank = np.full(n, -np.inf), np.full(n, np.iinfo(np.int64).max)
+    best_rank = np.full(n, np.iinfo(np.int64).max)
     last_rank, last_whole = np.zeros(n, np.int64), np.zeros(n, np.int64)
     counts = dict.fromkeys(
-        ("lists", "first", "games", "status", "best", "best_rank", "year_end", "rank", "whole"), 0
+        ("lists", "first", "whole", "games", "status", "best_rank", "year_end", "rank"), 0
     )
     made = lists._list
 
@@ -193,14 +193,12 @@ def record_rows(games: Any, tournaments: Any) -> None:
         counts["first"] += int((~old).sum())
         counts["games"] += int((old & (last_games[listed] != c.games[listed])).sum())
         counts["status"] += int((old & (last_status[listed] != code)).sum())
-        counts["best"] += int((old & (rating > best[listed])).sum())
         counts["best_rank"] += int((old & (rank > 0) & (rank < best_rank[listed])).sum())
         counts["year_end"] += listed.size if (on.month, on.day) == (12, 31) else 0
         counts["rank"] += int((old & (last_rank[listed] != rank)).sum())
         counts["whole"] += int((old & (last_whole[listed] != whole)).sum())
         seen[listed] = True
         last_games[listed], last_status[listed] = c.games[listed], code
-        best[listed] = np.maximum(best[listed], rating)
         best_rank[listed] = np.minimum(
             best_rank[listed], np.where(rank > 0, rank, best_rank[listed])
         )
@@ -222,11 +220,13 @@ def record_rows(games: Any, tournaments: Any) -> None:
         "  rows by rule (a row may have several): "
         + ", ".join(
             f"{k} {counts[k]:,}"
-            for k in ("first", "games", "status", "best", "best_rank", "year_end")
+            for k in ("first", "whole", "games", "status", "best_rank", "year_end")
         )
-        + f"; a row per change of rank would be {counts['rank']:,}, per change of the whole-Elo "
-        f"rating {counts['whole']:,}"
+        + f"; a row per change of rank would be {counts['rank']:,}"
     )
+    if keep is not None:
+        keep.write_bytes(data)
+        print(f"  written to {keep}")
 
 
 def line_rows(line: Any, recent: Any) -> Any:
@@ -389,6 +389,7 @@ def main() -> None:
     parser.add_argument(
         "--record", action="store_true", help="the record's rows by rule and its size instead"
     )
+    parser.add_argument("--keep", type=Path, help="with --record: write the record there")
     parser.add_argument("--child", choices=("one", "dask"), help=argparse.SUPPRESS)
     parser.add_argument("--dir", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -412,7 +413,7 @@ def main() -> None:
         return
     if args.record:
         h = synthetic.history(args.games, args.seed)
-        record_rows(h.games, h.tournaments)
+        record_rows(h.games, h.tournaments, args.keep)
         return
     with tempfile.TemporaryDirectory(prefix="bench-backfill-") as tmp:
         directory = Path(tmp)

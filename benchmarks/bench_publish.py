@@ -35,6 +35,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "publish"))
 
@@ -44,6 +45,7 @@ import support  # test helper: a synthetic history as SourceData
 
 import whr
 import whr.lists
+from whr.publish.files import parquet_bytes
 from whr.publish.site import write
 from whr.rules import default_directory, load_config
 from whr.tables import RECORD, conform
@@ -102,6 +104,59 @@ def kept_as_backfilled(view: whr.lists.View) -> whr.lists.View:
     return whr.lists.view(view.as_of, view.category, tables, view.rules)
 
 
+def replayed(selection: Any, as_of: dt.date, where: Path) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The backfill's tables of ``selection``'s rated games up to ``as_of`` (the record and each
+    tournament's change at the time), as ``rif-rating backfill`` makes them: read from
+    ``where`` (a directory) when a run made them before, else replayed (minutes at RIF size)
+    and written there."""
+    from whr.lists import at_the_time, record
+    from whr.publish.files import read_parquet, write_parquet
+    from whr.tables import TOURNAMENT_CHANGES
+
+    files = where / "record.parquet", where / "tournament_changes.parquet"
+    if all(f.exists() for f in files):
+        return read_parquet(files[0], RECORD), read_parquet(files[1], TOURNAMENT_CHANGES)
+    t = time.perf_counter()
+    line = at_the_time.timeline(selection.rated, selection.tournaments)
+    lists = record.Recorder(line, through=as_of)
+    changes = at_the_time.replay(line, last=as_of, lists=lists)
+    rows = lists.rows()
+    print(f"replay ({len(line):,} days): {time.perf_counter() - t:.0f} s")
+    where.mkdir(parents=True, exist_ok=True)
+    write_parquet(rows, RECORD, files[0], {})
+    write_parquet(changes, TOURNAMENT_CHANGES, files[1], {})
+    return rows, changes
+
+
+def with_replay(view: whr.lists.View, rows: pd.DataFrame, changes: pd.DataFrame) -> whr.lists.View:
+    """``view`` with the backfill's tables carried in, as the next daily run after a backfill
+    up to the list's day carries them: the replay's rows before the day, then the day's own."""
+    from whr.lists import at_the_time, record
+
+    tables = dataclasses.replace(
+        view.tables,
+        tournament_changes=at_the_time.carry([view.tables.tournament_changes, changes]),
+        record=record.carry(rows, view.tables.record, view.as_of),
+    )
+    return whr.lists.view(view.as_of, view.category, tables, view.rules)
+
+
+def serve(site: Path) -> str:
+    """The address of ``site`` served over http on 127.0.0.1 (a thread of this process)."""
+    import functools
+    import http.server
+    import threading
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    handler = functools.partial(Quiet, directory=str(site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{server.server_port}/"
+
+
 def browser_figures(site: Path) -> None:
     """Time to a drawn table and per keystroke, with the CPU slowed 4x (phone class)."""
     from playwright.sync_api import sync_playwright
@@ -136,16 +191,32 @@ def browser_figures(site: Path) -> None:
                 f"keystrokes, {sum(times) / len(times):.0f} ms each on average (two frames "
                 f"included), {max(times):.0f} ms at most"
             )
-        # a player page and the biggest tournament page: their sections are drawn by the script
-        player = max((site / "p").iterdir(), key=lambda f: f.stat().st_size)
+        # the biggest player page and tournament page: their sections are drawn by the script
+        # (a player page from its data, fetched over http: served here as a static host would)
+        base = serve(site)
+        player = max((site / "p").glob("*.json"), key=lambda f: f.stat().st_size)
         tournament = max((site / "tournaments").iterdir(), key=lambda f: f.stat().st_size)
-        for path, selector in ((player, "#games tbody tr"), (tournament, "#pairings table")):
+        watch = (
+            "new PerformanceObserver(l => { window.__long = (window.__long || [])"
+            ".concat(l.getEntries().map(e => e.duration)); })"
+            ".observe({type: 'longtask', buffered: true});"
+        )
+        page.add_init_script(watch)
+        for path, selector in (
+            (player.with_suffix(".html"), "#opponents tbody tr"),
+            (tournament, "#pairings table"),
+        ):
             t = time.perf_counter()
-            page.goto(path.as_uri())
+            page.goto(base + path.relative_to(site).as_posix())
             page.wait_for_selector(selector)
+            took = time.perf_counter() - t
+            page.evaluate("() => new Promise(r => setTimeout(r, 1000))")  # every part drawn
+            tasks = page.evaluate("() => window.__long || []")
+            size = path.stat().st_size + (player.stat().st_size if path.parent.name == "p" else 0)
             print(
-                f"  browser, CPU / 4: {path.parent.name}/{path.name} "
-                f"({path.stat().st_size / 1e3:.0f} kB) drawn in {time.perf_counter() - t:.2f} s"
+                f"  browser, CPU / 4: {path.parent.name}/{path.name} ({size / 1e3:.0f} kB with "
+                f"its data) drawn in {took:.2f} s; longest task {max(tasks, default=0):.0f} ms "
+                f"({len(tasks)} tasks over 50 ms)"
             )
         b.close()
 
@@ -158,6 +229,13 @@ def main() -> None:
         "--out", type=Path, default=None, help="output directory (default: temporary)"
     )
     parser.add_argument("--browser", action="store_true", help="time the pages in Chromium too")
+    parser.add_argument(
+        "--replay",
+        type=Path,
+        default=None,
+        help="the backfill's real tables instead of stand-ins: read from this directory, or "
+        "replayed and written there when it has none",
+    )
     parser.add_argument(
         "--processes", type=int, default=None, help="worker processes for the pages (default: auto)"
     )
@@ -187,7 +265,18 @@ def main() -> None:
         print(f"lists: {t_tables:.2f} s; peak memory so far {peak_mb():.0f} MB")
 
         site = out / "site"
-        view = kept_as_backfilled(snapshot.view)  # (the view again: not part of the render)
+        if args.replay is None:
+            view = kept_as_backfilled(snapshot.view)  # (the view again: not part of the render)
+        else:
+            rows, changes = replayed(selection, as_of, args.replay)
+            view = with_replay(snapshot.view, rows, changes)
+        kept = view.tables.record
+        written, _ = parquet_bytes(kept, RECORD, {})
+        print(
+            f"record ({'replayed' if args.replay else 'a stand-in'}): {len(kept):,} rows, "
+            f"{kept['player'].nunique():,} players, {len(written) / 1e6:.2f} MB as Parquet "
+            f"({len(written) / max(len(kept), 1):.1f} bytes a row)"
+        )
         del snapshot  # one view in memory, as in a publish
         t = time.perf_counter()
         files = write(site, view, info, processes=args.processes)

@@ -30,7 +30,7 @@ import pyarrow.compute as pc
 from whr.digest import text_sha256
 from whr.params import CATEGORIES as CATEGORIES  # re-exported for the readers
 
-FORMAT_VERSION = 6
+FORMAT_VERSION = 7
 """The version of the published format: every table, file, address, manifest and index a
 consumer reads. Raised on every change to any of them, each recorded in ``CHANGELOG.md``
 ("Breaking changes"). The one number behind ``whr.schema_version`` in every Parquet file's
@@ -533,14 +533,15 @@ RATINGS = table(
         column(
             "best_rating",
             pa.float64(),
-            "the highest rating a published list gave the player up to D (the record: "
-            "RECORD); null only on a year-end list before the first list the record holds",
+            "the highest rating a published list showed for the player up to D, whole Elo as "
+            "the lists show it (the record: RECORD; before format 7 unrounded); null only on a "
+            "year-end list before the first list the record holds",
             unit=ELO,
         ),
         column(
             "best_date",
             pa.date32(),
-            "the day of the first list that published it; null when best_rating is",
+            "the day of the first list that showed it; null when best_rating is",
         ),
         column(
             "best_estimate",
@@ -697,9 +698,9 @@ TOURNAMENT_CHANGES = table(
 tournament, made when the tournament's games were first rated and never recomputed."""
 
 RECORD_SOURCES = ("list", "replay")
-"""Where a row of ``RECORD`` comes from: a list the archive holds, kept by the daily run that
-published it or read from the archive (``list``), or a list the backfill reconstructed for the
-days before the archive (``replay``)."""
+"""Where a row of ``RECORD`` comes from: a list this site published (the archive holds it), kept by
+the daily run that published it or read from the archive (``list``), or a list the backfill
+reconstructed for the days before the archive (``replay``)."""
 
 RECORD = table(
     [
@@ -708,11 +709,18 @@ RECORD = table(
         column(
             "rating",
             pa.float64(),
-            "the rating the list published (published scale)",
+            "the rating the list published (published scale), whole Elo as the lists show it "
+            "(rows kept before format 7: unrounded)",
             required=True,
             unit=ELO,
         ),
-        column("uncertainty", pa.float64(), "its standard deviation", required=True, unit=ELO),
+        column(
+            "uncertainty",
+            pa.float64(),
+            "its standard deviation, whole Elo (rows kept before format 7: unrounded)",
+            required=True,
+            unit=ELO,
+        ),
         column("rank", pa.int32(), "the rank it published; null when not ranked (not active)"),
         column(
             "status",
@@ -730,13 +738,16 @@ RECORD = table(
         column(
             "source",
             pa.string(),
-            "list: a list of the archive; replay: a list reconstructed by the backfill",
+            "list: a list this site published (of the archive); replay: a list the backfill "
+            "reconstructed from the games known then",
             required=True,
             values=RECORD_SOURCES,
         ),
     ],
     key=("player", "list_date"),
 )
-"""What the lists said about every player (``whr.lists.record``): a row per player and list
-where something a reader asks about happened (the player's rated games changed, a status, a
-new best rating or best rank, a year's end, the player's first list), never recomputed."""
+"""What the lists said about every player (``whr.lists.record``), at the precision the pages show
+it: a row per player and list where the rating shown (whole Elo), the rated games or the status
+changed, on a new best rank, on the player's first list, and for every player of the list that
+stood on a December 31; so any list's rating and status of a player are those of their last row
+up to its day. Never recomputed."""

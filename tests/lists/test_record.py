@@ -35,37 +35,47 @@ def _list(day: dt.date, rows: list[tuple[str, float, int | None, str, int]]) -> 
 
 
 def test_each_rule_keeps_its_rows_and_nothing_else() -> None:
-    """First list: everyone; then new games, a new status, a new best rating or rank, and every
-    player on a December 31; a drift down or a worse rank keeps nothing."""
+    """First list: everyone; then a new rating as shown (whole Elo), new games, a new status or
+    a new best rank, and every player on a December 31; a drift within the whole Elo shown or a
+    worse rank keeps nothing. Ratings and uncertainties are kept as shown."""
     lists = [
-        _list(D1, [("a", 2000.0, 1, "active", 12), ("b", 1900.0, 2, "active", 10)]),
+        _list(D1, [("a", 2000.2, 1, "active", 12), ("b", 1900.0, 2, "active", 10)]),
         _list(
             D2,
             [
-                ("a", 1999.0, 2, "active", 12),  # down, worse rank: nothing
-                ("b", 1900.5, 1, "active", 10),  # a new best rating and rank
+                ("a", 2000.4, 2, "active", 12),  # the same as shown, a worse rank: nothing
+                ("b", 1900.3, 1, "active", 10),  # a new best rank
                 ("c", 1800.0, None, "provisional", 3),  # first list
             ],
         ),
         _list(
             dt.date(2020, 7, 1),
             [
-                ("a", 1998.0, None, "inactive", 12),  # a new status
+                ("a", 2000.4, None, "inactive", 12),  # a new status
                 ("b", 1900.4, 1, "active", 11),  # a new game
-                ("c", 1799.0, None, "provisional", 3),  # nothing
+                ("c", 1799.0, None, "provisional", 3),  # a new rating as shown
             ],
         ),
-        _list(D3, [("a", 1990.0, None, "inactive", 12), ("c", 1700.0, None, "provisional", 3)]),
+        _list(
+            dt.date(2020, 8, 1),
+            [
+                ("a", 2000.6, None, "inactive", 12),  # 2001 shown: a new rating
+                ("b", 1900.4, 1, "active", 11),  # nothing
+                ("c", 1799.4, None, "provisional", 3),  # nothing
+            ],
+        ),
+        _list(D3, [("a", 1990.0, None, "inactive", 12), ("c", 1799.0, None, "provisional", 3)]),
     ]
     kept = record.extend(None, lists)
     assert to_table(kept, RECORD).schema == RECORD
-    got = [(r.player, r.list_date.isoformat()) for r in kept.itertuples()]
+    got = [(r.player, r.list_date.isoformat(), r.rating) for r in kept.itertuples()]
     assert got == [
-        ("a", "2020-03-01"), ("a", "2020-07-01"), ("a", "2020-12-31"),
-        ("b", "2020-03-01"), ("b", "2020-06-01"), ("b", "2020-07-01"),
-        ("c", "2020-06-01"), ("c", "2020-12-31"),
+        ("a", "2020-03-01", 2000), ("a", "2020-07-01", 2000), ("a", "2020-08-01", 2001),
+        ("a", "2020-12-31", 1990),
+        ("b", "2020-03-01", 1900), ("b", "2020-06-01", 1900), ("b", "2020-07-01", 1900),
+        ("c", "2020-06-01", 1800), ("c", "2020-07-01", 1799), ("c", "2020-12-31", 1799),
     ]  # fmt: skip
-    assert (kept["source"] == "list").all()
+    assert (kept["uncertainty"] == 50).all() and (kept["source"] == "list").all()
     # extending it list by list keeps the same rows
     step = None
     for frame in lists:
@@ -75,12 +85,82 @@ def test_each_rule_keeps_its_rows_and_nothing_else() -> None:
         record.extend(kept, [lists[0]])
 
 
-def test_the_best_published_rating_up_to_a_day() -> None:
+def _random_lists(seed: int, days: list[dt.date], players: int = 30) -> list[pd.DataFrame]:
+    """Lists of ``days`` whose ratings drift by a few hundredths of an Elo a list (some by more),
+    players joining over time, games growing now and then, statuses changing, ranked by
+    rating among the active."""
+    rng = np.random.default_rng(seed)
+    rating = 1900 + 150 * rng.standard_normal(players)
+    games = rng.integers(1, 20, players)
+    status = np.array(["active", "inactive", "provisional"])[rng.integers(0, 3, players)]
+    out = []
+    for k, day in enumerate(days):
+        rating = rating + rng.normal(0, 0.05, players) + (rng.random(players) < 0.05) * 20
+        games = games + (rng.random(players) < 0.05)
+        flip = rng.random(players) < 0.03
+        status = np.where(
+            flip, np.array(["active", "inactive"])[rng.integers(0, 2, players)], status
+        )
+        on = np.flatnonzero(np.arange(players) < 10 + k * 3)
+        active = on[status[on] == "active"]
+        rank = np.full(players, np.nan)
+        rank[active[np.argsort(-rating[active], kind="stable")]] = np.arange(1, active.size + 1)
+        rows = [
+            (f"p{i}", float(rating[i]), None if np.isnan(rank[i]) else int(rank[i]),
+             str(status[i]), int(games[i]))
+            for i in on
+        ]  # fmt: skip
+        out.append(_list(day, rows))
+    return out
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_every_lists_rating_and_status_read_back_as_shown(seed: int) -> None:
+    """Every list's rating (whole Elo, as shown) and status of every player reads back from the
+    record on the list's day (its last row on or before it), whichever rows it holds; the
+    lists that stood on each December 31 (one of that day, one on the days before it when
+    none was of it) read back whole: their ranks too."""
+    days = {dt.date(2019, 12, 1) + dt.timedelta(days=10 * k) for k in range(80)}
+    days.add(dt.date(2020, 12, 31))  # a December 31 with a list of its own
+    lists = _random_lists(seed, sorted(days))
+    # the last list before 2021-12-31 says what the one before it said: it keeps no row of its own
+    same = [k for k, f in enumerate(lists) if f["list_date"].iloc[0] == dt.date(2021, 12, 30)][0]
+    lists[same] = lists[same - 1].assign(list_date=dt.date(2021, 12, 30))
+    kept = record.extend(None, lists[:30])
+    previous = lists[29]
+    for frame in lists[30:]:  # the daily run: one list at a time, with the list before
+        kept = record.extend(kept, [frame], last=previous)
+        previous = frame
+    assert len(kept) < sum(len(f) for f in lists) / 4  # not every row of every list
+    whole = record.extend(None, lists)
+    pd.testing.assert_frame_equal(kept, whole)
+    for frame in lists:
+        said = record.shown_on(kept, frame["player"], frame["list_date"])
+        np.testing.assert_array_equal(said["rating"], np.rint(frame["rating"]))
+        assert said["status"].tolist() == frame["status"].tolist()
+        assert (said["source"] == "list").all()
+    stood = [
+        f for f in lists if (f["list_date"].iloc[0].month, f["list_date"].iloc[0].day) == (12, 31)
+    ]
+    stood += [
+        a for a, b in zip(lists, lists[1:], strict=False)
+        if a["list_date"].iloc[0].year < b["list_date"].iloc[0].year
+        and (a["list_date"].iloc[0].month, a["list_date"].iloc[0].day) != (12, 31)
+    ]  # fmt: skip
+    assert len(stood) == 3  # of 2019-12-31 and 2020-12-31; 2021-12-30 (none of 2021-12-31)
+    for frame in stood:
+        day = frame["list_date"].iloc[0]
+        rows = kept[kept["list_date"] == day].set_index("player").loc[frame["player"]]
+        np.testing.assert_array_equal(rows["rank"], frame["rank"].astype("float64"))
+
+
+def test_the_best_published_rating_is_the_best_shown_and_its_first_day() -> None:
     kept = record.extend(
         None,
         [
-            _list(D1, [("a", 2000.0, 1, "active", 12)]),
-            _list(D2, [("a", 2010.0, 1, "active", 13)]),
+            _list(D1, [("a", 2000.2, 1, "active", 12)]),
+            _list(D2, [("a", 2009.8, 1, "active", 13)]),
+            _list(dt.date(2020, 7, 1), [("a", 2010.3, 1, "active", 13)]),  # 2010 again
             _list(D3, [("a", 2005.0, 1, "active", 14), ("b", 1500.0, None, "provisional", 1)]),
         ],
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import itertools
 import json
 import re
 from dataclasses import dataclass
@@ -263,3 +264,42 @@ def view_of(snapshot: whr.lists.Snapshot, **tables: pd.DataFrame) -> whr.lists.V
 MARK = "\u2191newly ranked "
 """The newly ranked mark before a name, as a row's text reads it: its arrow (shown on a phone),
 then its words."""
+
+
+def publish_days(
+    out: Path, data: SourceData, days: list[dt.date], *, backfill_first: bool = True
+) -> None:
+    """Publish the renju list of each of ``days`` (oldest first) into ``out`` as the daily run
+    does, each from the games known that day (selected and fitted as of it); after the first,
+    the backfill of the days up to it (``rif-rating backfill --until`` the archive's first day),
+    which the next lists carry."""
+    config = load_config(default_directory())
+    for k, day in enumerate(days):
+        selection = whr.select(data, day, config=config)
+        given = Inputs(data, selection, whr.fit(selection.rated, whr.FitParams()), {})
+        publish_inputs(out, given, day)
+        if k == 0 and backfill_first:
+            backfill(out, given, day, day)
+
+
+def published_series(data: dict[str, Any]) -> tuple[list[int], list[int], int]:
+    """A player's ``published`` of ``p/<id>.json`` as the chart draws it: the days (since
+    1970-01-01) and ratings of its steps (running sums of the rows), and the list's day."""
+    published = data["published"]
+    days = list(itertools.accumulate(published["day_deltas"]))
+    ratings = list(itertools.accumulate(published["rating_deltas"]))
+    return days, ratings, (dt.date.fromisoformat(data["date"]) - dt.date(1970, 1, 1)).days
+
+
+def strict_json(text: str) -> Any:
+    """JSON read with a reader that refuses a key repeated in an object (which ``json`` would
+    read as the last one, losing the others without a word)."""
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        keys = [k for k, _ in items]
+        twice = sorted({k for k in keys if keys.count(k) > 1})
+        if twice:
+            raise ValueError(f"repeated keys {twice}")
+        return dict(items)
+
+    return json.loads(text, object_pairs_hook=pairs)

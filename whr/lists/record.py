@@ -1,44 +1,46 @@
 """The record: what the lists said about every player, one table (``whr.tables.RECORD``).
 
 Whole-History Rating re-estimates the past every day, so the rating a list published is not the
-rating today's fit gives for that day; what the lists said exists only if it is kept. A
-player's published rating also drifts a little on every list (the other players' new results
-move it), and a player who falls inactive renumbers everyone below: a row per player and list
-would be the lists themselves (the archive keeps them: about 3,000 lists of 3,000 to 10,000
-players at the RIF's size). The record keeps a row (rating, uncertainty, rank, status and rated
-games, as the list published them) for a player on a list when
+rating today's fit gives for that day; what the lists said exists only if it is kept. The record
+keeps it at the precision the pages show it: the rating and its uncertainty in whole Elo
+(``numpy.rint``, as the lists round them), the rank and the status. A row per player and list
+would be the lists themselves (about 3,000 lists of 3,000 to 10,000 players at the RIF's size);
+the record keeps a row for a player on a list when
 
 - it is the player's first list;
-- the player's rated games changed since their previous row (the list first rated one of their
-  tournaments, or a game added late to an old one);
+- the rating shown changed since their previous row (whole Elo): so the rating any list
+  published is the rating of the player's last row on or before its day (:func:`shown_on`),
+  and the best published rating and its day are exact (:func:`best`);
+- the player's rated games changed (the list first rated one of their tournaments, or a game
+  added late to an old one);
 - the player's status changed;
-- the rating is higher than on every earlier row: a new best rating, so that the best
-  published rating and its day are exact (:func:`best`);
 - the rank is better than on every earlier row: a new best rank;
-- the list is of a December 31: every player of a year-end list.
+- the list is the one that stood on a December 31 (the list of that day, or the last list
+  before it when none was published on it): every player of it, with their rank.
 
 A rank that changes because other players moved (one player going inactive renumbers thousands)
-is not a row of its own: on a RIF-sized synthetic history (120,000 games, 7,945 players, 3,262
-days on which tournaments end, 12.9 million rows in all those lists) a row per change of rank
-would be 2.85 million rows, 8.6 times the 330,000 rows of all the rules above together
-(``benchmarks/bench_backfill.py --record``); every row holds the rank the list published, and
-the best rank is exact. Most rows are new best ratings (191,000: a player's rating drifts up
-on many lists without a game of theirs), then year ends (90,000), best ranks (40,000) and new
-games (27,000).
+is not a row of its own: on a RIF-sized synthetic history a row per change of rank would be 2.85
+million rows (``benchmarks/bench_backfill.py --record``); every row holds the rank the list
+published, and the best rank is exact.
 
-Each rule compares the list with the player's rows so far (their last row's games and status,
-their best rating and rank over all their rows), never with the previous list: so the record
-is one fold over lists (:func:`extend`), and a fold over a part of the lists keeps every row a
-fold over all of them keeps (a best over fewer rows is never higher), which lets a replay cut
-into ranges (:class:`Recorder` per range, :func:`combine` to join them) keep exactly the rows
-of one replay.
+Each rule compares the list with the player's rows so far (their last row's rating, games and
+status, their best rank over all their rows), never with the previous list: so the record is
+one fold over lists (:func:`extend`), and a fold over a part of the lists keeps every row a
+fold over all of them keeps (a player's last row always holds the values of their previous
+list, so each rule but the best rank is a change since the previous list; a best over fewer
+rows is never better), which lets a replay cut into ranges (:class:`Recorder` per range,
+:func:`combine` to join them) keep exactly the rows of one replay.
 
-Where the rows come from: the daily run folds its own list into the previous list's record
-(``source`` ``list``); for the days before the archive, ``rif-rating backfill`` replays every
-day on which tournaments end (:func:`whr.lists.at_the_time.replay`) and a :class:`Recorder`
-makes that day's list from the day's fit (the list rules of :mod:`whr.lists.listing`: status,
-rank order) and folds it (``source`` ``replay``), with a list on every December 31 between two
+Where the rows come from, which each row says (``source``): the daily run folds its own list
+into the previous list's record (``list``: a list this site published); for the days before
+the archive, ``rif-rating backfill`` replays every day on which tournaments end
+(:func:`whr.lists.at_the_time.replay`) and a :class:`Recorder` makes that day's list from the
+day's fit (the list rules of :mod:`whr.lists.listing`: status, rank order) and folds it
+(``replay``: a list the backfill reconstructed), with a list on every December 31 between two
 such days (the previous day's fit, read on December 31). A row once kept is never recomputed.
+Rows kept before format 7 hold the unrounded rating and only the rows of the rules then (no row
+for a change of the rating shown): they read as before, and the rules above apply from the next
+list on.
 
 Pure functions of tables, no files and no Prefect.
 """
@@ -57,7 +59,7 @@ from whr.lists.at_the_time import Timeline
 from whr.lists.listing import natural_order, ranked, status
 from whr.tables import RECORD, STATUSES, as_date, conform, dates_of, days_of, empty
 
-__all__ = ["Recorder", "State", "best", "carry", "combine", "extend", "of_player"]
+__all__ = ["Recorder", "State", "best", "carry", "combine", "extend", "of_player", "shown_on"]
 
 _EPOCH = np.datetime64("1970-01-01", "D")
 _NO_RANK = np.iinfo(np.int64).max
@@ -97,15 +99,15 @@ def _status_codes(values: pd.Series | np.ndarray) -> np.ndarray:
 
 
 class State:
-    """Each player's place in the record so far, by player code: the games and status of their
-    last row, and the best rating and best rank over all their rows (what the rules compare a
-    list with). Codes are given as players come (:meth:`codes`)."""
+    """Each player's place in the record so far, by player code: the rating shown (whole Elo),
+    games and status of their last row, and their best rank over all their rows (what the rules
+    compare a list with). Codes are given as players come (:meth:`codes`)."""
 
     def __init__(self) -> None:
         self.ids: dict[str, int] = {}
         self.games = np.zeros(0, np.int64)
         self.status = np.zeros(0, np.int64)
-        self.best = np.zeros(0, np.float64)
+        self.shown = np.zeros(0, np.float64)
         self.best_rank = np.zeros(0, np.int64)
         self.seen = np.zeros(0, bool)
 
@@ -123,7 +125,7 @@ class State:
         if grow > 0:
             self.games = np.concatenate([self.games, np.zeros(grow, np.int64)])
             self.status = np.concatenate([self.status, np.zeros(grow, np.int64)])
-            self.best = np.concatenate([self.best, np.full(grow, -np.inf)])
+            self.shown = np.concatenate([self.shown, np.full(grow, np.nan)])
             self.best_rank = np.concatenate([self.best_rank, np.full(grow, _NO_RANK)])
             self.seen = np.concatenate([self.seen, np.zeros(grow, bool)])
         return out
@@ -139,28 +141,40 @@ class State:
     ) -> np.ndarray:
         """Which rows of one list (players by ``code``, each once; ``rank`` 0: not ranked) the
         record keeps (the rules in the module's notes), and take them into the state."""
+        rating = np.rint(rating)  # as shown
         new = ~self.seen[code]
         kept = (
             new
+            | (self.shown[code] != rating)
             | (self.games[code] != games)
             | (self.status[code] != status_code)
-            | (rating > self.best[code])
             | ((rank > 0) & (rank < self.best_rank[code]))
         )
         if year_end:
             kept[:] = True
-        c = code[kept]
-        self.seen[c] = True
-        self.games[c] = games[kept]
-        self.status[c] = status_code[kept]
-        self.best[c] = np.maximum(self.best[c], rating[kept])
-        self.best_rank[c] = np.minimum(self.best_rank[c], np.where(rank > 0, rank, _NO_RANK)[kept])
+        self._take(code[kept], rating[kept], rank[kept], status_code[kept], games[kept])
         out: np.ndarray = kept
         return out
 
+    def _take(
+        self,
+        code: np.ndarray,
+        rating: np.ndarray,
+        rank: np.ndarray,
+        status_code: np.ndarray,
+        games: np.ndarray,
+    ) -> None:
+        """Take rows (players by ``code``, each once, in day order) into the state."""
+        self.seen[code] = True
+        self.shown[code] = rating
+        self.games[code] = games
+        self.status[code] = status_code
+        self.best_rank[code] = np.minimum(self.best_rank[code], np.where(rank > 0, rank, _NO_RANK))
+
     @classmethod
     def of(cls, record: pd.DataFrame | None) -> State:
-        """The state after the rows of ``record`` (schema ``RECORD``)."""
+        """The state after the rows of ``record`` (schema ``RECORD``; a rating kept unrounded
+        before format 7 is taken as shown, whole)."""
         state = cls()
         if record is None or not len(record):
             return state
@@ -169,9 +183,9 @@ class State:
         code = code[order]
         last = np.r_[code[1:] != code[:-1], True]
         state.seen[code] = True
+        state.shown[code[last]] = np.rint(record["rating"].to_numpy(np.float64))[order][last]
         state.games[code[last]] = record["games"].to_numpy(np.int64)[order][last]
         state.status[code[last]] = _status_codes(record["status"])[order][last]
-        np.maximum.at(state.best, code, record["rating"].to_numpy(np.float64))
         rank = _ranks(record["rank"])
         np.minimum.at(state.best_rank, code, np.where(rank > 0, rank, _NO_RANK)[order])
         return state
@@ -191,8 +205,8 @@ def _rows(
         {
             "player": pd.Series(players, dtype=object),
             "list_date": np.full(len(players), _EPOCH + np.timedelta64(int(day), "D")),
-            "rating": rating,
-            "uncertainty": uncertainty,
+            "rating": np.rint(rating),  # whole Elo, as the pages show them
+            "uncertainty": np.rint(uncertainty),
             "rank": pd.arrays.IntegerArray(np.where(rank > 0, rank, 0).astype(np.int32), rank <= 0),
             "status": np.asarray(STATUSES, dtype=object)[status_code],
             "games": games.astype(np.int32),
@@ -256,11 +270,40 @@ def _fold(state: State, frame: pd.DataFrame, source: str) -> pd.DataFrame:
     )
 
 
+def _rest(frame: pd.DataFrame, kept: np.ndarray, source: str) -> pd.DataFrame:
+    """The rows of the list ``frame`` (``_COLUMNS``, one day) of the players not in ``kept``
+    (ids): with the rows kept of it, the whole list, as the list that stood on a December 31.
+    Each such row holds the values of the player's last row (else a rule would have kept it)
+    and no better rank, so the state after them is the state before."""
+    rest = frame[~frame["player"].astype(str).isin(kept)]
+    if not len(rest):
+        return rest.iloc[:0]
+    day = int((days_of(rest["list_date"][:1])[0] - _EPOCH).astype(np.int64))
+    return _rows(
+        rest["player"].astype(str).to_numpy(object),
+        day,
+        rest["rating"].to_numpy(np.float64),
+        rest["uncertainty"].to_numpy(np.float64),
+        _ranks(rest["rank"]),
+        _status_codes(rest["status"]),
+        rest["games"].to_numpy(np.int64),
+        source,
+    )
+
+
 def extend(
-    record: pd.DataFrame | None, lists: Iterable[pd.DataFrame], source: str = "list"
+    record: pd.DataFrame | None,
+    lists: Iterable[pd.DataFrame],
+    source: str = "list",
+    *,
+    last: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
     """The record with the rows it keeps of each of ``lists``, in their order (each after
     every day of the record).
+
+    A list after a December 31 that none of the lists was of makes the list before it the one
+    that stood on that December 31: every player of that list gets a row (of ``last``, the
+    previous list, for the first of ``lists``: the record holds only the rows it kept of it).
 
     Parameters
     ----------
@@ -270,7 +313,10 @@ def extend(
         Published lists (``RATINGS``: ``list_date``, ``player``, ``rating``, ``uncertainty``,
         ``rank``, ``status``, ``games`` are read), oldest first.
     source : str
-        ``list`` (a list of the archive) or ``replay``.
+        ``list`` (a list this site published) or ``replay`` (one the backfill reconstructed).
+    last : pandas.DataFrame, optional
+        The list folded last into the record (the previous list), whole (``RATINGS``); when
+        the record holds a later day, it is not used.
 
     Returns
     -------
@@ -284,17 +330,35 @@ def extend(
         twice or has an unknown status.
     """
     state = State.of(record)
-    last = days_of(record["list_date"]).max() if record is not None and len(record) else None
+    end = days_of(record["list_date"]).max() if record is not None and len(record) else None
     frames = [record] if record is not None and len(record) else []
+    before: tuple[pd.DataFrame, np.ndarray] | None = None  # the list before, its players kept
+    if last is not None and len(last):
+        day = days_of(last["list_date"][:1])[0]
+        if end is None or day >= end:  # (a list may keep no row of its own: nothing changed)
+            kept = np.zeros(0, object)
+            if record is not None and len(record):
+                on_day = days_of(record["list_date"]) == day
+                kept = record["player"].astype(str).to_numpy(object)[on_day]
+            before, end = (last[_COLUMNS], kept), day
     for frame in lists:
         if not len(frame):
             continue
         day = days_of(frame["list_date"][:1])[0]
-        if last is not None and day <= last:
-            raise ValueError(f"the list of {day} is not after the record's last list, {last}")
-        frames.append(_fold(state, frame[_COLUMNS], source))
-        last = day
+        if end is not None and day <= end:
+            raise ValueError(f"the list of {day} is not after the record's last list, {end}")
+        if before is not None and end is not None and _year_ends(_day(end), _day(day)):
+            frames.append(_rest(before[0], before[1], source))
+        rows = _fold(state, frame[_COLUMNS], source)
+        frames.append(rows)
+        before = (frame[_COLUMNS], rows["player"].to_numpy(object))
+        end = day
     return _frame(frames)
+
+
+def _day(value: np.datetime64) -> int:
+    """A day as its number since 1970-01-01."""
+    return int((value.astype("datetime64[D]") - _EPOCH).astype(np.int64))
 
 
 def combine(parts: list[pd.DataFrame]) -> pd.DataFrame:
@@ -386,6 +450,53 @@ def best(
     value = np.where(found, running[np.maximum(at, 0)], np.nan)
     day = np.where(found, reached_day[np.maximum(at, 0)], 0).astype("datetime64[D]")
     return value, np.where(found, day, np.datetime64("NaT", "D"))
+
+
+def _last_rows(
+    record: pd.DataFrame, players: np.ndarray, on_day: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """For each of ``players`` and its day number: the position in ``record`` (not empty) of
+    the player's last row on or before the day (-1: none), and whether there is one."""
+    r_player = record["player"].astype(str).to_numpy(object)
+    r_day = days_of(record["list_date"]).astype(np.int64)
+    code, _ = pd.factorize(np.concatenate([r_player, players]), sort=True)
+    r_code, q_code = code[: r_player.size], code[r_player.size :]
+    order = np.lexsort((r_day, r_code))
+    sorted_code = r_code[order]
+    offset = np.int64(1 << 24)  # day numbers are far inside +-2**24
+    key = sorted_code.astype(np.int64) * (2 * offset) + (r_day[order] + offset)
+    at = np.searchsorted(key, q_code.astype(np.int64) * (2 * offset) + (on_day + offset), "right")
+    at -= 1
+    found = (at >= 0) & (sorted_code[np.maximum(at, 0)] == q_code)
+    return np.where(found, order[np.maximum(at, 0)], -1), found
+
+
+def shown_on(
+    record: pd.DataFrame, players: pd.Series | np.ndarray, on: pd.Series | np.ndarray
+) -> pd.DataFrame:
+    """What the lists showed of each of ``players`` on the day ``on`` (one day per player): the
+    player's last row on or before it. Its rating (whole Elo) and status are those of the last
+    list on or before the day (a row is kept whenever they change); its rank is that list's
+    where the row is of that list's day, else the rank of an earlier list.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per player asked, in their order: ``list_date`` (the row's day; None where the
+        record has no list of the player up to that day), ``rating``, ``uncertainty``,
+        ``rank``, ``status``, ``games``, ``source`` (null, NaN where none).
+    """
+    players = np.asarray(players, dtype=object).astype(str)
+    on_day = days_of(on).astype(np.int64)
+    if not len(record):
+        return empty(RECORD).drop(columns="player").reindex(range(players.size))
+    row, found = _last_rows(record, players, on_day)
+    out: pd.DataFrame = record.drop(columns="player").iloc[np.maximum(row, 0)]
+    out = out.reset_index(drop=True)
+    if (~found).any():
+        out = out.astype({"games": "float64"})
+        out.loc[~found, :] = None
+    return out
 
 
 def of_player(record: pd.DataFrame, player: str) -> pd.DataFrame:

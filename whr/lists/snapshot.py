@@ -271,7 +271,8 @@ def _tables(
         year_frame = conform(pd.concat(list(year_end.values()), ignore_index=True), RATINGS)
     else:
         year_frame = conform(ratings.iloc[:0], RATINGS)
-    kept_record = record.extend(said, [ratings])
+    # (the previous list whole: the list that stood on a December 31 none was published on)
+    kept_record = record.extend(said, [ratings], last=before)
     return Tables(
         ratings=conform(_with_best(ratings, kept_record), RATINGS),  # as the file reads back
         year_end=conform(_with_best(year_frame, kept_record), RATINGS),

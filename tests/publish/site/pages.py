@@ -69,7 +69,9 @@ def open_served(page, site: Path, path: str) -> None:
     page.goto(served(site) + path)
     settle(page)
     if page.locator("#record[data-json]").count():
-        page.wait_for_function("() => !!document.querySelector('#record figure, #record .none')")
+        page.wait_for_function(
+            "() => !!document.querySelector('#record[data-drawn], #record .none')"
+        )
         settle(page)
 
 

@@ -559,3 +559,54 @@ def test_a_year_end_list_in_every_language_keeps_its_year_and_its_neighbours(
         settle(p)
         assert p.url.endswith(f"years/{years[years.index(middle) + 1]}.html")
         check_and_close(p)
+
+
+# --- the year-end lists as they stood (issue 39) --------------------------------------------------
+
+STOOD = [dt.date(2025, 12, 20), dt.date(2025, 12, 30), dt.date(2026, 1, 2), support.AS_OF]
+"""Lists published before a December 31 that has none, on the last day before it, just after it,
+and on the tests' day; a backfill after the first (its lists are the years before)."""
+
+
+@pytest.fixture(scope="module")
+def year_ends(small, tmp_path_factory):
+    out = tmp_path_factory.mktemp("year_ends")
+    support.publish_days(out, small.data, STOOD)
+    return out
+
+
+def test_a_year_end_list_is_the_list_that_stood_with_todays_estimate_beside(year_ends):
+    """The list of 2025 is the list this site published on December 30 (none on December 31;
+    the record keeps a row of it only for some players until the next list completes it), read
+    from the archive: its ratings as shown, ranks and statuses, in its order; today's
+    estimate beside it is the year-end list of today's fit. The list of 2024 is the one the
+    backfill reconstructed (the replay's December 31). Each says which."""
+    from whr.publish.archive import read_list, scan
+    from whr.publish.layout import Channel, Layout
+    from whr.publish.replay import read_replay
+
+    site = site_of(year_ends)
+    ids = read_data(site, "players")["id"]
+    entries = {e.day: e for e in scan(Layout(year_ends), Channel("renju")).good}
+    stood = read_list(entries[STOOD[1]])
+    data = read_data(site, "list-2025-12-31")
+    assert [ids[p] for p in data["p"]] == stood["player"].tolist()
+    assert data["r"] == np.rint(stood["rating"]).astype(int).tolist()
+    assert data["k"] == [0 if pd.isna(x) else int(x) for x in stood["rank"]]
+    assert data["s"] == [("active", "inactive", "provisional").index(s) for s in stood["status"]]
+    estimate = pd.read_parquet(support.entry_of(year_ends) / "year_end.parquet")
+    estimate = estimate[estimate["list_date"] == dt.date(2025, 12, 31)].set_index("player")
+    assert data["x"] == np.rint(estimate.loc[stood["player"], "rating"]).astype(int).tolist()
+    assert data["x"] != data["r"]  # what the list said is not today's estimate
+    html = visible_text((site / "years" / "2025.html").read_text(encoding="utf-8"))
+    assert "as this site published them on 30 December 2025" in html
+    _, record = read_replay(year_ends, Channel("renju"), STOOD[0])
+    rebuilt = record[record["list_date"] == dt.date(2024, 12, 31)].set_index("player")
+    data = read_data(site, "list-2024-12-31")
+    players = [ids[p] for p in data["p"]]
+    assert sorted(players) == sorted(rebuilt.index)
+    assert data["r"] == rebuilt.loc[players, "rating"].astype(int).tolist()
+    html = visible_text((site / "years" / "2024.html").read_text(encoding="utf-8"))
+    assert "as the backfill reconstructed it from the games known then" in html
+    index = visible_text((site / "years.html").read_text(encoding="utf-8"))
+    assert "2025-12-31 published" in index and "2024-12-31 reconstructed" in index

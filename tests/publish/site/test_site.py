@@ -184,7 +184,7 @@ def test_every_page_type_fits_the_screen_and_axe_finds_nothing(
             p.goto(root + path)
             settle(p)
             if p.locator("#record[data-json], #compare-chart").count():  # fetched, then drawn
-                p.wait_for_selector("#record figure, #record .none, #compare-chart svg")
+                p.wait_for_selector("#record[data-drawn], #record .none, #compare-chart svg")
                 settle(p)
             assert p.locator("html").get_attribute("lang") == i18n.LANGUAGES[language].html
             width = p.evaluate("document.documentElement.scrollWidth")

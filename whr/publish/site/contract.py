@@ -195,6 +195,12 @@ LIST = _keyed(
     ("games", "n", "rated games up to the list date (the current list)", "optional"),
     ("country_rank", "ck", "rank in the country (the current list)", "optional"),
     ("gy1_country_rank", "cy", 'rank in the country on the "Gy1" list (current)', "optional"),
+    (
+        "estimate",
+        "x",
+        "a year-end list that stood: today's estimate of the rating on December 31",
+        "optional",
+    ),
 )
 COUNTRIES = _keyed(
     "countries",
@@ -262,6 +268,13 @@ SERIES = _keyed(
         "1: a step line, each rating held until the next (what the lists published)",
         "optional",
     ),
+    (
+        "from",
+        "fr",
+        "a step line: the day of the first list this site published, days since 1970-01-01; "
+        "the steps before it are lists the backfill reconstructed (drawn dotted)",
+        "optional",
+    ),
 )
 NOW = _rows(
     "now",
@@ -276,12 +289,19 @@ P_FILE = _keyed(
     "(docs/data-dictionary.md; its facts are keys of their own, not read by the page script): "
     "each section an object of columns, one entry per row",
     ("date", "date", "the list's day D, ISO"),
+    (
+        "published_from",
+        "published_from",
+        "the first list this site published, ISO: the lists before it were reconstructed by "
+        "the backfill (rif-rating backfill); null none",
+    ),
     ("rating", "rating", "the rating on D, to the hundredth"),
     ("uncertainty", "uncertainty", "its standard deviation; null none"),
     (
         "published",
         "published",
-        "what the lists said (the record's telling rows), oldest first",
+        "what the lists said, oldest first: each rating shown and the list that first showed "
+        "it; a list's rating is that of the last row on or before its day, to D",
         "holds=p_published",
     ),
     (
@@ -301,12 +321,20 @@ P_FILE = _keyed(
 )
 P_PUBLISHED = _keyed(
     "p_published",
-    "what the lists said: a column per field",
-    ("date", "date", "the list's day, ISO"),
-    ("rating", "rating", "the rating it published, to the hundredth"),
-    ("uncertainty", "uncertainty", "its standard deviation", "unread"),
-    ("rank", "rank", "the rank it published; null none", "unread"),
-    ("status", "status", "the status it published", "unread"),
+    "what the lists said, a row whenever the rating shown changed (and on the first list "
+    "this site published): a column per field",
+    (
+        "day",
+        "day_deltas",
+        "the day of the list that first showed the rating: the first row's in days since "
+        "1970-01-01, each next as the days since the row before (a running sum gives the days)",
+    ),
+    (
+        "rating",
+        "rating_deltas",
+        "the rating it published, whole Elo (as the lists show it): the first row's as it is, "
+        "each next as the change since the row before (a running sum gives the ratings)",
+    ),
 )
 P_ESTIMATE = _keyed(
     "p_estimate",
@@ -342,7 +370,13 @@ P_GAMES = _keyed(
     (
         "opponent_rating",
         "opponent_rating",
-        "the opponent's rating that day (today's estimate), whole Elo; null none",
+        "the opponent's rating at the time: on the list just before the game's tournament was "
+        "first rated, whole Elo; null: new to the list, or not kept",
+    ),
+    (
+        "opponent_estimate",
+        "opponent_estimate",
+        "today's whole-history estimate of the opponent's rating on the day of the game, whole Elo",
     ),
     ("game", "game", "renju.net game id, only with game links (null: none)", "optional"),
 )
@@ -395,7 +429,12 @@ GAME = _rows(
     ("round", "round label"),
     ("code", "3 x colour (0 Black, 1 White) + 2 x the player's score"),
     ("opponent", "the opponent's number in the players data", "ref=players"),
-    ("opponent_rating", "the opponent's rating that day, whole Elo; null none"),
+    (
+        "opponent_rating",
+        "the opponent's rating at the time (the list just before the tournament was first "
+        "rated), whole Elo; null none",
+    ),
+    ("opponent_estimate", "today's estimate of the opponent's rating that day, whole Elo"),
 )
 EXCLUDED = _keyed(
     "excluded",
@@ -560,10 +599,18 @@ TEXTS: dict[str, Text] = {
     "provisional": T_("provisional"),
     "rating_history": T_("Rating history"),
     "chart_caption": T_(
-        "Steps: the rating each list published, from its day on. Line: today\u2019s "
-        "whole-history estimate of each day (it moves as later results come in); dots: the days "
-        "the player played; band: \u00b1 one standard deviation; dashed: after the last game."
+        "Steps: the rating the lists published, as they showed it (whole Elo): each from the "
+        "day of the list that first showed it until a list showed another, to today\u2019s "
+        "list; a point on each of those lists. Line: today\u2019s whole-history estimate of "
+        "each day (it moves as later results come in); dots: the days the player played; band: "
+        "\u00b1 one standard deviation; dashed: after the last game."
     ),
+    "chart_rebuilt": T_(
+        "Dotted steps and hollow points: the lists before %(day)s, the first this site "
+        "published, as the backfill reconstructed them from the games known on each day; not "
+        "lists published then."
+    ),
+    "reconstructed": T_("reconstructed"),
     "as_published": T_("as the lists published it"),
     "todays_estimate": T_("today's estimate"),
     "tournaments": T_("Tournaments"),
@@ -580,7 +627,10 @@ TEXTS: dict[str, Text] = {
         "a list said; Est. change = Est. after \u2212 Est. before."
     ),
     "colours": T_(
-        "\u25cf with Black, \u25cb with White; the opponent's rating on the day of the game."
+        "\u25cf with Black, \u25cb with White. Rating: the opponent\u2019s rating at the "
+        "time, on the list just before the tournament was first rated (a dash: not on it); "
+        "Est.: today\u2019s whole-history estimate of it on the day of the game, which later "
+        "results still move."
     ),
     "no_rated_games": T_("No rated games."),
     "list_date": T_("list date"),
@@ -595,7 +645,14 @@ TEXTS: dict[str, Text] = {
         "time) against the score made."
     ),
     "in_games": T_("(in %(n)s of %(total)s games)"),
-    "compare_how": T_("Give two to five ids of players on this list."),
+    "more_tournaments": T_("%(n)s more"),
+    "compare_how": T_(
+        "Find two to %(n)s players of this list by name, native name, id or city, and add "
+        "them to the chart."
+    ),
+    "compare_most": T_("%(n)s players: remove one to add another."),
+    "compare_none": T_("No player of this list found."),
+    "compare_remove": T_("Remove %(name)s from the chart"),
     "not_listed": T_("Not on this list: %(ids)s."),
 }
 """The texts the page script writes outside the tables' declarations, by the name it uses."""
@@ -932,12 +989,16 @@ def tables(rules: RuleNumbers) -> dict[str, Table]:
                            T_("rank on the world list of established active players"))
         peak = Column("peak", T_("Peak"), "peak", "number", "n", -1,
                       T_("the best rating up to the list date"))
+        # (a year-end list that stood: today's estimate beside what it said)
+        estimate = Column("estimate", T_("Today's estimate"), "estimate", "number", "n now", -1,
+                          T_("today's whole-history estimate of the rating on December 31, not "
+                             "what a list said"))
         tail = f"peak unc {' '.join(c.name for c in gy)} country born"
-        first = "player rating change"
+        first = "player rating change estimate"
         return Table(
             name, "list",
-            (rank, gy1_rank, player, rating, change, world, prev, gy1_world, peak, unc, *gy,
-             country, born),
+            (rank, gy1_rank, player, rating, change, estimate, world, prev, gy1_world, peak, unc,
+             *gy, country, born),
             (
                 Tab("active", T_("Active"), ("status", "==", 0),
                     f"rank {first} {'world' if country_page else 'prev'} {tail}", ("rank", 1)),
@@ -1012,7 +1073,8 @@ def tables(rules: RuleNumbers) -> dict[str, Table]:
                    "nm", 0, kept=True),
             Column("date", T_("Date"), "last_day", "day", "", 0, static=False),
             Column("score", T_("Score"), "score2 games", "score_games", "", 0),
-            Column("perf", T_("Perf."), "performance bound", "perf", "", 0, T_("performance"),
+            Column("perf", T_("Perf."), "performance bound", "perf", "", 0,
+                   T_("performance, from today's estimates of the opponents' ratings"),
                    static=False),
             Column("then", T_("At the time"), "then_before then_after note", "then", "", 0,
                    T_("as the lists showed it then"), kept=True),
@@ -1042,9 +1104,13 @@ def tables(rules: RuleNumbers) -> dict[str, Table]:
             Column("opponent", T_("Opponent"), "opponent", "player_label", "op", 0),
             Column("result", T_("Result"), "code id", "result", "", 0),
             Column("colour", literal("\u25cf\u25cb"), "code", "colour", "", 0, T_("colour")),
-            Column("rating", T_("Rating"), "opponent_rating", "number", "", 0),
+            Column("rating", T_("Rating"), "opponent_rating", "dash", "", 0,
+                   T_("the opponent's rating at the time: on the list just before the "
+                      "tournament was first rated")),
+            Column("estimate", T_("Est."), "opponent_estimate", "number", "now", 0,
+                   T_("today's estimate of the opponent's rating on the day of the game")),
         ),
-        (Tab("", T_("Games"), None, "round opponent result colour rating", None),),
+        (Tab("", T_("Games"), None, "round opponent result colour rating estimate", None),),
         derived=(
             ("event", "the game's tournament: its event's position"),
             ("id", "its renju.net id; none: not linked"),

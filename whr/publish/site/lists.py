@@ -89,6 +89,8 @@ def columns(lv: ListView) -> dict[str, np.ndarray]:
     if (~np.isnan(change)).any():  # there was a previous list: a null change is a new player
         out["change"] = change
         out["entered"] = np.flatnonzero(lv.entered)
+    if lv.estimate is not None and lv.kind != "estimate":  # a year end that stood: today's too
+        out["estimate"] = np.asarray(lv.estimate, np.float64)
     if lv.gy1_country_rank is not None:  # the current list
         out["games"] = frame["games"].to_numpy(np.int64)
         out["country_rank"] = np.nan_to_num(floats(frame["country_rank"]))
@@ -211,6 +213,8 @@ def list_page(
         day=data.day.isoformat(),
         heading_day=long_date(data.day),
         year=None if data.key == "current" else data.day.year,
+        kind=data.list.kind,
+        stood=long_date(data.list.stood) if data.list.stood else "",
         counts=counts,
         cfg=cfg,
         country=country,
@@ -249,6 +253,7 @@ def write(r: Renderer, current: ListData) -> None:
             {
                 "year": day.year,
                 "day": day.isoformat(),
+                "kind": data.list.kind,
                 "active": data.counts["active"],
                 "listed": data.counts["players"],
                 "first": _first(site, data),

@@ -1,22 +1,26 @@
 """``p/<id>.json`` beside each player page: one player's data, for apps and bots.
 
 One JSON object per listed player (the page's file name, with ``.json``), described in
-``docs/data-dictionary.md``: the format version, the list and its day; the player's facts (their
-row of the list on D: rating, uncertainty, rank, status, games, best published rating, today's
-estimated peak, ...); ``published``, what the lists said (the record, :mod:`whr.lists.record`:
-``{date, rating, uncertainty, rank, status}`` per row); ``estimate``, today's whole-history
-estimate on each of the player's rating days (``{date, rating, uncertainty}``); ``tournaments``,
-with the change the lists gave them at the time (``before``, ``after``, ``change``, the day of
-the list, ``list_date``; null where none was kept); ``opponents``, their results against each
-opponent over the rated games (wins, draws and losses add up to the list's) with the expected
-score from the ratings at the time (the sum over ``expected_games``, the games in which both
-ratings were known: all of them, for a player who was on the list before each of their
-tournaments with the opponent, when wins + draws / 2 is the score to set against it).
+``docs/data-dictionary.md``: the format version, the list and its day, the first list this site
+published (``published_from``: the lists before it were reconstructed by the backfill); the
+player's facts (their row of the list on D: rating, uncertainty, rank, status, rated games,
+best published rating, today's estimated peak, ...); ``published``, what the lists said (the
+record, :mod:`whr.lists.record`): each rating as shown (whole Elo) with the day of the list
+that first showed it, so that the rating of any list is that of the last row on or before its
+day; ``estimate``, today's whole-history estimate on each of the player's rating days
+(``{date, rating, uncertainty}``); ``tournaments``, with the change the lists gave them at the
+time (``before``, ``after``, ``change``, the day of the list, ``list_date``; null where none was
+kept); ``games``, with the opponent's rating at the time (on the list just before the
+tournament was first rated) and today's estimate of it; ``opponents``, their results against
+each opponent over the rated games (wins, draws and losses add up to the list's) with the
+expected score from the ratings at the time (the sum over ``expected_games``, the games in
+which both ratings were known: all of them, for a player who was on the list before each of
+their tournaments with the opponent, when wins + draws / 2 is the score to set against it).
+No key is repeated (the count of rated games is ``rated_games``; ``games`` the section).
 
 Lean, since there is one per player (tens of thousands at 1M games): ``published`` holds the
-record's rows that tell the player's story (:func:`_telling`), not the drift of the best
-rating between them; the games themselves (dates, rounds, opponents' ratings) are in the
-player's page and in ``games.parquet``.
+record's rows where the rating shown changed (:func:`_steps`), the rest of the record (ranks,
+statuses, uncertainties) is in ``record.parquet``.
 
 Written in chunks of players, by the page workers (:class:`whr.publish.site.frame.Pages`): the
 view's tables are sorted by player once, as plain arrays; for each chunk, every row of a
@@ -152,37 +156,28 @@ def _sorted(frame: pd.DataFrame, by: list[str]) -> pd.DataFrame:
     return frame.sort_values(by, kind="stable").reset_index(drop=True)
 
 
-def _telling(kept: pd.DataFrame) -> np.ndarray:
-    """The record's rows a player's ``published`` holds (``kept`` by player number ``_n``,
-    then day): the first; those whose rated games or status changed; each December 31 on which
-    the rating or the rank moved; the
-    first row of the best rating and of the best rank. The other rows of the record, the new
-    best ratings and ranks that a later one passed (a rating drifts up on many lists without a
-    game), stay in ``record.parquet``: they are most of its rows and would be most of these
-    files' bytes."""
+def _steps(kept: pd.DataFrame) -> np.ndarray:
+    """The record's rows a player's ``published`` holds (``kept`` by player number ``_n``, then
+    day): the first; each whose rating as shown (whole Elo) differs from the row before; the
+    first of the lists this site published (after the backfill's). The rating any list
+    published is the rating of the last of them on or before its day: the record keeps a row
+    whenever it changes (:mod:`whr.lists.record`). The other rows (new games, statuses, ranks,
+    year ends at an unchanged rating) stay in ``record.parquet``."""
     n = kept["_n"].to_numpy(np.int64)
-    first = np.r_[True, n[1:] != n[:-1]] if len(n) else np.zeros(0, bool)
-    games = kept["games"].to_numpy(np.int64)
-    status = kept["status"].to_numpy(object)
-    changed = first.copy()
-    changed[1:] |= (games[1:] != games[:-1]) | (status[1:] != status[:-1])
-    day = days(kept["list_date"]).astype("datetime64[D]")
-    year_end = (day + 1).astype("datetime64[Y]") != day.astype("datetime64[Y]")  # December 31
-    rating = kept["rating"].to_numpy(np.float64)
-    rank = floats(kept["rank"])
-    # a December 31 that tells something: the rating or the rank moved since the row before
-    # (not the years of an inactive player's unchanged rating, only its uncertainty growing)
-    moved = first.copy()
-    moved[1:] |= (np.round(rating[1:], 2) != np.round(rating[:-1], 2)) | ~(
-        (rank[1:] == rank[:-1]) | (np.isnan(rank[1:]) & np.isnan(rank[:-1]))
-    )
-    year_end &= moved
-    frame = pd.DataFrame({"n": n, "rating": rating, "rank": np.where(np.isnan(rank), np.inf, rank)})
-    best = np.zeros(len(n), bool)
-    best[frame.groupby("n", sort=False)["rating"].idxmax().to_numpy()] = True
-    ranked = frame[np.isfinite(frame["rank"])]
-    best[ranked.groupby("n", sort=False)["rank"].idxmin().to_numpy()] = True
-    out: np.ndarray = changed | year_end | best
+    out = np.ones(len(n), bool)
+    rating = np.rint(kept["rating"].to_numpy(np.float64))
+    source = kept["source"].to_numpy(object)
+    out[1:] = (n[1:] != n[:-1]) | (rating[1:] != rating[:-1]) | (source[1:] != source[:-1])
+    return out
+
+
+def _deltas(number: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Each value less the one before of the same player (``number``, sorted), the first of
+    each as it is: a running sum gives them back (lean: most are a few digits)."""
+    out = values.copy()
+    same = np.zeros(len(number), bool)
+    same[1:] = number[1:] == number[:-1]
+    out[same] = values[same] - values[np.flatnonzero(same) - 1]
     return out
 
 
@@ -195,9 +190,11 @@ class Columns:
         p = site.players
         self.n = len(p)
         self.pages = p["page"].tolist()
+        first = view.published_from
         self.head = (
             f'{{"format":{FORMAT_VERSION},"list":{json.dumps(view.category)},'
             f'"date":"{view.as_of.isoformat()}",'
+            f'"published_from":{json.dumps(first.isoformat() if first else None)},'
         )
         number = pa.array(p["player"].astype("str").to_numpy(object))
 
@@ -220,9 +217,11 @@ class Columns:
             ("rank", "integer", floats(row["rank"])),
             ("country_rank", "integer", floats(row["country_rank"])),
             ("status", "text", _coded(row["status"].tolist())),
+            # (rated_games: the list's games; "games" is the section of the games)
+            ("rated_games", "integer", floats(row["games"])),
             *(
                 (c, "integer", floats(row[c]))
-                for c in ("games", "wins", "draws", "losses", "gy1", "gy2", "gy5")
+                for c in ("wins", "draws", "losses", "gy1", "gy2", "gy5")
             ),
             ("first_game", "date", days(row["first_game"])),
             ("last_game", "date", days(row["last_game"])),
@@ -235,19 +234,18 @@ class Columns:
         ]
         self.facts = Section(every, facts)
 
-        # published: what the lists said (the record's rows that tell the story)
+        # published: what the lists said, each rating as shown from the list that first
+        # showed it (the record's rows where it changed)
         kept = view.tables.record
         kept = kept.assign(_n=positions(number, kept["player"].astype("str")))
         kept = _sorted(kept[kept["_n"] >= 0], ["_n", "list_date"])
-        kept = kept[_telling(kept)]
+        kept = kept[_steps(kept)]
+        n_kept = kept["_n"].to_numpy(np.int64)
         self.published = _section(
             P_PUBLISHED,
-            kept["_n"].to_numpy(np.int64),
-            date=("date", days(kept["list_date"])),
-            rating=("number", kept["rating"].to_numpy(np.float64)),
-            uncertainty=("number", kept["uncertainty"].to_numpy(np.float64)),
-            rank=("integer", floats(kept["rank"])),
-            status=("text", _coded(kept["status"].tolist())),
+            n_kept,
+            day=("integer", _deltas(n_kept, days(kept["list_date"]).astype(np.float64))),
+            rating=("integer", _deltas(n_kept, np.rint(kept["rating"].to_numpy(np.float64)))),
         )
 
         # estimate: today's fit on each rating day (the view's history: by player number, day)
@@ -299,7 +297,10 @@ class Columns:
                 "text",
                 (_text([*ids, None]), np.where(opponent >= 0, opponent, len(ids))),
             ),
-            "opponent_rating": ("number:0", pg["opponent_rating"].to_numpy(np.float64)[order]),
+            # the opponent's rating at the time (the list before the tournament was first
+            # rated), and today's estimate that day
+            "opponent_rating": ("number:0", pg["opponent_then"].to_numpy(np.float64)[order]),
+            "opponent_estimate": ("number:0", pg["opponent_rating"].to_numpy(np.float64)[order]),
         }
         if site.linked:
             game_ids = pg["game_id"].iloc[order].astype("str").tolist()

@@ -228,6 +228,12 @@ class Columns:
             days(f[c])[at] for c in ("first_game", "last_game", "best_date", "best_estimate_date")
         )
         self.peak = take("best_estimate")  # today's estimate of the peak (best: a list's)
+        # the first list this site published: a best before it is on a list the backfill
+        # reconstructed
+        first = view.published_from
+        self.published_from = (
+            int((np.datetime64(first, "D") - EPOCH_DAY).astype(np.int64)) if first else None
+        )
         self.has_previous = current.change
         self._events(view)
         self.as_of = view.as_of.isoformat()
@@ -379,6 +385,7 @@ FROM, BORN, STATUS, RANK, GAMES = (
 )  # fmt: skip
 FIRST_LAST = _label(N_("First, last game"))
 BEST, PEAK = _label(N_("Best rating a list published")), _label(N_("Peak, today's estimate"))
+BEST_REBUILT = _label(N_("Best rating on the lists"))
 PREVIOUS_LIST = _label(N_("Previous list"))
 CHANGE, NOT_ON_IT = str(_("change")), into("dd", _("not on it: new on this list"))
 WORLD_COUNTRY = str(
@@ -396,6 +403,16 @@ GAMES_SPLIT = str(
     )  # fmt: skip
 )
 BEST_ON = into("dd", _("%(rating)s on %(day)s", rating="%s", day="%s"))
+BEST_ON_REBUILT = into(
+    "dd",
+    _(
+        "%(rating)s on %(day)s, a list the backfill reconstructed from the games known then "
+        "(this site published its first list on %(first)s)",
+        rating="%s",
+        day="%s",
+        first="%s",
+    ),
+)
 RATING_ON = N_("Rating on %(day)s")
 
 
@@ -405,6 +422,9 @@ def _player_facts(cols: Columns, lo: int, hi: int) -> list[str]:
     rank, crank, prev = whole(cols.rank[s]), whole(cols.crank[s]), whole(cols.prev[s])
     first, last = iso(cols.first[s]), iso(cols.last[s])
     best_day, peak_day = iso(cols.best_day[s]), iso(cols.peak_day[s])
+    since = cols.published_from
+    rebuilt = (cols.best_day[s] < since) if since is not None else np.zeros(hi - lo, bool)
+    since_day = iso(np.array([since]))[0] if since is not None else ""
     peak = whole(cols.peak[s])
     counts = np.rint(cols.counts[:, s]).astype(np.int64).T.tolist()
     rating, unc, best = whole(cols.rating[s]), whole(cols.unc[s]), whole(cols.best[s])
@@ -434,11 +454,20 @@ def _player_facts(cols: Columns, lo: int, hi: int) -> list[str]:
             + f"{STATUS}{cols.status_labels[cols.status[i]]}{RANK}{into('dd', ranks)}"
             f"{GAMES}<dd>{GAMES_SPLIT % (n, w, d, lost)} · Gy1 {g1}, Gy2 {g2}, Gy5 {g5}"
             f"{FIRST_LAST}<dd>{first[k]}, {last[k]}"
-            + (f"{BEST}{BEST_ON % (best[k], best_day[k])}" if best[k] else "")
+            + (_best(best[k], best_day[k], since_day if rebuilt[k] else "") if best[k] else "")
             + (f"{PEAK}{BEST_ON % (peak[k], peak_day[k])}" if peak[k] else "")
             + "</dl>"
         )
     return out
+
+
+def _best(rating: str, day: str, first: str) -> str:
+    """The facts' best rating a list published, and its day; ``first``: the day of the first
+    list this site published, when the best is on a list the backfill reconstructed before it
+    (said so), else ""."""
+    if first:
+        return f"{BEST_REBUILT}{BEST_ON_REBUILT % (rating, day, first)}"
+    return f"{BEST}{BEST_ON % (rating, day)}"
 
 
 def _count(n: int) -> str:

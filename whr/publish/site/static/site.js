@@ -170,7 +170,7 @@ var WHR_I18N = (function () {
   function join(items) {
     return items.reduce(function (a, b) { return a === null ? b : t("join", { first: a, next: b }); }, null) || "";
   }
-  return { t: t, join: join, text: text, translated: translated, plain: plain, country: country, group: group, own: own, ready: ready, lang: function () { return HTML; } };
+  return { t: t, join: join, text: text, translated: translated, plain: plain, country: country, group: group, own: own, ready: ready, longDate: longDate, lang: function () { return HTML; } };
 })();
 (function () {
   "use strict";
@@ -373,6 +373,7 @@ var WHR_I18N = (function () {
   // --- a virtual table -------------------------------------------------------------------------
   var ROW_HEIGHT = 30;  // table.v's row height in style.css, until a row on screen is measured
   var MARGIN_ROWS = 20;  // rows drawn above and below the screen
+  var PART_ROWS = 60;  // a table that is not virtual: rows drawn in one task (the rest in the next ones)
   // cols: [{label, title, cls, first (1 ascending, -1 descending on the first click; 0 none),
   // key(i) (sort value, null = none: always last), html(i)}]. Rows are ids; ties keep the data
   // order. A table that is not virtual draws every row; group(i) starts a group of rows with
@@ -393,7 +394,12 @@ var WHR_I18N = (function () {
     this.shownFirst = -1;  // the rows in the document: shownFirst .. shownLast - 1
     this.shownLast = -1;
     this.onSort = onSort;
+    this.generation = 0;  // a draw's number: a later draw drops the parts an earlier one left
+    this.drawing = false;  // parts of the rows still to be drawn (a table that is not virtual)
     if (!table.tHead) table.createTHead();
+    if (!virtual) {  // on paper every row, now
+      window.addEventListener("beforeprint", function () { if (self.drawing) self.draw(true, false, true); });
+    }
     if (virtual) {
       var pending = false;
       this.schedule = function () {
@@ -475,7 +481,9 @@ var WHR_I18N = (function () {
   // table that is not displayed (hidden, or in a hidden box) has no position and no row height:
   // it gets the first rows, and is drawn again when shown (apply() shows the box before it draws;
   // the scroll and resize handlers redraw). The row height is measured only on a row on screen.
-  VTable.prototype.draw = function (force, remeasured) {
+  // A table that is not virtual has every row in the document, drawn in parts of PART_ROWS rows,
+  // a task each (at once when printing, or "whole").
+  VTable.prototype.draw = function (force, remeasured, whole) {
     var n = this.ids.length, h = this.rowH, visible = this.table.getClientRects().length > 0;
     var first = 0, last = n;
     if (!this.printing) {
@@ -486,16 +494,39 @@ var WHR_I18N = (function () {
     if (!force && first === this.shownFirst && last === this.shownLast) return;
     this.shownFirst = first;
     this.shownLast = last;
-    var span = this.cols.length, html = "", group = this.group, before = null;
-    if (first > 0) html += "<tr class=sp aria-hidden=true><td colspan=" + span + " style=\"height:" + first * h + "px\"></td></tr>";
-    for (var p = first; p < last; p++) {
-      var i = this.ids[p];
-      if (group && group.of(i) !== before) {
-        before = group.of(i);
-        html += "<tr class=t><th colspan=" + span + " scope=rowgroup>" + group.heading(i) + "</th></tr>";
+    var self = this, span = this.cols.length, html = "", group = this.group, before = null;
+    function rows(a, b) {  // the rows a .. b - 1, a group's heading row before its first
+      var out = "";
+      for (var p = a; p < b; p++) {
+        var i = self.ids[p];
+        if (group && group.of(i) !== before) {
+          before = group.of(i);
+          out += "<tr class=t><th colspan=" + span + " scope=rowgroup>" + group.heading(i) + "</th></tr>";
+        }
+        out += self.rowHtml(i, p);
       }
-      html += this.rowHtml(i, p);
+      return out;
     }
+    var generation = ++this.generation, printing = window.matchMedia && window.matchMedia("print").matches;
+    if (!this.virtual && n > PART_ROWS && !whole && !printing) {
+      // a long table that is not virtual: its rows in parts, one task each, so that the page
+      // stays responsive (the first part at once; beforeprint draws the rest at once)
+      var next = function (a) {
+        if (generation !== self.generation) return;
+        if (a === PART_ROWS) self.freeze();
+        var b = Math.min(n, a + PART_ROWS);
+        self.body.insertAdjacentHTML("beforeend", rows(a, b));
+        if (b < n) setTimeout(function () { next(b); }, 0);
+        else self.drawing = false;
+      };
+      this.drawing = true;
+      this.body.innerHTML = rows(0, PART_ROWS);
+      setTimeout(function () { next(PART_ROWS); }, 0);
+      return;
+    }
+    this.drawing = false;
+    if (first > 0) html += "<tr class=sp aria-hidden=true><td colspan=" + span + " style=\"height:" + first * h + "px\"></td></tr>";
+    html += rows(first, last);
     if (last < n) html += "<tr class=sp aria-hidden=true><td colspan=" + span + " style=\"height:" + (n - last) * h + "px\"></td></tr>";
     this.body.innerHTML = html;
     if (!this.virtual) return;
@@ -505,6 +536,18 @@ var WHR_I18N = (function () {
       this.rowH = measured;
       this.draw(true, true);
     }
+  };
+  // The columns' widths as the first part of the rows gave them, kept (a fixed table layout):
+  // each next part is laid out alone, not the whole table again with it (a part of a long
+  // table took 130 to 300 ms on a 4x-slowed CPU, the more the longer the table; 75 to 125 ms so).
+  // A later row wider than its column wraps (style.css: table.fixed).
+  VTable.prototype.freeze = function () {
+    var table = this.table, row = table.tHead && table.tHead.rows.item(0);
+    if (!row || table.classList.contains("fixed") || !table.offsetWidth) return;
+    var widths = Array.prototype.map.call(row.cells, function (c) { return c.getBoundingClientRect().width; });
+    table.style.width = table.getBoundingClientRect().width + "px";
+    Array.prototype.forEach.call(row.cells, function (c, k) { c.style.width = widths[k] + "px"; });
+    table.classList.add("fixed");
   };
   // every row's cell texts in the order shown (for programs and tests; the screen shows a window)
   VTable.prototype.rowsText = function () {
@@ -766,14 +809,23 @@ var WHR_I18N = (function () {
     }
     return s;
   }
+  function sums(values) {  // a running sum (the published rows are written as differences)
+    var out = new Array(values.length), total = 0;
+    for (var i = 0; i < values.length; i++) { total += values[i]; out[i] = total; }
+    return out;
+  }
   // the chart's series of what the lists published (a step line, contract.SERIES) from the
-  // player's data: held to the list date
+  // player's data: each rating as the lists showed it, from the list that first showed it, held
+  // to the list date; "from": the first list this site published, when lists before it are the
+  // backfill's
   function publishedSeries(d) {
     var pub = d[F.p_file.published], s = {}, day = dayOf(d[F.p_file.date]);
+    var from = dayOf(d[F.p_file.published_from]);
     s[F.series.name] = I.plain(t("as_published"));
-    s[F.series.day] = pub[F.p_published.date].map(dayOf);
-    s[F.series.rating] = pub[F.p_published.rating].map(rounded);
+    s[F.series.day] = sums(pub[F.p_published.day]);
+    s[F.series.rating] = sums(pub[F.p_published.rating]);
     s[F.series.step] = 1;
+    if (!none(from) && s[F.series.day].length && s[F.series.day][0] < from) s[F.series.from] = from;
     var n = s[F.series.day].length;
     if (n && s[F.series.day][n - 1] < day) {
       var now = [];
@@ -798,6 +850,7 @@ var WHR_I18N = (function () {
       row[F.game.code] = 3 * white + Math.round(2 * games[F.p_games.score][j]);
       row[F.game.opponent] = byId.has(opp) ? byId.get(opp) : -1;
       row[F.game.opponent_rating] = games[F.p_games.opponent_rating][j];
+      row[F.game.opponent_estimate] = games[F.p_games.opponent_estimate][j];
       Array.prototype.push.apply(played[e], row);
       if (linked && !none(linked[j])) { if (!ids[e]) ids[e] = []; ids[e][played[e].length / row.length - 1] = linked[j]; }
     });
@@ -844,20 +897,32 @@ var WHR_I18N = (function () {
     games.add("id", flat.map(function (x) { return x.id; }));
     games.add("heading", flat.map(function (x) { return (links[x.e] || "") + " \u00b7 " + isoDay(events[x.e][F.event.last_day]); }));
     var link = "<a href=\"" + ROOT + "about.html#tournaments\">" + t("the_columns") + "</a>";
+    var steps = chart[F.chart.series][1], from = steps[F.series.from];
+    var caption = sentences([t("chart_caption"), none(from) ? "" : t("chart_rebuilt", { day: "<time datetime=" + isoDay(from) + ">" + I.longDate(isoDay(from)) + "</time>" })]);
     $("record").innerHTML = "<h2>" + t("rating_history") + "</h2><figure class=chart data-band=1 data-days=1 data-legend=1><svg role=img aria-label=\"" + attr(t("rating_history")) + "\"></svg>" +
-      "<figcaption>" + t("chart_caption") + "</figcaption></figure>" +
+      "<figcaption>" + caption + "</figcaption></figure>" +
       "<h2>" + t("tournaments") + "</h2><div id=events>" + (events.length ? "<p class=meta>" + t("newest_first", { link: link }) + "</p>" +
       "<p class=meta id=at-the-time>" + t("at_the_time") + "</p><p class=meta id=today-estimates>" + t("today") + "</p>" +
       "<div class=scroll><table class=games></table></div>" : "<p>" + t("no_rated_games") + "</p>") + "</div>" +
       "<h2>" + t("games") + "</h2><div id=games>" + (events.length ? "<p class=meta>" + t("colours") + "</p><div class=scroll><table class=\"games played\"></table></div>" : "") + "</div>" +
       "<h2>" + t("head_to_head") + "</h2><div id=opponents>" + (events.length ? "<p class=meta>" + t("h2h_note") + "</p><div class=scroll><table class=\"games h2h\"></table></div>" : "") + "</div>";
-    var figure = $("record").querySelector("figure");
+    var figure = $("record").querySelector("figure"), tables = [];
     figure.chartData = chart;  // drawn by the chart script
-    if (window.WHR_CHARTS) WHR_CHARTS.setup(figure);
-    if (!events.length) return;
-    tableApp("events", $("events").querySelector("table"), source, { kept: kept });
-    tableApp("games", $("games").querySelector("table"), games, {});
-    tableApp("opponents", $("opponents").querySelector("table"), opponents(d, links, events), {});
+    // the chart and each table in a task of its own (a long table in parts: VTable.draw), so
+    // that the page answers between them; #record[data-drawn] when all is drawn
+    var parts = [function () { if (window.WHR_CHARTS) WHR_CHARTS.setup(figure); }];
+    if (events.length) {
+      parts.push(function () { tables.push(tableApp("events", $("events").querySelector("table"), source, { kept: kept })); });
+      parts.push(function () { tables.push(tableApp("games", $("games").querySelector("table"), games, {})); });
+      var h2h = null;
+      parts.push(function () { h2h = opponents(d, links, events); });
+      parts.push(function () { tables.push(tableApp("opponents", $("opponents").querySelector("table"), h2h, {})); });
+    }
+    (function next(k) {
+      if (k < parts.length) { parts[k](); setTimeout(function () { next(k + 1); }, 0); return; }
+      if (tables.some(function (tb) { return tb.drawing; })) { setTimeout(function () { next(k); }, 20); return; }
+      $("record").setAttribute("data-drawn", "1");
+    })(0);
   }
   // head to head (contract.P_OPPONENTS, the "opponents" table): each opponent's number, games,
   // score, and the tournaments where they met (from the games), newest first
@@ -874,10 +939,12 @@ var WHR_I18N = (function () {
     source.add("opponent", ids.map(function (id) { return byId.has(id) ? byId.get(id) : -1; }));
     source.add("games", ids.map(function (id, k) { return w[k] + dr[k] + l[k]; }));
     source.add("score2", ids.map(function (id, k) { return 2 * w[k] + dr[k]; }));
-    source.add("played", ids.map(function (id) {
-      return I.join((met.get(id) || []).filter(function (e) { return e >= 0 && e < events.length; }).map(function (e) {
+    source.add("played", ids.map(function (id) {  // compact: the newest, the others folded
+      var items = (met.get(id) || []).filter(function (e) { return e >= 0 && e < events.length; }).map(function (e) {
         return (links[e] || "") + " <small>" + isoDay(events[e][F.event.last_day]) + "</small>";
-      }));
+      });
+      if (items.length <= 2) return I.join(items);
+      return items.shift() + "<details><summary>" + t("more_tournaments", { n: I.group(items.length) }) + "</summary>" + I.join(items) + "</details>";
     }));
     return source;
   }
@@ -890,39 +957,97 @@ var WHR_I18N = (function () {
   }
 
   // the compare page: the published ratings of the players the address names (#p=ID,ID),
-  // each fetched from their data (p/<id>.json), as step lines on one chart
+  // each fetched from their data (p/<id>.json), as step lines on one chart; players are found
+  // by name, native name, id or city as the players index finds them, and added or removed
+  var MOST = 5, FOUND = 8;
   function comparePage() {
-    var fig = $("compare-chart"), form = $("compare-form"), input = $("compare-ids"), note = $("compare-note");
-    var hash = readHash(), ids = (hash.has("p") ? hash.get("p") : "").split(",").filter(Boolean).slice(0, 5);
-    input.value = ids.join(" ");
-    form.addEventListener("submit", function (e) {
-      e.preventDefault();
-      var given = input.value.split(/[\s,]+/).filter(Boolean).slice(0, 5);
-      location.hash = "p=" + given.map(encodeURIComponent).join(",");
-      location.reload();
-    });
+    var fig = $("compare-chart"), q = $("compare-q"), found = $("compare-found"), chosen = $("compare-chosen"), note = $("compare-note");
     if (!/^https?:$/.test(location.protocol)) return;  // a file: the page says what it needs
     $("compare-needs").hidden = true;
-    var byId = playerNumbers(), known = ids.filter(function (id) { return byId.has(id); });
-    var unknown = ids.filter(function (id) { return !byId.has(id); });
-    note.innerHTML = sentences([known.length < 2 ? t("compare_how") : "",
-      unknown.length ? t("not_listed", { ids: I.join(unknown.map(esc)) }) : ""]);
-    var names = new Map();  // namesakes in the legend are told apart by their ids
-    known.forEach(function (id) { var m = P.name[byId.get(id)]; names.set(m, (names.get(m) || 0) + 1); });
-    Promise.all(known.map(function (id) {
-      var n = byId.get(id);
-      return playerData("p/" + encodeURIComponent(P.page(n)) + ".json").then(function (d) {
-        if (!d) return null;
-        var s = publishedSeries(d);
-        s[F.series.name] = P.name[n] + (names.get(P.name[n]) > 1 ? " (" + id + ")" : "");
-        return s;
+    $("compare-app").hidden = false;
+    var byId = playerNumbers(), keys = null, data = new Map(), drawn = 0;
+    function searchKeys() {  // the players index's search: name, native name, id, city
+      if (!keys) {
+        keys = new Array(P.size);
+        for (var i = 0; i < P.size; i++) keys[i] = fold([P.name[i], P.native[i], P.id[i], P.source.column("city")[i]].map(function (v) { return none(v) ? "" : v; }).join("\u0001"));
+      }
+      return keys;
+    }
+    function current() { var h = readHash(); return (h.has("p") ? h.get("p") : "").split(",").filter(Boolean); }
+    function setIds(ids) {
+      try { history.replaceState(null, "", "#p=" + ids.map(encodeURIComponent).join(",")); } catch (e) { location.hash = "p=" + ids.map(encodeURIComponent).join(","); }
+      show();
+    }
+    function label(n) { return esc(P.name[n]) + " <small>" + esc(P.label[n] || P.id[n]) + "</small>"; }  // namesakes told apart
+    function search() {
+      var w = words(q.value), ids = current(), html = "";
+      if (w.length) {
+        var k = searchKeys(), hits = 0;
+        for (var i = 0; i < P.size && hits < FOUND; i++) {
+          var ok = true;
+          for (var j = 0; j < w.length && ok; j++) ok = k[i].indexOf(w[j]) >= 0;
+          if (!ok || ids.indexOf(P.id[i]) >= 0) continue;
+          hits++;
+          html += "<li><button type=button data-n=" + i + (ids.length >= MOST ? " disabled" : "") + ">" + label(i) + "</button>";
+        }
+        if (!hits) html = "<li>" + t("compare_none") + "</li>";
+      }
+      found.innerHTML = html;
+    }
+    function show() {
+      var ids = current().slice(0, MOST), known = ids.filter(function (id) { return byId.has(id); });
+      var unknown = ids.filter(function (id) { return !byId.has(id); });
+      chosen.innerHTML = known.map(function (id) {
+        var n = byId.get(id);
+        return "<li>" + P.link(n, true) + " <button type=button data-id=\"" + esc(id) + "\" aria-label=\"" + esc(I.plain(t("compare_remove", { name: esc(P.name[n]) }))) + "\">\u00d7</button>";
+      }).join("");
+      note.innerHTML = sentences([known.length < 2 ? t("compare_how", { n: String(MOST) }) : "",
+        known.length >= MOST ? t("compare_most", { n: String(MOST) }) : "",
+        unknown.length ? t("not_listed", { ids: I.join(unknown.map(esc)) }) : ""]);
+      search();
+      var names = new Map();  // namesakes in the legend are told apart by their ids
+      known.forEach(function (id) { var m = P.name[byId.get(id)]; names.set(m, (names.get(m) || 0) + 1); });
+      var turn = ++drawn;
+      Promise.all(known.map(function (id) {
+        var n = byId.get(id);
+        if (!data.has(id)) data.set(id, playerData("p/" + encodeURIComponent(P.page(n)) + ".json"));
+        return data.get(id).then(function (d) {
+          if (!d) return null;
+          var s = publishedSeries(d);
+          s[F.series.name] = P.name[n] + (names.get(P.name[n]) > 1 ? " (" + id + ")" : "");
+          return s;
+        });
+      })).then(function (all) {
+        if (turn !== drawn) return;  // a later choice draws
+        var chart = {};
+        chart[F.chart.series] = all.filter(Boolean);
+        fig.chartData = chart;
+        if (window.WHR_CHARTS) WHR_CHARTS.setup(fig);
       });
-    })).then(function (all) {
-      var chart = {};
-      chart[F.chart.series] = all.filter(Boolean);
-      fig.chartData = chart;
-      if (window.WHR_CHARTS) WHR_CHARTS.setup(fig);
+    }
+    q.addEventListener("input", schedule(search));
+    $("compare-form").addEventListener("submit", function (e) {  // Enter: the first found
+      e.preventDefault();
+      var first = found.querySelector("button[data-n]:not([disabled])");
+      if (first) first.click();
     });
+    found.addEventListener("click", function (e) {
+      var b = e.target.closest("button[data-n]");
+      if (!b) return;
+      var ids = current().filter(function (id) { return byId.has(id); });
+      if (ids.length < MOST) ids.push(P.id[+b.getAttribute("data-n")]);
+      q.value = "";
+      setIds(ids);
+      q.focus();
+    });
+    chosen.addEventListener("click", function (e) {
+      var b = e.target.closest("button[data-id]");
+      if (!b) return;
+      var id = b.getAttribute("data-id");
+      setIds(current().filter(function (x) { return x !== id; }));
+    });
+    window.addEventListener("hashchange", show);
+    show();
   }
 
   // a tournament's page: its crosstable and pairings are HTML (tournaments.py); each game of the
@@ -958,8 +1083,18 @@ var WHR_I18N = (function () {
     });
   }
 
+  // on paper what is folded is unfolded (a head to head's tournaments), and folded again after
+  function unfoldForPrint() {
+    var opened = [];
+    window.addEventListener("beforeprint", function () {
+      opened = Array.prototype.filter.call(document.querySelectorAll("main details:not([open])"), function (d) { d.open = true; return true; });
+    });
+    window.addEventListener("afterprint", function () { opened.forEach(function (d) { d.open = false; }); opened = []; });
+  }
+
   function init() {
     findForm();
+    unfoldForPrint();
     if (W.players) { P = new Players(W.players); SOURCES.set("players", P.source); }
     if (own(CFG, F.cfg.table)) indexPage();
     if ($("record") && P) playerPage();
@@ -1023,6 +1158,7 @@ var WHR_I18N = (function () {
     this.u = s[F.series.uncertainty];
     this.now = now ? { t: now[F.now.day], r: now[F.now.rating], u: now[F.now.uncertainty] } : null;
     this.step = !!s[F.series.step];  // a step line: each value holds until the next
+    this.from = none(s[F.series.from]) ? -Infinity : s[F.series.from];  // before it: reconstructed
   }
 
   function draw(svg, data, band, legendBox, days) {
@@ -1077,11 +1213,20 @@ var WHR_I18N = (function () {
         el("path", { "class": "band", d: "M" + up.join("L") + "L" + down.reverse().join("L") + "Z" }, g);
       }
       if (s.step) {  // what the lists published: a value per list, held until the next
-        var steps = [];
-        for (var q = 0; q < s.t.length; q++) steps.push((q ? "H" + X(s.t[q]).toFixed(1) + "V" : "M" + X(s.t[q]).toFixed(1) + ",") + Y(s.r[q]).toFixed(1));
-        if (s.now) steps.push("H" + X(s.now.t).toFixed(1));
-        el("path", { "class": "line step", d: steps.join(""), stroke: colour }, g);
-        s.t.forEach(function (t, i) { el("circle", { "class": "point list", cx: X(t).toFixed(1), cy: Y(s.r[i]).toFixed(1), r: 2.5, fill: colour }, g); });
+        // (dotted, hollow points: the lists the backfill reconstructed, before s.from)
+        var rebuilt = [], steps = [];
+        for (var q = 0; q < s.t.length; q++) {
+          var x = X(s.t[q]).toFixed(1), y = Y(s.r[q]).toFixed(1), path = s.t[q] < s.from ? rebuilt : steps;
+          if (path === steps && !steps.length && rebuilt.length) rebuilt.push("H" + x);  // held to the first published list
+          path.push(path.length ? "H" + x + "V" + y : "M" + x + "," + y);
+        }
+        if (s.now) (steps.length ? steps : rebuilt).push("H" + X(s.now.t).toFixed(1));
+        if (rebuilt.length) el("path", { "class": "line step rebuilt", d: rebuilt.join(""), stroke: colour }, g);
+        if (steps.length) el("path", { "class": "line step", d: steps.join(""), stroke: colour }, g);
+        s.t.forEach(function (t, i) {
+          var old = t < s.from;
+          el("circle", { "class": "point list" + (old ? " rebuilt" : ""), cx: X(t).toFixed(1), cy: Y(s.r[i]).toFixed(1), r: 2.5, fill: old ? "#fff" : colour, stroke: colour }, g);
+        });
         groups.push(g);
         return;
       }
@@ -1134,8 +1279,8 @@ var WHR_I18N = (function () {
       var best = null;
       series.forEach(function (s, k) {
         if (groups[k].style.display === "none") return;
-        var pts = s.t.map(function (t, i) { return { t: t, r: s.r[i], u: s.u ? s.u[i] : null, later: false }; });
-        if (s.now) pts.push({ t: s.now.t, r: s.now.r, u: s.now.u, later: true });
+        var pts = s.t.map(function (t, i) { return { t: t, r: s.r[i], u: s.u ? s.u[i] : null, later: false, rebuilt: t < s.from }; });
+        if (s.now) pts.push({ t: s.now.t, r: s.now.r, u: s.now.u, later: true, rebuilt: false });
         pts.forEach(function (p) {
           var d = Math.abs(X(p.t) - px) + (series.length > 1 ? Math.abs(Y(p.r) - py) : 0);
           if (!best || d < best.d) best = { d: d, s: s, p: p };
@@ -1145,18 +1290,20 @@ var WHR_I18N = (function () {
       var p = best.p;
       dot.setAttribute("cx", X(p.t)); dot.setAttribute("cy", Y(p.r)); dot.setAttribute("visibility", "visible");
       tip.textContent = (series.length > 1 ? best.s.name + ": " : "") + isoDay(p.t) + "  " + Math.round(p.r) +
-        (band && !none(p.u) ? " \u00b1 " + Math.round(p.u) : "") + (p.later ? " (" + plain(t("list_date")) + ")" : "");
+        (band && !none(p.u) ? " \u00b1 " + Math.round(p.u) : "") + (p.later ? " (" + plain(t("list_date")) + ")" : "") +
+        (p.rebuilt ? " (" + plain(t("reconstructed")) + ")" : "");
     }
-    svg.addEventListener("mousemove", show);
-    svg.addEventListener("click", show);
+    svg.onmousemove = show;  // (one handler: a chart drawn again replaces it)
+    svg.onclick = show;
   }
 
   function setup(fig) {
-    // the data: set by the page's script (a player page), or a JSON element named by the figure
+    // the data: set by the page's script (a player page, the compare page: set again, drawn
+    // again), or a JSON element named by the figure
     var data = fig.chartData, source = document.getElementById(fig.getAttribute("data-chart"));
     if (!data && source) data = JSON.parse(source.textContent);
-    if (!data || fig.hasAttribute("data-set")) return;
-    fig.setAttribute("data-set", "1");
+    if (!data) return;
+    if (fig.chart) { fig.chart.data = data; fig.chart.redraw(); return; }
     var svg = fig.querySelector("svg");
     var legend = null;
     if (fig.hasAttribute("data-legend")) {
@@ -1164,17 +1311,18 @@ var WHR_I18N = (function () {
       legend.className = "legend";
       fig.appendChild(legend);
     }
-    var width = 0;
-    var redraw = function () {
-      width = svg.clientWidth;
-      draw(svg, data, fig.hasAttribute("data-band"), legend, fig.hasAttribute("data-days"));
+    var chart = { data: data, width: 0 };
+    chart.redraw = function () {
+      chart.width = svg.clientWidth;
+      draw(svg, chart.data, fig.hasAttribute("data-band"), legend, fig.hasAttribute("data-days"));
+      svg.setAttribute("data-drawn", "1");
     };
-    redraw();
-    svg.setAttribute("data-drawn", "1");
+    fig.chart = chart;
+    chart.redraw();
     var timer = null;
     window.addEventListener("resize", function () {
       clearTimeout(timer);
-      timer = setTimeout(function () { if (svg.clientWidth !== width) redraw(); }, 150);
+      timer = setTimeout(function () { if (svg.clientWidth !== chart.width) chart.redraw(); }, 150);
     });
   }
   function init() { Array.prototype.forEach.call(document.querySelectorAll("figure.chart"), setup); }
