@@ -4,6 +4,7 @@ deleting data; every list is checked against its checksum; no planted link is fo
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import json
 import os
 import re
@@ -328,3 +329,39 @@ def test_a_link_in_place_of_the_archives_own_directories_is_refused(tree, tmp_pa
     with pytest.raises(TreeError, match="symbolic link .*never follows links"):
         recover(tree)
     assert files(moved) == before
+
+
+# ---------------------------------------------------------------------------------------------
+# The feed and latest.json give the ledger's head
+
+
+def test_each_feed_entry_gives_the_ledger_as_it_stood_when_its_list_was_published(tree):
+    """A reader holding a feed entry checks that the ledger still has that line: the line it
+    names is the one the list's publishing line follows (its ``prev``), and a site drawn again
+    from the archive gives the same entries."""
+    ledger = (tree / "archive" / "ledger.jsonl").read_bytes().split(b"\n")[:-1]
+    lines = [json.loads(raw) for raw in ledger]
+    feed = tree / "renju" / "feed.xml"
+    entries = {}
+    for entry_ in re.findall(r"<entry>.*?</entry>", feed.read_text("utf-8"), re.S):
+        day = re.search(r"href=\"[^\"]*(\d{4}-\d\d-\d\d)/index.html\"", entry_).group(1)
+        head = re.search(r'<rif:ledger line="(\d+)" sha256="([0-9a-f]{64})"/>', entry_)
+        entries[day] = (int(head.group(1)), head.group(2)) if head else None
+    assert sorted(entries) == [d.isoformat() for d in DECEMBER]
+    first = DECEMBER[0].isoformat()  # published by the ledger's first line: none before it
+    assert (
+        entries.pop(first) is None and f"archive/renju/{first}/manifest.json" in lines[0]["files"]
+    )
+    for day, (n, sha) in entries.items():
+        assert hashlib.sha256(ledger[n - 1]).hexdigest() == sha
+        published = lines[n]  # the next line published the list, after that head
+        assert published["op"] == "publish" and published["prev"] == sha
+        assert f"archive/renju/{day}/manifest.json" in published["files"]
+    latest = json.loads((tree / "renju" / "latest.json").read_text("utf-8"))["ledger"]
+    n, sha = entries[DECEMBER[-1].isoformat()]
+    assert latest["line"] == n + 1 and lines[n]["prev"] == sha
+    assert latest["sha256"] == hashlib.sha256(ledger[n]).hexdigest()
+    before = feed.read_bytes()
+    shutil.rmtree(tree / "renju")
+    assert verify(tree).ok
+    assert feed.read_bytes() == before

@@ -14,6 +14,7 @@ in the tournaments index (newest first); the numbered tables refer to them by th
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -34,6 +35,7 @@ from whr.lists.listing import (
     rank_order,
 )
 from whr.lists.published import Tables, by_list_date
+from whr.lists.year_end import as_they_stood, published_from
 from whr.tables import days_of
 
 
@@ -238,6 +240,14 @@ class ListView:
         The current list only: the same rank among the players of the row's country.
     entered : numpy.ndarray of bool
         Each row: the player entered the ranking since the previous list (:func:`entered`).
+    kind : str
+        ``"current"``, or what a year-end list is (:data:`whr.lists.year_end.KINDS`): the list
+        this site published that stood on December 31, the one the backfill reconstructed, or
+        today's estimate.
+    estimate : numpy.ndarray of float or None
+        A year-end list that stood: each row's today's estimate of the rating on December 31.
+    stood : datetime.date or None
+        A year-end list that stood: the day of that list (December 31, or the last before it).
     """
 
     day: dt.date
@@ -247,6 +257,9 @@ class ListView:
     gy1_rank: np.ndarray
     gy1_country_rank: np.ndarray | None
     entered: np.ndarray
+    kind: str = "current"
+    estimate: np.ndarray | None = None
+    stood: dt.date | None = None
 
 
 @dataclass(frozen=True)
@@ -276,7 +289,10 @@ class View:
         :func:`countries` of the list.
     current : ListView
     year_end : dict of datetime.date to ListView
-        Newest first.
+        Newest first: the lists that stood on each December 31 (:mod:`whr.lists.year_end`).
+    published_from : datetime.date or None
+        The first list of the record this site published: the lists before it (in the record,
+        a player's chart, a year end) were reconstructed by the backfill.
     tournaments : pandas.DataFrame
         The tournaments with rated games, newest first (``end``, ``start``, id, descending);
         a tournament's number is the row's position: tournament_id, start and end (ISO dates:
@@ -300,9 +316,10 @@ class View:
     head_to_head : pandas.DataFrame
         :func:`head_to_head` of the player's games: one row per player and opponent.
 
-    ``player_games`` has the column ``expected`` too: the player's expected score in each
-    game from the ratings the lists gave the two players just before the game's tournament was
-    first rated (:func:`expected_scores`; NaN where one of them was not known).
+    ``player_games`` has the columns ``expected`` and ``opponent_then`` too: the player's
+    expected score in each game from the ratings the lists gave the two players just before the
+    game's tournament was first rated (:func:`expected_scores`; NaN where one of them was not
+    known), and that rating of the opponent (NaN: not known, or new to the list).
     """
 
     as_of: dt.date
@@ -313,6 +330,7 @@ class View:
     countries: pd.DataFrame
     current: ListView
     year_end: dict[dt.date, ListView]
+    published_from: dt.date | None
     tournaments: pd.DataFrame
     history: pd.DataFrame
     player_games: pd.DataFrame
@@ -487,9 +505,9 @@ class KeptChanges:
         row = np.maximum(at, 0)
 
         def column(values: np.ndarray, missing: Any) -> np.ndarray:
-            if not len(values):
-                return np.full(len(at), missing)
-            out: np.ndarray = np.where(found, values[row], missing)
+            out: np.ndarray = (
+                np.where(found, values[row], missing) if len(values) else np.full(len(at), missing)
+            )
             return out
 
         return (
@@ -580,8 +598,9 @@ def view(as_of: dt.date, category: str, tables: Tables, rules: RuleNumbers) -> V
     players = players_index(ratings, tables.players)
     number = pa.array(players["player"].astype("str").to_numpy(object))
     year_end = by_list_date(tables.year_end)
+    stood = as_they_stood(year_end, tables.record)
     # the player numbers of every list, looked up at once (the year ends are many)
-    frames = [ratings, *year_end.values()]
+    frames = [ratings, *(s.frame for s in stood.values())]
     numbers = np.split(
         positions(number, pd.concat([f["player"] for f in frames], ignore_index=True)),
         np.cumsum([len(f) for f in frames])[:-1],
@@ -614,7 +633,7 @@ def view(as_of: dt.date, category: str, tables: Tables, rules: RuleNumbers) -> V
     game_tournament = pg["tournament_id"].to_numpy()
     mine = kept.at(pg["player"].to_numpy(), game_tournament)[0]
     theirs = kept.at(pg["opponent"].to_numpy(), game_tournament)[0]
-    pg = pg.assign(expected=expected_scores(mine, theirs))
+    pg = pg.assign(expected=expected_scores(mine, theirs), opponent_then=theirs)
 
     # the top players: the columns they need of the lists (37 and more, filtered twice)
     keep = ["list_date", "player", "name", "country", "rating", "games", "rank", "gy1"]
@@ -629,9 +648,15 @@ def view(as_of: dt.date, category: str, tables: Tables, rules: RuleNumbers) -> V
         countries=countries(ratings),
         current=_list_view(ratings, as_of, "current", numbers[0], rules),
         year_end={
-            day: _list_view(f, day, str(day.year), n, rules)
-            for (day, f), n in zip(year_end.items(), numbers[1:], strict=True)
+            day: dataclasses.replace(
+                _list_view(s.frame, day, str(day.year), n, rules),
+                kind=s.kind,
+                estimate=s.estimate,
+                stood=s.day,
+            )
+            for (day, s), n in zip(stood.items(), numbers[1:], strict=True)
         },
+        published_from=published_from(tables.record),
         tournaments=tours,
         history=history,
         player_games=pg,

@@ -208,6 +208,21 @@ class Ledger:
                 return int(line["seq"]), bytes_sha256(raw)
         return None
 
+    def parent(self, manifest: Path, sha256: str | None = None) -> tuple[int, str] | None:
+        """The ledger's head as it stood when ``manifest`` was published: the number and sha256
+        of the line before the last one that published it (or, when ``sha256`` is given and no
+        line published that version, the head now: it is being published). None: no line
+        before it."""
+        key = self.key(manifest)
+        seq = len(self.raw) + 1
+        for line in reversed(self.lines):
+            v = line["files"].get(key)
+            if v is not None and line["op"] in ("publish", "adopt"):
+                if sha256 is None or v["sha256"] == sha256:
+                    seq = int(line["seq"])
+                break
+        return (seq - 1, bytes_sha256(self.raw[seq - 2])) if seq > 1 else None
+
     def line(
         self,
         op: str,

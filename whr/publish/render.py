@@ -98,11 +98,23 @@ def render_site(
     ledger = Ledger.read(layout.out) if ledger is None else ledger
     held = ledger.days(layout, entry.channel) if ledger.raw else layout.days(entry.channel)
     days = sorted({d for d in held if d <= entry.day} | {entry.day})
+    heads = {  # the ledger's head when each day was published (each feed entry gives it)
+        d.isoformat(): ledger.parent(
+            layout.day(entry.channel, d) / "manifest.json",
+            entry.manifest_sha256 if d == entry.day else None,
+        )
+        for d in days
+    }
     try:
         write(
             target,
             view,
-            {**entry.manifest, "links": links, "days": [d.isoformat() for d in days]},
+            {
+                **entry.manifest,
+                "links": links,
+                "days": [d.isoformat() for d in days],
+                "ledger_heads": {d: list(h) for d, h in heads.items() if h},
+            },
             base_url=options.get("base_url"),
             game_links=bool(options.get("game_links", False)),
         )

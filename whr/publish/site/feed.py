@@ -10,6 +10,11 @@ rating on the list before and on that list), namesakes told apart as on the page
 the archive holds (``info["days"]``, given by the publisher; the day shown when none are given).
 Every text in it is fit for XML: the names were read so (``whr.sources.texts``).
 
+Each entry gives, in ``<rif:ledger line="N" sha256="…"/>``, the archive's ledger
+(``archive/ledger.jsonl``) as it stood when that list was published: its line N, whose sha256
+the next line (the one that published the list) carries as ``prev``. A reader holding an entry
+checks that the ledger it reads later still has that line: the history only grew.
+
 Ids are ``urn:uuid:`` names made from the list and the day (the same entry keeps its id from run
 to run); times are the list days at 00:00 UTC, so the same archive gives the same bytes. Links
 are relative to the feed (as every link of the site), under ``xml:base`` when the site has a
@@ -38,6 +43,8 @@ MOVERS = 5
 """Biggest movers named per entry."""
 
 ATOM = "http://www.w3.org/2005/Atom"
+RIF = "urn:rif-rating:feed"
+"""The namespace of the feed's one extension, ``rif:ledger`` (Atom allows foreign elements)."""
 SUBTITLE = "Every published list of %s: the tournaments it first rated and its biggest movers"
 NAMESPACE = uuid.UUID("6f1c1a43-2b1e-5d5e-9a53-7b0c8e2f3a11")
 """The namespace of the entries' ids (a fixed, arbitrary UUID)."""
@@ -132,11 +139,12 @@ def write(r: Renderer) -> None:
         )
     }
     archive = (info.get("links") or {}).get("days", "")
+    heads = info.get("ledger_heads") or {}
     title = f"{site.game} world rating list"
     base = f" xml:base={quoteattr(site.base_url)}" if site.base_url else ""
     lines = [
         '<?xml version="1.0" encoding="utf-8"?>',
-        f"<feed xmlns={quoteattr(ATOM)}{base}>",
+        f"<feed xmlns={quoteattr(ATOM)} xmlns:rif={quoteattr(RIF)}{base}>",
         f"<id>urn:uuid:{uuid.uuid5(NAMESPACE, f'rif-rating:{key}')}</id>",
         f"<title>{escape(title)}</title>",
         f"<subtitle>{escape(SUBTITLE % key)}</subtitle>",
@@ -159,7 +167,10 @@ def write(r: Renderer) -> None:
             f"<updated>{_time(day)}</updated>",
             f'<link rel="alternate" type="text/html" href={quoteattr(href)}/>',
             f"<summary>{escape(_summary(entry))}</summary>",
-            "</entry>",
         ]
+        head = heads.get(day.isoformat())
+        if head:
+            lines.append(f'<rif:ledger line="{int(head[0])}" sha256={quoteattr(str(head[1]))}/>')
+        lines.append("</entry>")
     lines.append("</feed>")
     r.write("feed.xml", "\n".join(lines) + "\n")
