@@ -621,8 +621,22 @@ MONTH_LISTS = table(
 )
 """The lists of every day of a closed month, kept for years (``archive/<list>/months/``): the
 columns of ``RATINGS``, with every Elo value (rating, uncertainty, best rating, changes) stored
-as float32 (within 0.0002 Elo of the published values, far below the 0.01 the lists show), which
-keeps a month of daily lists a third of its float64 size."""
+as float32, which keeps a month of daily lists less than half its float64 size. A list is
+published with these values already (:func:`month_exact`), so its month keeps it exactly."""
+
+
+def month_exact(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` (``RATINGS``) with every Elo value the nearest float32 (within 0.0002 Elo of
+    it, far below the whole Elo the pages show): a list's numbers as its closed month keeps
+    them, so that compacting a month changes no published number. The list is ordered before
+    (ranks come from the fit's values, never from these)."""
+    out = frame.copy()
+    for f in MONTH_LISTS:
+        if f.type == pa.float32() and f.name in out:
+            values = out[f.name].to_numpy(np.float64, na_value=np.nan)
+            out[f.name] = values.astype(np.float32).astype(np.float64)
+    return out
+
 
 EXCLUSIONS_CSV = table(
     [

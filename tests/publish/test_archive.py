@@ -126,6 +126,21 @@ def test_a_closed_months_day_pages_link_files_that_are_there(plain, tmp_path):
     assert {(past / link).resolve() for link in links} == {month.resolve()}
 
 
+def test_a_list_keeps_every_number_it_published_when_its_month_is_compacted(
+    december, plain, tmp_path
+):
+    """The list of December 30 as published (its own ratings.parquet, before the month closed)
+    and as its closed month's file keeps it (float32): the same numbers, exactly."""
+    alone = tmp_path / "alone"
+    support.publish_inputs(alone, plain, DECEMBER[0])
+    published = read_list(check_entry(entry(alone, DECEMBER[0])))
+    closed = check_entry(entry(december, DECEMBER[0]))
+    assert closed.in_month  # read from the month's file
+    kept = read_list(closed)
+    assert len(published) > 10
+    pd.testing.assert_frame_equal(kept, published, check_exact=True)
+
+
 def test_a_lost_manifest_is_restored_from_its_month_and_no_row_is_dropped(tree, other):
     lost = entry(tree, DECEMBER[0]) / "manifest.json"
     original, rows = lost.read_bytes(), read_list(check_entry(lost.parent))

@@ -129,6 +129,11 @@ def since_each(lists: Mapping[dt.date, pd.DataFrame]) -> dict[dt.date, pd.DataFr
     return {day: since(frame, earlier[day]) for day, frame in lists.items()}
 
 
+AGREE = 1e-3
+"""Elo: how far a split's change may be from the change the lists give (the nearest float32 of
+a rating is within 0.000244 Elo of it below 4096)."""
+
+
 def with_split(ratings: pd.DataFrame, split: pd.DataFrame | None) -> pd.DataFrame:
     """``ratings`` with ``change_own_games`` and ``change_others`` from the engine's split.
 
@@ -149,8 +154,9 @@ def with_split(ratings: pd.DataFrame, split: pd.DataFrame | None) -> pd.DataFram
     Raises
     ------
     ValueError
-        If the split's change of a player differs from ``rating_change`` by more than 1e-6 Elo
-        (the two are computed apart from the same lists and must agree).
+        If the split's change of a player differs from ``rating_change`` by more than
+        :data:`AGREE` (the two are computed apart from the same fits and must agree, but for the
+        previous list's values being published as float32: :func:`whr.tables.month_exact`).
     """
     out = ratings.copy()
     if split is None or split.empty:
@@ -158,7 +164,7 @@ def with_split(ratings: pd.DataFrame, split: pd.DataFrame | None) -> pd.DataFram
     parts = split.set_index("player").reindex(out["player"])
     known = out["rating_change"].notna().to_numpy() & parts["rating_change"].notna().to_numpy()
     gap = np.abs(out["rating_change"].to_numpy(float) - parts["rating_change"].to_numpy(float))
-    if known.any() and np.nanmax(np.where(known, gap, 0.0)) > 1e-6:
+    if known.any() and np.nanmax(np.where(known, gap, 0.0)) > AGREE:
         worst = out["player"].to_numpy()[np.argmax(np.where(known, gap, 0.0))]
         raise ValueError(
             f"the split of the rating change disagrees with the lists for player {worst!r}"

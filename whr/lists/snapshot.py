@@ -38,6 +38,7 @@ from whr.tables import (
     conform,
     dates_of,
     empty,
+    month_exact,
 )
 
 __all__ = ["Counts", "FitRecord", "Previous", "Snapshot", "build"]
@@ -266,6 +267,7 @@ def _tables(
             previous.history, previous.day, fit, as_of, selection.rated
         )
         ratings = changes.with_split(ratings, split)
+    ratings = month_exact(ratings)  # as its month will keep it; the record reads these
     year_end = changes.since_each(year_end_lists(as_of, history, pg, players, fit.rating_on))
     if year_end:
         year_frame = conform(pd.concat(list(year_end.values()), ignore_index=True), RATINGS)
@@ -274,7 +276,7 @@ def _tables(
     # (the previous list whole: the list that stood on a December 31 none was published on)
     kept_record = record.extend(said, [ratings], last=before)
     return Tables(
-        ratings=conform(_with_best(ratings, kept_record), RATINGS),  # as the file reads back
+        ratings=month_exact(conform(_with_best(ratings, kept_record), RATINGS)),  # as read back
         year_end=conform(_with_best(year_frame, kept_record), RATINGS),
         history=history,
         games=games,
