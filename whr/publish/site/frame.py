@@ -43,6 +43,7 @@ from whr.digest import text_sha256
 from whr.lists import View
 from whr.publish.site.contract import Table, tables
 from whr.publish.site.i18n import N_, _, attr, counted, inner, joined, mark, message_id
+from whr.publish.site.names import text
 from whr.publish.site.rows import Source
 from whr.tables import days_of
 
@@ -82,13 +83,6 @@ def shown(value: Any) -> str:
         return ", ".join(shown(v) for v in value) or "none"
     if isinstance(value, Mapping):
         return "; ".join(f"{k} {shown(v)}" for k, v in value.items()) or "none"
-    return str(value)
-
-
-def text(value: Any) -> str:
-    """A cell's text: "" for None, NaN and NA, else ``str(value)``."""
-    if value is None or (not isinstance(value, str) and pd.isna(value)):
-        return ""
     return str(value)
 
 

@@ -14,12 +14,12 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from whr.digest import text_sha256
-from whr.publish.site.frame import text as _text
 
 __all__ = [
     "RENJUNET_GAME_URL",
@@ -29,6 +29,7 @@ __all__ = [
     "renjunet_game_url",
     "renjunet_games",
     "slug",
+    "text",
 ]
 
 _PLAIN = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]{0,63}")
@@ -36,6 +37,13 @@ RESERVED = frozenset(
     ["con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)), *(f"lpt{i}" for i in range(10))]
 )
 """Device names Windows reserves as file names (compared in lower case)."""
+
+
+def text(value: Any) -> str:
+    """A cell's text: "" for None, NaN and NA, else ``str(value)``."""
+    if value is None or (not isinstance(value, str) and pd.isna(value)):
+        return ""
+    return str(value)
 
 
 def _hashed(text: str) -> str:
@@ -55,10 +63,10 @@ def slug(value: object) -> str:
     str
         The id itself when plain and not a reserved device name, else ``_`` + 20 hex digits.
     """
-    text = _text(value)
-    if _PLAIN.fullmatch(text) and text.lower() not in RESERVED:
-        return text
-    return _hashed(text)
+    plain = text(value)
+    if _PLAIN.fullmatch(plain) and plain.lower() not in RESERVED:
+        return plain
+    return _hashed(plain)
 
 
 def page_names(ids: Iterable[object]) -> dict[str, str]:
@@ -75,7 +83,7 @@ def page_names(ids: Iterable[object]) -> dict[str, str]:
         id -> :func:`slug`, except that ids which differ only by case all get the hashed
         form, so that no two pages share a name on a case-insensitive file system.
     """
-    texts = {_text(v) for v in ids}
+    texts = {text(v) for v in ids}
     names = {t: slug(t) for t in texts}
     folded = Counter(n.lower() for n in names.values())
     return {t: (n if folded[n.lower()] == 1 else _hashed(t)) for t, n in names.items()}
@@ -108,22 +116,22 @@ def namesake_labels(
             "names, countries, birth_years and ids must have the same length, got "
             f"{n}, {len(countries)}, {len(birth_years)} and {len(ids)}"
         )
-    keys = [" ".join(_text(x).casefold().split()) for x in names]
+    keys = [" ".join(text(x).casefold().split()) for x in names]
     shared = Counter(keys)
     out = [""] * n  # a name no other player has needs no label
     namesakes = [i for i, k in enumerate(keys) if shared[k] > 1]
-    countries_text = {i: _text(countries[i]) or "?" for i in namesakes}
+    countries_text = {i: text(countries[i]) or "?" for i in namesakes}
     years: dict[int, str] = {}
     for i in namesakes:
-        text = _text(birth_years[i])
-        years[i] = str(int(float(text))) if text else ""
+        year = text(birth_years[i])
+        years[i] = str(int(float(year))) if year else ""
     same = Counter((keys[i], countries_text[i], years[i]) for i in namesakes)
     for i in namesakes:
         parts = [countries_text[i]]
         if years[i]:
             parts.append(years[i])
         if not years[i] or same[(keys[i], countries_text[i], years[i])] > 1:
-            parts.append(f"id {_text(ids[i])}")
+            parts.append(f"id {text(ids[i])}")
         out[i] = "(" + ", ".join(parts) + ")"
     return out
 

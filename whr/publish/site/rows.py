@@ -21,6 +21,7 @@ from markupsafe import Markup, escape
 
 from whr.publish.site.contract import PAYLOADS, STATUSES, TEXTS, Column, Tab, Table, Text
 from whr.publish.site.i18n import place
+from whr.publish.site.names import renjunet_game_url
 
 Values = list[Any]  # one field's values, a row after another
 
@@ -229,9 +230,6 @@ def _game(game_id: Any, html: str) -> str:
     """``html`` linked to the game's page on renju.net (a RenjuNet id; none: not linked)."""
     if not game_id:
         return html
-    # (names.py needs frame.py, which needs this module: imported when a game is linked)
-    from whr.publish.site.names import renjunet_game_url
-
     return f'<a href="{escape(renjunet_game_url(str(game_id)))}" rel=nofollow>{html}</a>'
 
 
