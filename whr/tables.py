@@ -633,8 +633,14 @@ def month_exact(frame: pd.DataFrame) -> pd.DataFrame:
     out = frame.copy()
     for f in MONTH_LISTS:
         if f.type == pa.float32() and f.name in out:
-            values = out[f.name].to_numpy(np.float64, na_value=np.nan)
-            out[f.name] = values.astype(np.float32).astype(np.float64)
+            out[f.name] = nearest_float32(out[f.name].to_numpy(np.float64, na_value=np.nan))
+    return out
+
+
+def nearest_float32(values: np.ndarray) -> np.ndarray:
+    """Each value the nearest float32, as float64: how a list publishes its Elo values
+    (:func:`month_exact`; a difference of two of them is one too, below 4096 Elo)."""
+    out: np.ndarray = np.asarray(values, np.float64).astype(np.float32).astype(np.float64)
     return out
 
 

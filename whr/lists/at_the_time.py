@@ -41,7 +41,15 @@ import pyarrow.compute as pc
 
 from whr.engine import Fit, fit, history_rating_on
 from whr.params import FitParams
-from whr.tables import TOURNAMENT_CHANGES, as_date, conform, dates_of, days_of, empty
+from whr.tables import (
+    TOURNAMENT_CHANGES,
+    as_date,
+    conform,
+    dates_of,
+    days_of,
+    empty,
+    nearest_float32,
+)
 
 __all__ = ["Timeline", "carry", "combine", "daily", "replay", "timeline"]
 
@@ -193,9 +201,11 @@ def _table(
 ) -> pd.DataFrame:
     """The table of ``rows`` (``_rows``) with ``ratings``: rows ``rating_before``,
     ``uncertainty_before`` (on ``previous_day``, NaN: not on that list), ``rating_after``,
-    ``uncertainty_after`` (on ``entered``)."""
+    ``uncertainty_after`` (on ``entered``), each as the lists publish them
+    (:func:`whr.tables.nearest_float32`)."""
     if np.isnan(ratings[2]).any():  # a game rated on a list rates its players there
         raise AssertionError("a player of a new tournament has no rating on its list")
+    ratings = nearest_float32(ratings)
     entered = rows["entered"].to_numpy(dtype=np.int64)
     return pd.DataFrame(
         {

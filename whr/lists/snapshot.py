@@ -261,13 +261,14 @@ def _tables(
     pg = player_games(games)
     players = _sorted(data.players, PLAYERS, ["player_id"])
     before = previous.ratings if previous is not None else None
-    ratings = changes.since(list_on(as_of, history, pg, players, fit.rating_on), before)
+    # (the list's values as its month will keep them, before its changes are taken)
+    ratings = month_exact(list_on(as_of, history, pg, players, fit.rating_on))
+    ratings = changes.since(ratings, before)
     if previous is not None and previous.history is not None and before is not None and len(before):
         split = changes.split_rating_change(
             previous.history, previous.day, fit, as_of, selection.rated
         )
         ratings = changes.with_split(ratings, split)
-    ratings = month_exact(ratings)  # as its month will keep it; the record reads these
     year_end = changes.since_each(year_end_lists(as_of, history, pg, players, fit.rating_on))
     if year_end:
         year_frame = conform(pd.concat(list(year_end.values()), ignore_index=True), RATINGS)
