@@ -20,7 +20,7 @@ import pytest
 import support
 
 import whr
-from whr.digest import file_sha256
+from whr.digest import file_sha256, text_sha256
 from whr.params import FitParams
 from whr.publish import GateError, LockedError, hold, recover, verify
 from whr.publish.archive import StateError, check_entry, read_list
@@ -301,10 +301,15 @@ def clean(plain, tmp_path_factory) -> Path:
 
 
 def comparable(out: Path) -> dict[str, str]:
-    """Every file's checksum, but for those that record when or what was repaired."""
+    """Every file's checksum, but for those that record when or what was repaired (the feed
+    without its entries' ledger lines, which carry when they were written)."""
     volatile = ("manifest.json", "latest.json", "published.json", "about.html", "checksums.json",
                 "ledger.jsonl")  # fmt: skip
-    return {k: v for k, v in files(out).items() if not k.endswith(volatile) and k != ".lock"}
+    found = {k: v for k, v in files(out).items() if not k.endswith(volatile) and k != ".lock"}
+    for feed in out.rglob("feed.xml"):
+        text = re.sub(r"<rif:ledger [^>]*/>\n", "", feed.read_text(encoding="utf-8"))
+        found[feed.relative_to(out).as_posix()] = text_sha256(text)
+    return found
 
 
 def kill_at(out: Path, step: str, force: str | None = None) -> None:
