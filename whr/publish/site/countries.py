@@ -8,9 +8,9 @@ import numpy as np
 import pandas as pd
 
 from whr.lists import View
-from whr.publish.site.frame import Renderer, text
+from whr.publish.site.frame import Renderer
 from whr.publish.site.lists import ListData, list_page
-from whr.publish.site.names import page_names
+from whr.publish.site.names import page_names, text
 from whr.publish.site.rows import Source
 
 

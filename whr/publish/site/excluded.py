@@ -16,9 +16,9 @@ import pandas as pd
 from markupsafe import Markup, escape
 
 from whr.publish.site.contract import CFG, EX_MESSAGES, EX_PLAYERS, EX_TOURNAMENTS, EXCLUDED
-from whr.publish.site.frame import NAT, STATIC_ROWS, Renderer, days, iso, js_json, text
+from whr.publish.site.frame import NAT, STATIC_ROWS, Renderer, days, iso, js_json
 from whr.publish.site.i18n import PLACEHOLDER, message_id
-from whr.publish.site.names import slug
+from whr.publish.site.names import slug, text
 from whr.publish.site.rows import Context, Source, html
 from whr.rules.messages import MESSAGES, parse
 from whr.rules.reasons import REASONS

@@ -33,13 +33,12 @@ from whr.publish.site.frame import (
     floats,
     iso,
     js_json,
-    text,
     whole,
 )
 from whr.publish.site.i18n import N_, _, counted, inner, into, joined, mark, native_lang
 from whr.publish.site.i18n import place as i18n_place
 from whr.publish.site.lists import ListData, shown_change
-from whr.publish.site.names import namesake_labels, page_names
+from whr.publish.site.names import namesake_labels, page_names, text
 from whr.publish.site.player_data import event_order
 from whr.publish.site.rows import Context, Source, cells, shown_columns, signed, table_html
 

@@ -75,7 +75,7 @@ class Source:
     def take(self, path: str, ids: np.ndarray) -> Values:
         """The values of a field path at the rows ``ids``: Python values, None for none."""
         values = self.array(path)[ids]
-        out = values.tolist()
+        out: list[Any] = values.tolist()
         if values.dtype.kind in "iub":  # (no missing value: the common case, at once)
             return out
         if values.dtype.kind == "f":

@@ -13,9 +13,9 @@ from markupsafe import Markup, escape
 from whr.lists import View
 from whr.publish.site import plain
 from whr.publish.site.contract import CFG, COUNTRIES, TOURNAMENTS, Table
-from whr.publish.site.frame import Family, Renderer, Site, Stencil, city, js_json, text
+from whr.publish.site.frame import Family, Renderer, Site, Stencil, city, js_json
 from whr.publish.site.i18n import N_, _, inner, into, mark
-from whr.publish.site.names import page_names
+from whr.publish.site.names import page_names, text
 from whr.publish.site.rows import Context, Source, cells, place_html, shown_columns, whole_html
 
 _SYMBOL = {1.0: "+", 0.5: "=", 0.0: "-"}  # Black's result in the pairings' data
