@@ -60,9 +60,44 @@ LONGEST_FIRST = (
 one worker on a long file while the other has nothing left to do."""
 
 
+SLOW = (
+    "tests/test_benchmarks.py",
+    "tests/test_types.py",
+    "tests/test_wheel.py",
+    "tests/flows/test_dask.py",
+    "tests/flows/test_readme_command.py",
+    "tests/flows/test_secret_source.py",
+    "tests/flows/test_evaluate_flow.py::test_a_small_tune",
+    "tests/flows/test_evaluate_flow.py::test_a_worker_killed",
+    "tests/flows/test_evaluate_flow.py::test_compare_on_a_cluster",
+    "tests/flows/test_backfill_flow.py::test_on_a_local_cluster",
+    "tests/flows/test_backfill_flow.py::test_the_command_stops",
+    "tests/flows/test_command_line.py::test_a_run_says_what_it_found_in_the_archive",
+    "tests/flows/test_command_line.py::test_a_signal_leaves_no_prefect_server_behind",
+    "tests/flows/test_command_line.py::test_outcome_and_exit_status_of_real_runs",
+    "tests/flows/test_command_line.py::test_a_failed_run_is_one_line",
+    "tests/flows/test_command_line.py::test_another_run_holding_the_lock",
+    "tests/flows/test_daily_flow.py::test_a_week_of_use",
+    "tests/flows/test_runners.py::test_a_run_allocates_arrow_memory",
+    "tests/publish/site/test_site.py::test_every_page_type_fits_the_screen",
+    "tests/publish/site/test_i18n.py::test_the_language_switch",
+    "tests/publish/site/test_i18n.py::test_a_hostile_site_in_every_language",
+    "tests/publish/site/test_player_data.py::test_every_players_published_series",
+    "tests/publish/test_kept_changes.py::test_the_compare_page",
+    "tests/sources/test_fuzz.py::test_mutated_canonical_csv",
+)
+"""Tests marked ``slow`` here, by node id prefix: those over about 10 s in a whole run's
+``--junitxml`` on the 2-core machine (2026-12-05; a test marks itself where it is slow by
+design: ``pytest.mark.slow``). ``pytest -m "not slow"`` leaves them out: the quick inner loop,
+about a third of the suite's time; CI and the README's test command run everything."""
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The files of ``LONGEST_FIRST`` first, in its order; the others after them, as collected
-    (a stable sort: a file's own tests keep their order)."""
+    """The tests of ``SLOW`` marked slow; the files of ``LONGEST_FIRST`` first, in its order,
+    the others after them, as collected (a stable sort: a file's own tests keep their order)."""
+    for item in items:
+        if item.nodeid.startswith(SLOW):
+            item.add_marker(pytest.mark.slow)
     _BROWSER_FILES.update(
         item.nodeid.split("::", 1)[0] for item in items if "browser" in item.fixturenames
     )
