@@ -40,6 +40,8 @@ DAYS = [
 ]
 AFTER_THE_DAY_BEFORE = {dt.date(2026, 11, 5), dt.date(2026, 11, 8)}  # published the day before
 TOL = 0.01  # Elo: the fits' convergence (daily fits are cold, the replay's warm)
+HUNDREDTH = 0.005 + 1e-9  # Elo: a value rounded to the hundredth, as the JSON gives it
+EPOCH = dt.date(1970, 1, 1)  # p/<id>.json's published days count from it
 
 
 @pytest.fixture(scope="module")
@@ -159,11 +161,12 @@ def test_the_player_pages_show_each_tournament_at_the_time(kept, site: Path) -> 
                 assert then == (None, None, None)
                 continue
             row = table.loc[(data["id"], tournament)]
-            assert then[1] == pytest.approx(row["rating_after"], abs=0.005)
+            # to the hundredth: within half of it (a float32 such as 1652.375 is a tie)
+            assert then[1] == pytest.approx(row["rating_after"], abs=HUNDREDTH)
             if pd.isna(row["rating_before"]):
                 assert then[0] is None and then[2] is None
             else:
-                assert then[0] == pytest.approx(row["rating_before"], abs=0.005)
+                assert then[0] == pytest.approx(row["rating_before"], abs=HUNDREDTH)
                 assert then[2] == pytest.approx(then[1] - then[0], abs=0.0101)
             shown += 1
     assert shown >= len(table) // 2, (shown, len(table))
@@ -302,17 +305,17 @@ def test_tournaments_first_rated_by_one_list_say_so(kept, site: Path, browser) -
 def test_the_chart_draws_what_the_lists_published_and_todays_estimate(
     kept, site: Path, browser
 ) -> None:
-    """The player chart: a step line of the ratings the lists published (a point on each list
-    day of p/<id>.json's published, hovering one names its day and value) and today's estimate
-    (the line with its band), a legend naming both."""
+    """The player chart: a step line of the ratings the lists published (a point on each step
+    of p/<id>.json's published, hovering one names its day and the rating the archived list of
+    that day published) and today's estimate (the line with its band), a legend naming both."""
     page = new_page(browser)
     files = sorted((site / "p").glob("*.json"))
     data = max(
         (json.loads(f.read_text(encoding="utf-8")) for f in files),
-        key=lambda d: len(set(round(r) for r in d["published"]["rating"])),
+        key=lambda d: len(set(support.published_series(d)[1])),
     )
-    published = data["published"]
-    assert len(set(round(r) for r in published["rating"])) >= 2
+    days, ratings, _ = support.published_series(data)
+    assert len(set(ratings)) >= 2
     page.goto(served(site) + f"p/{page_names([data['id']])[data['id']]}.html")
     page.wait_for_selector("svg[data-drawn]")
     legend = page.eval_on_selector_all("figure .legend li", "l => l.map(x => x.textContent)")
@@ -320,88 +323,131 @@ def test_the_chart_draws_what_the_lists_published_and_todays_estimate(
     points = page.eval_on_selector_all(
         "svg circle.list", "cs => cs.map(c => [+c.getAttribute('cx'), +c.getAttribute('cy')])"
     )
-    assert len(points) == len(published["date"])
-    step = page.get_attribute("svg path.line.step", "d")
+    assert len(points) == len(days)
+    # the steps: the lists the backfill reconstructed (dotted), then those this site published
+    step = "".join(
+        page.get_attribute(f"svg path.line.{kind}", "d")
+        for kind in ("step.rebuilt", "step:not(.rebuilt)")
+        if page.locator(f"svg path.line.{kind}").count()
+    )
     heights = [float(v) for v in re.findall(r"[V,]([-\d.]+)", step)]
     assert heights == [y for _, y in points]  # a step at each list's rating
     assert page.locator("svg path.band:not(.later)").count() == 1  # the estimate's band
     box = page.locator("svg").bounding_box()
-    days = page.eval_on_selector_all(  # today's estimate's points (the days played)
+    estimate = page.eval_on_selector_all(  # today's estimate's points (the days played)
         "svg circle.day", "cs => cs.map(c => [+c.getAttribute('cx'), +c.getAttribute('cy')])"
     )
     apart = [  # the list points no point of the estimate is near: the hover names them
-        k for k, (x, y) in enumerate(points) if all(abs(x - a) + abs(y - b) > 8 for a, b in days)
+        k
+        for k, (x, y) in enumerate(points)
+        if all(abs(x - a) + abs(y - b) > 8 for a, b in estimate)
     ]
     assert len(apart) >= 2
+    archived = 0
     for k in apart:
         x, y = points[k]
         page.mouse.move(box["x"] + x, box["y"] + y)
         tip = page.text_content("svg text.tip")
-        m = re.fullmatch(rf"as the lists published it: {published['date'][k]}  (\d+)", tip)
-        assert m and abs(int(m.group(1)) - published["rating"][k]) <= 0.5, tip  # (whole Elo)
+        day = EPOCH + dt.timedelta(days=days[k])
+        rebuilt = r" \(reconstructed\)" if day < FIRST else ""
+        m = re.fullmatch(rf"as the lists published it: {day.isoformat()}  (\d+){rebuilt}", tip)
+        assert m and int(m.group(1)) == ratings[k], tip  # (whole Elo)
+        if day in kept:  # an archived list: the rating it published, as shown
+            assert int(m.group(1)) == np.rint(kept[day][0].loc[data["id"], "rating"]), tip
+            archived += 1
+    assert archived, "a step on an archived list's day"
     check_and_close(page)
 
 
 def test_best_rating_is_the_best_a_list_published_and_the_peak_is_labelled(kept, site: Path):
     """A player page's facts: the best rating a list published (p/<id>.json's best of
-    published, with its list's day), and beside it today's estimate of the peak, labelled."""
+    published, with the day of the first list that showed it; a list the backfill
+    reconstructed said so), and beside it today's estimate of the peak, labelled."""
     ratings = kept[DAYS[-1]][0]
     pages = page_names(list(ratings.index))
-    differ = 0
+    differ = rebuilt = 0
     for player, row in ratings.iterrows():
         text = visible(site / "p" / f"{pages[player]}.html")
         data = json.loads((site / "p" / f"{pages[player]}.json").read_text(encoding="utf-8"))
-        published = data["published"]
-        k = max(range(len(published["rating"])), key=lambda i: (published["rating"][i], -i))
-        best = f"Best rating a list published {round(row['best_rating'])} on {published['date'][k]}"
+        days, steps, _ = support.published_series(data)
+        k = max(range(len(steps)), key=lambda i: (steps[i], -i))  # its first list
+        on = EPOCH + dt.timedelta(days=days[k])
+        if on < FIRST:  # a list the backfill reconstructed: said so
+            best = (
+                f"Best rating on the lists {steps[k]} on {on}, a list the backfill "
+                f"reconstructed from the games known then (this site published its first "
+                f"list on {FIRST})"
+            )
+            rebuilt += 1
+        else:
+            best = f"Best rating a list published {steps[k]} on {on}"
         assert best in text, (player, text)
-        assert abs(published["rating"][k] - row["best_rating"]) <= 0.005
+        assert (steps[k], on) == (row["best_rating"], row["best_date"])
         peak = row["best_estimate"]
         day = row["best_estimate_date"].isoformat()
         assert f"Peak, today's estimate {round(peak)} on {day}" in text, player
         differ += round(peak) != round(row["best_rating"])
     assert differ, "the fixture has players whose two peaks differ"
+    assert 0 < rebuilt < len(ratings), "best ratings on both kinds of list"
 
 
 @pytest.mark.browser
 def test_the_compare_page_overlays_the_players_published_ratings(kept, site: Path, browser):
-    """From a player page's link, then with ids given (one not on the list): a step line of
-    what the lists published per player, from their p/<id>.json, a legend naming them; from a
-    file, it says what it needs."""
+    """From a player page's link, then a player found by name, then ids in the address (one
+    not on the list): a step line of what the lists published per player, from their
+    p/<id>.json (a point on each step, and the rating each archived list published), a legend
+    naming them; from a file, it says what it needs."""
     data = support.read_data(site, "players")
     ids, names = data["id"][:3], data["name"][:3]
+    assert len(set(names)) == 3  # (namesakes would be told apart by their ids)
     pages = page_names(data["id"])
     page = new_page(browser)
     page.goto(served(site) + f"p/{pages[ids[0]]}.html")
     with page.expect_navigation():
         page.click("text=Compare with other players")
     assert page.url.endswith(f"compare.html#p={ids[0]}")
-    page.fill("#compare-ids", f"{ids[0]} {ids[1]}, {ids[2]} nobody")
-    with page.expect_navigation():
-        page.click("#compare-form button")
-    page.wait_for_selector("#compare-chart svg[data-drawn]")
+    page.fill("#compare-q", names[1])
+    page.locator("#compare-found button", has_text=names[1]).first.click()
+    page.wait_for_function("h => location.hash === h", arg=f"#p={ids[0]},{ids[1]}")
+    page.goto(served(site) + f"compare.html#p={ids[0]},{ids[1]},{ids[2]},nobody")
+    page.wait_for_function(
+        "() => document.querySelectorAll('#compare-chart .legend li').length === 3"
+    )
     legend = page.eval_on_selector_all(
         "#compare-chart .legend li", "l => l.map(x => x.textContent)"
     )
     assert legend == names
-    assert page.locator("#compare-chart path.line.step").count() == 3
+    assert page.locator("#compare-chart g.series").count() == 3
     for k, player in enumerate(ids):
         told = json.loads((site / "p" / f"{pages[player]}.json").read_text(encoding="utf-8"))
-        dots = page.locator(f"#compare-chart g.series:nth-of-type({k + 1}) circle.list").count()
-        assert dots == len(told["published"]["date"]), player
+        days, ratings, _ = support.published_series(told)
+        series = f"#compare-chart g.series:nth-of-type({k + 1})"
+        assert page.locator(f"{series} path.line.step").count() >= 1, player
+        assert page.locator(f"{series} circle.list").count() == len(days), player
+        drawn = page.evaluate(
+            "k => { const s = document.querySelector('#compare-chart').chartData.series[k];"
+            " return {t: s.t, r: s.r}; }",
+            k,
+        )
+        assert drawn == {"t": days, "r": ratings}, player
+        for day in DAYS:  # each archived list's rating, as shown, is the step then
+            if player in kept[day][0].index:
+                at = int(np.searchsorted(days, (day - EPOCH).days, "right")) - 1
+                assert ratings[at] == np.rint(kept[day][0].loc[player, "rating"]), (player, day)
     assert page.inner_text("#compare-note") == "Not on this list: nobody."
     assert not page.is_visible("#compare-needs")
     page.evaluate("localStorage.setItem('whr.lang', 'zh')")  # joined as Chinese joins a list
-    page.goto(served(site) + f"compare.html#p={ids[0]},nobody,nowhere")
-    page.reload()  # a new hash alone loads nothing
+    page.goto(served(site) + f"compare.html#p={ids[0]},nobody,nowhere")  # how, then who not
+    page.reload()
     page.wait_for_function("document.documentElement.lang !== 'en'")
+    page.wait_for_function("() => document.querySelector('#compare-note').textContent !== ''")
     note = page.inner_text("#compare-note")
     assert "nobody、nowhere" in note
     assert "。不在本期排名中" in note and "。 " not in note  # no space after a full-width stop
     page.evaluate("localStorage.removeItem('whr.lang')")
     page.goto((site / "compare.html").as_uri() + f"#p={ids[0]},{ids[1]}")  # a file: no data
     assert page.is_visible("#compare-needs")
-    assert page.input_value("#compare-ids") == f"{ids[0]} {ids[1]}"
+    assert not page.is_visible("#compare-app")
     check_and_close(page)
 
 
@@ -415,30 +461,35 @@ def _record(out: Path) -> pd.DataFrame:
 
 
 def test_best_rating_is_the_best_a_list_published(kept, out: Path) -> None:
-    """Done when: best_rating is never below a rating a list published (each archived day's
-    list as it was published, and the replayed lists before them), and is one of them, on the
-    day it names."""
+    """Done when: best_rating is the best rating a list showed (whole Elo: each archived day's
+    list as it was published, and the replayed lists before them), never below one, and
+    best_date the day of the first list that showed it."""
     record = _record(out)
     replayed = record[record["source"] == "replay"]
+    assert (replayed["rating"] == np.rint(replayed["rating"])).all()  # whole Elo, as shown
+    shown = [kept[d][0].reset_index()[["player", "list_date", "rating"]] for d in DAYS]
     published = pd.concat(
         [replayed[["player", "list_date", "rating"]]]
-        + [kept[d][0].reset_index()[["player", "list_date", "rating"]] for d in DAYS],
+        + [f.assign(rating=np.rint(f["rating"].to_numpy(float))) for f in shown],
         ignore_index=True,
     )
     best = published.groupby("player")["rating"].max()
     last = kept[DAYS[-1]][0]
     assert (last["best_rating"] >= best.reindex(last.index)).all()
     pd.testing.assert_series_equal(last["best_rating"], best.reindex(last.index), check_names=False)
-    on = published.set_index(["player", "list_date"])["rating"]
     for player, row in last.iterrows():
-        assert on[(player, row["best_date"])] == row["best_rating"], player
+        mine = published[published["player"] == player]
+        first = min(mine[mine["rating"] == row["best_rating"]]["list_date"])
+        assert row["best_date"] == first, player
     assert (last["best_estimate"] < last["best_rating"]).any()  # today's estimate differs
 
 
 def test_the_record_holds_what_each_list_said(kept, out: Path) -> None:
-    """Each row of an archived day is that day's list's row as published; a player whose rated
-    games or status changed from one published list to the next has a row on the later one,
-    and so does a player on a new best rating; the replayed rows end before the archive."""
+    """Each row of an archived day is that day's list's row as published (rating and
+    uncertainty in whole Elo, as shown); a player whose rated games, status or rating shown
+    changed from one published list to the next has a row on the later one; the rating shown,
+    status and games of any player on any archived list are those of their last row up to its
+    day; the replayed rows end before the archive."""
     record = _record(out)
     assert (record[record["source"] == "replay"]["list_date"] < FIRST).all()
     mine = record[record["source"] == "list"].set_index(["list_date", "player"])
@@ -451,9 +502,18 @@ def test_the_record_holds_what_each_list_said(kept, out: Path) -> None:
         ratings = kept[day][0]
         rows = of(day)
         listed = ratings.loc[rows.index]
-        for c in ("rating", "uncertainty", "status", "games"):
+        for c in ("rating", "uncertainty"):
+            shown = np.rint(listed[c].to_numpy(float))
+            assert (rows[c].to_numpy() == shown).all(), (day, c)
+        for c in ("status", "games"):
             assert (rows[c].to_numpy() == listed[c].to_numpy()).all(), (day, c)
         np.testing.assert_array_equal(rows["rank"].to_numpy(float), listed["rank"].to_numpy(float))
+        # any list: each player's last row up to its day
+        last = record[record["list_date"] <= day].groupby("player").tail(1).set_index("player")
+        last = last.loc[ratings.index]
+        assert (last["rating"].to_numpy() == np.rint(ratings["rating"].to_numpy(float))).all()
+        for c in ("status", "games"):
+            assert (last[c].to_numpy() == ratings[c].to_numpy()).all(), (day, c)
     assert len(of(FIRST)) == len(kept[FIRST][0])  # all: the first list of the archive
     for before, day in zip(DAYS, DAYS[1:], strict=False):
         a, b = kept[before][0], kept[day][0]
@@ -461,6 +521,7 @@ def test_the_record_holds_what_each_list_said(kept, out: Path) -> None:
         moved = common[
             (a.loc[common, "games"] != b.loc[common, "games"]).to_numpy()
             | (a.loc[common, "status"] != b.loc[common, "status"]).to_numpy()
+            | (np.rint(a.loc[common, "rating"]) != np.rint(b.loc[common, "rating"])).to_numpy()
         ]
         assert set(moved) <= set(of(day).index), day
     assert len(record) < sum(len(kept[d][0]) for d in DAYS) + len(
@@ -476,41 +537,47 @@ def rows_of(section: dict) -> list[dict]:
 
 
 def test_each_player_json_tells_the_record_and_the_opponents(kept, out: Path, site: Path) -> None:
-    """Done when: every player's p/<id>.json has ``published`` (the record's rows) and
-    ``opponents`` whose wins, draws and losses add up to the list's; its tournaments carry
-    the kept change at the time."""
+    """Done when: every player's p/<id>.json has ``published`` (the record's rows on which the
+    rating shown changed, and the first list this site published: on each archived list's day
+    the rating that list published, ending at today's) and ``opponents`` whose wins, draws and
+    losses add up to the list's; its tournaments carry the kept change at the time."""
     record = _record(out)
     ratings = kept[DAYS[-1]][0]
     table = kept[DAYS[-1]][1].set_index(["player", "tournament_id"])
     pages = page_names(list(ratings.index))
     for player, row in ratings.iterrows():
-        data = json.loads((site / "p" / f"{pages[player]}.json").read_text(encoding="utf-8"))
+        text = (site / "p" / f"{pages[player]}.json").read_text(encoding="utf-8")
+        data = support.strict_json(text)  # no key twice
         assert data["id"] == player and data["date"] == DAYS[-1].isoformat()
         assert data["rating"] == round(row["rating"], 2)
+        assert data["rated_games"] == row["games"]
+        assert data["published_from"] == FIRST.isoformat()
         mine = record[record["player"] == player].set_index("list_date")
-        told = {dt.date.fromisoformat(p["date"]): p for p in rows_of(data["published"])}
+        days, shown, today = support.published_series(data)
+        told = dict(zip((EPOCH + dt.timedelta(days=d) for d in days), shown, strict=True))
+        assert list(told) == sorted(told) and days[-1] <= today
         assert set(told) <= set(mine.index)  # rows of the record, as the lists said
-        for day, p in told.items():
-            assert p["rating"] == round(mine.loc[day, "rating"], 2)
-            assert p["status"] == mine.loc[day, "status"]
-        # every change of games or status, each year end, and the best rating's list
-        games = mine["games"].to_numpy()
-        status = mine["status"].to_numpy()
-        changed = np.r_[True, (games[1:] != games[:-1]) | (status[1:] != status[:-1])]
+        for day, rating in told.items():
+            assert rating == mine.loc[day, "rating"]
+        # the player's first list, every change of the rating shown, the first list published
+        rating = mine["rating"].to_numpy()
+        changed = np.r_[True, rating[1:] != rating[:-1]]
         assert set(mine.index[changed]) <= set(told)
-        rating, rank = mine["rating"].round(2), mine["rank"].astype("Float64")
-        moved = (rating != rating.shift()) | (rank.fillna(-1) != rank.shift().fillna(-1))
-        year_ends = {d for d in mine.index if (d.month, d.day) == (12, 31)}
-        assert {d for d in year_ends if moved[d]} <= set(told)  # the year ends that tell
-        for d in year_ends - set(told):  # the others: nothing moved since the row before
-            assert not moved[d] and not changed[mine.index.get_loc(d)], (player, d)
-        assert max(p["rating"] for p in told.values()) == round(row["best_rating"], 2)
+        assert FIRST in told or FIRST not in mine.index
+        assert set(told) - set(mine.index[changed]) <= {FIRST}
+        # against the archived lists: each list's rating as shown, to today's
+        for day in DAYS:
+            if player in kept[day][0].index:
+                at = int(np.searchsorted(days, (day - EPOCH).days, "right")) - 1
+                assert shown[at] == np.rint(kept[day][0].loc[player, "rating"]), (player, day)
+        assert shown[-1] == np.rint(row["rating"])
+        assert max(shown) == row["best_rating"]
         for key in ("wins", "draws", "losses"):
             assert sum(o[key] for o in rows_of(data["opponents"])) == row[key], (player, key)
         for t in rows_of(data["tournaments"]):
             if (player, t["id"]) in table.index:
                 kept_row = table.loc[(player, t["id"])]
-                assert t["after"] == round(kept_row["rating_after"], 2)
+                assert t["after"] == pytest.approx(kept_row["rating_after"], abs=HUNDREDTH)
                 assert t["list_date"] == kept_row["first_list_date"].isoformat()
             else:
                 assert t["after"] is None and t["change"] is None

@@ -582,8 +582,8 @@ def test_a_year_end_list_is_the_list_that_stood_with_todays_estimate_beside(year
     estimate beside it is the year-end list of today's fit. The list of 2024 is the one the
     backfill reconstructed (the replay's December 31). Each says which."""
     from whr.publish.archive import read_list, scan
+    from whr.publish.backfill import read_replay
     from whr.publish.layout import Channel, Layout
-    from whr.publish.replay import read_replay
 
     site = site_of(year_ends)
     ids = read_data(site, "players")["id"]

@@ -266,7 +266,7 @@ def test_a_players_tournaments_and_the_year_index_on_a_phone(changed, browser, a
 def test_the_head_to_head_table_counts_each_opponents_games(published, page, artifacts):
     """Every opponent once, with the wins, draws and losses the games give (counted here from
     games.parquet), the score, the expected score of p/<id>.json, and the tournaments where
-    they met, linked."""
+    they met, linked (the newest, the others folded when there are more than two)."""
     games = published_table(published, "games")
     ratings = published_table(published, "ratings").set_index("player")
     player = ratings["games"].idxmax()
@@ -285,10 +285,12 @@ def test_the_head_to_head_table_counts_each_opponents_games(published, page, art
     heads = page.eval_on_selector_all("#opponents thead th", "t => t.map(x => x.textContent)")
     # the score beside the games, the expected score beside it, then wins, draws and losses
     assert heads[:7] == ["Opponent", "Games", "Score", "Expected", "Won", "Drawn", "Lost"]
-    rows = page.eval_on_selector_all(
+    rows = page.eval_on_selector_all(  # (the tournaments where they met: the links of the last)
         "#opponents tbody tr",
         "rows => rows.map(r => [r.cells[0].querySelector('a').getAttribute('href'),"
-        " ...Array.from(r.cells, c => c.textContent)])",
+        " ...Array.from(r.cells, c => c.textContent).slice(0, -1),"
+        " Array.from(r.cells[r.cells.length - 1].querySelectorAll('a'),"
+        " a => a.getAttribute('href'))])",
     )
     pages = page_names(list(want))
     by_page = {f"../p/{pages[o]}.html": o for o in want}
@@ -296,6 +298,7 @@ def test_the_head_to_head_table_counts_each_opponents_games(published, page, art
     counts = [int(r[2]) for r in rows]
     assert counts == sorted(counts, reverse=True)  # most games first
     at = {o: k for k, o in enumerate(data["player"])}
+    folded = 0
     for href, _name, n, score, expected, w, d, lost, met in rows:
         o = by_page[href]
         assert (int(w), int(d), int(lost)) == want[o] and int(n) == sum(want[o]), o
@@ -304,7 +307,9 @@ def test_the_head_to_head_table_counts_each_opponents_games(published, page, art
         if data["expected_games"][k]:
             assert expected.split(" ")[0] == f"{data['expected'][k]:.1f}", (o, expected)
         named = set(mine.loc[opponent == o, "tournament_id"])
-        assert met.count(", ") + 1 == len(named), (o, met)
+        assert sorted(met) == sorted(f"../tournaments/{t}.html" for t in named), (o, met)
+        folded += len(named) > 2  # the newest, the others folded
+    assert folded and page.locator("#opponents details").count() == folded
     page.screenshot(path=str(artifacts / "player-head-to-head.png"), full_page=True)
     # on a phone, the first screen of the table shows each opponent's games and score whole
     page.set_viewport_size({"width": 390, "height": 844})
