@@ -23,6 +23,10 @@ outcome is also written to ``$GITHUB_OUTPUT``: ``outcome`` (``published``, ``no-
 history of each list day by day for each tournament's change at the time (:mod:`flows.backfill`),
 and writes it beside the list's archive; its options are the fields of
 :class:`whr.run.Backfill`, checked the same way before Prefect is imported.
+
+``rif-rating what-if --out OUT [--category C] --game "ID1 ID2 RESULT [YYYY-MM-DD]" ... [--table
+FILE] [--csv]`` prints what the list would say with results not yet rated (:mod:`whr.whatif`):
+it reads the published tree only and never imports Prefect.
 """
 
 from __future__ import annotations
@@ -346,12 +350,116 @@ def backfill(argv: Sequence[str]) -> int:
     return 0 if done.ok else EXIT["failed"]
 
 
+WHAT_IF = f"{PROG} what-if"
+
+
+def what_if_parser() -> argparse.ArgumentParser:
+    """``rif-rating what-if``: the options of :func:`what_if`."""
+    p = _Parser(
+        prog=WHAT_IF,
+        description=(
+            "What the list would say with results not yet rated: every rated game of the list "
+            "a published tree shows, with the games given, refitted by Whole-History Rating "
+            "with the list's own parameters, read on the later of the list's day and the last "
+            "game's. Reads the published tree only (no source, no Prefect). A hypothetical: WHR "
+            "moves the past too, so others move as well (counted)."
+        ),
+        epilog="Exit status: 0 answered, 1 the tree has no list to start from, 2 bad arguments.",
+    )
+    p.add_argument("--out", type=Path, default=Path(Run.out), help="the published tree")
+    p.add_argument("--category", default="renju", help="the list (default: renju)")
+    p.add_argument(
+        "--game",
+        action="append",
+        default=[],
+        metavar='"ID1 ID2 RESULT [YYYY-MM-DD]"',
+        help="a game: ID1 has Black, RESULT is Black's score (1, 0.5, 0), the day by default "
+        "the day after the list's; 'new' (or new:LABEL) is a player with no games; repeat it",
+    )
+    p.add_argument(
+        "--table",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="a tournament table in the EGF format: its games as the job would read and "
+        "select them (those it would not rate are listed with their reasons)",
+    )
+    p.add_argument("--csv", action="store_true", help="CSV: id,name,before,after,change (Elo)")
+    return p
+
+
+def what_if(argv: Sequence[str]) -> int:
+    """``rif-rating what-if ...``: the players' ratings before and after; the exit status."""
+    import csv
+
+    import pandas as pd
+
+    from whr import whatif
+
+    p = what_if_parser()
+    args = p.parse_args(argv)
+    if not args.game and not args.table:
+        p.error("give at least one --game or --table")
+    try:
+        baseline = whatif.read(args.out, args.category)
+    except (FileNotFoundError, ValueError, OSError) as exc:
+        print(f"{WHAT_IF}: error: {exc}", file=sys.stderr)
+        return EXIT["failed"]
+    frames, names = [], {}
+    try:
+        if args.game:
+            frames.append(pd.DataFrame([whatif.parse_game(g, baseline.as_of) for g in args.game]))
+        for table in args.table:
+            read = whatif.table_games(baseline, table)
+            for line in read.warnings:
+                print(f"{WHAT_IF}: {table}: {line}", file=sys.stderr)
+            for row in read.not_rated.itertuples():
+                print(
+                    f"{WHAT_IF}: {table}: not rated: game {row.game_id} ({row.black} - "
+                    f"{row.white}): {row.reason}: {row.message}",
+                    file=sys.stderr,
+                )
+            frames.append(read.rated[["black", "white", "result", "date"]])
+            names.update(read.names)
+        games = pd.concat(frames, ignore_index=True)
+        answer = whatif.what_if(baseline, games, names)
+    except (ValueError, OSError) as exc:
+        print(f"{WHAT_IF}: error: {exc}", file=sys.stderr)
+        return EXIT["usage"]
+    rows = answer.players
+    ids, who = rows["id"].astype(str).tolist(), rows["name"].astype(str).tolist()
+    elo = {k: [float(v) for v in rows[k].to_numpy(float)] for k in ("before", "after", "change")}
+    if args.csv:  # unrounded; a new player's before and change empty
+        out = csv.writer(sys.stdout, lineterminator="\n")
+        out.writerow(["id", "name", *elo])
+        for k, (i, n) in enumerate(zip(ids, who, strict=True)):
+            out.writerow([i, n, *("" if v[k] != v[k] else repr(v[k]) for v in elo.values())])
+        return 0
+    print(
+        f"What if: the {baseline.category} list of {answer.day}, from the list of "
+        f"{baseline.as_of} with {len(games)} more game{'' if len(games) == 1 else 's'} "
+        "(a hypothetical; WHR moves the past too)"
+    )
+    wide, named = max(len(i) for i in ids), max(len(n) for n in who)
+    print(f"{'id':<{wide}}  {'name':<{named}} {'before':>8} {'after':>8} {'change':>8}")
+    for k, (i, n) in enumerate(zip(ids, who, strict=True)):
+        before, after, change = (v[k] for v in elo.values())
+        shown = "new" if before != before else f"{before:.1f}"
+        moved = "" if change != change else f"{change:+.1f}"
+        print(f"{i:<{wide}}  {n:<{named}} {shown:>8} {after:>8.1f} {moved:>8}")
+    print(f"other players moving by at least 1 Elo: {len(answer.others)}")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the job from the command line; returns the exit status."""
     argv = sys.argv[1:] if argv is None else list(argv)
     one_heap()  # before any thread
     if argv[:1] == ["backfill"]:
         return backfill(argv[1:])
+    if argv[:1] == ["what-if"]:
+        return what_if(argv[1:])
     p = parser()
     args = p.parse_args(argv)
     if args.verify:
