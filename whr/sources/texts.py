@@ -66,15 +66,7 @@ def cut_names(data: SourceData, max_name_chars: int) -> SourceData:
                 )
         if out is not None:
             changed[kind] = out
-    if not rows:
-        return data
-    found = pd.DataFrame(rows, columns=PROBLEMS.names)
-    return dataclasses.replace(
-        data,
-        players=conform(changed.get("players", data.players), PLAYERS),
-        tournaments=conform(changed.get("tournaments", data.tournaments), TOURNAMENTS),
-        problems=conform(pd.concat([data.problems, found], ignore_index=True), PROBLEMS),
-    )
+    return _amended(data, changed, rows)
 
 
 #: The characters no published text may hold, the one rule for every output (pages, feed,
@@ -150,13 +142,21 @@ def replace_unsafe(data: SourceData) -> SourceData:
                 )
         if out is not None:
             changed[kind] = out
+    return _amended(data, changed, rows)
+
+
+def _amended(
+    data: SourceData, changed: dict[str, pd.DataFrame], rows: list[dict[str, str]]
+) -> SourceData:
+    """``data`` with the tables ``changed`` (by name) and the problems ``rows`` reported; as it
+    is when nothing was found."""
     if not rows:
         return data
-    found_rows = pd.DataFrame(rows, columns=PROBLEMS.names)
+    found = pd.DataFrame(rows, columns=PROBLEMS.names)
     return dataclasses.replace(
         data,
         players=conform(changed.get("players", data.players), PLAYERS),
         tournaments=conform(changed.get("tournaments", data.tournaments), TOURNAMENTS),
-        games=conform(changed.get("games", data.games), GAMES),
-        problems=conform(pd.concat([data.problems, found_rows], ignore_index=True), PROBLEMS),
+        games=conform(changed["games"], GAMES) if "games" in changed else data.games,
+        problems=conform(pd.concat([data.problems, found], ignore_index=True), PROBLEMS),
     )
