@@ -474,17 +474,33 @@ WHATIF = _keyed(
     ("max_iter", "mi", "Newton iterations at most"),
     ("established", "eg", "rated games that make a player established"),
     ("active_years", "ay", "active: the last game at most this many years before the day"),
-    ("days", "dd", "each day with rated games, ascending: the days since the previous one "
-     "(the first: since 1970-01-01)"),
+    (
+        "days",
+        "dd",
+        "each day with rated games, ascending: the days since the previous one "
+        "(the first: since 1970-01-01)",
+    ),
     ("players_per_day", "k", "each day: its players (a player-day each)"),
-    ("players", "p", "each day's players, ascending: a player's number in the players data, "
-     "as the difference from the day's previous player (the first: itself)"),
+    (
+        "players",
+        "p",
+        "each day's players, ascending: a player's number in the players data, "
+        "as the difference from the day's previous player (the first: itself)",
+    ),
     ("games_per_day", "n", "each day: its rated games"),
-    ("games", "g", "each game, three numbers: Black's and White's positions among its day's "
-     "players, Black's score times 2"),
-    ("ratings", "r", "each player-day, in the order of players: today's rating (published "
-     "scale, in units of 1e-8 Elo) as the difference from the player's previous player-day's "
-     "(the first: from 1900)"),
+    (
+        "games",
+        "g",
+        "each game, three numbers: Black's and White's positions among its day's "
+        "players, Black's score times 2",
+    ),
+    (
+        "ratings",
+        "r",
+        "each player-day, in the order of players: today's rating (published "
+        "scale, in units of 1e-8 Elo) as the difference from the player's previous player-day's "
+        "(the first: from 1900)",
+    ),
 )
 WHATIF_PAGE = _keyed(
     "whatif_page",
