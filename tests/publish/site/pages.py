@@ -145,6 +145,7 @@ def pages_of(published: Path) -> dict[str, str]:
         "top-women": "top_women.html",
         "about": "about.html",
         "compare": f"compare.html#p={busiest},{ratings['player'].iloc[0]}",
+        "whatif": f"whatif.html#g={busiest},{ratings['player'].iloc[0]},1",
     }
 
 

@@ -18,6 +18,8 @@ from whr.lists import RuleNumbers
 from whr.publish.site import contract, rows
 
 SCRIPT = Path(contract.__file__).parent / "static" / "site.js"
+# the what-if page's script reads its own data (contract.WHATIF, WHATIF_PAGE) by name too
+WHATIF_SCRIPT = SCRIPT.with_name("whatif.js")
 POSITIONAL = re.compile(r"\b[a-zA-Z_]\w*\[\d+\]")  # e[4], x[10]: a read by position
 NAMED = re.compile(r"\bF\.(\w+)\.(\w+)")  # F.event.tournament
 
@@ -58,7 +60,7 @@ def test_the_script_reads_the_declared_fields_and_only_those():
     """The script reads a field as ``F.<payload>.<field>``, or through a table's declaration
     (contract.tables: the paths its columns, parts, search and marks read); every field declared
     as read is read one way or the other, and none declared as unread is."""
-    text = code(SCRIPT.read_text(encoding="utf-8"))
+    text = "\n".join(code(s.read_text(encoding="utf-8")) for s in (SCRIPT, WHATIF_SCRIPT))
     used = set(NAMED.findall(text)) | read_by_the_tables()
     declared = {(p.name, f.name) for p in contract.PAYLOADS.values() for f in p.fields}
     assert used - declared == set(), "read but not declared"

@@ -209,7 +209,11 @@ def test_without_script_every_page_type_reaches_its_content(published, browser):
     site = site_of(published)
     root = served(site.parent) + site.name + "/"
     pages = with_the_archive(pages_of(published))
-    needs_script = {"player": "#record > p:last-child", "compare": "#compare-needs"}
+    needs_script = {
+        "player": "#record > p:last-child",
+        "compare": "#compare-needs",
+        "whatif": "#whatif-needs",
+    }
     for size, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
         context = browser.new_context(java_script_enabled=False, viewport=viewport)
         p = context.new_page()
@@ -217,7 +221,7 @@ def test_without_script_every_page_type_reaches_its_content(published, browser):
             p.goto(root + path)
             where = f"{kind} ({path}) at {size}"
             assert p.locator("html").get_attribute("lang") == "en", where
-            assert p.locator("header nav a:visible").count() == 8, where
+            assert p.locator("header nav a:visible").count() == 9, where
             assert len(p.inner_text("main").split()) >= 5, where
             if p.locator("main table").count():
                 row = p.locator("main table tr:has(td)").first

@@ -18,6 +18,7 @@ is declared in :mod:`.contract`, and each page family has its module:
     exports.py      ratings.csv, exclusions.csv, players.json, sitemap.xml (with a public address)
     player_data.py  p/<id>.json                                    each player's data (the page's)
     compare.py      compare.html                   2-5 players' published ratings (p/<id>.json)
+    whatif.py       whatif.html (and its data file)  the effect of hypothetical results
     feed.py         feed.xml                                       the list's Atom feed
     archive.py      the archive's pages (a day's page, archive.html, the root redirect)
 
@@ -57,6 +58,7 @@ from whr.publish.site import (
     players,
     top,
     tournaments,
+    whatif,
 )
 from whr.publish.site.contract import page_script
 from whr.publish.site.frame import HERE, Pages, Renderer, Site, environment
@@ -180,6 +182,7 @@ def write(
         top.write(r)
         top.write(r, women=True)
         compare.write(r)
+        whatif.write(r)  # whatif.html and its data file
         about.write(r)
         exports.write_ratings(r)
         exports.write_exclusions(r, not_rated)

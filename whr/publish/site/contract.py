@@ -471,6 +471,54 @@ EX_MESSAGES = _keyed(
     ("template", "m", "the template's message id; empty: no template of these rules makes it"),
     ("values", "v", "the template's values, in the order they come in the English"),
 )
+WHATIF = _keyed(
+    "whatif",
+    "what the what-if page refits (data/whatif.<digest>.js sets WHR.whatif; loaded when the "
+    "page is opened): the list's parameters, every rated game up to its day by day and "
+    "today's fit, as whole numbers (docs/data-dictionary.md)",
+    ("as_of", "d", "the list's day, days since 1970-01-01"),
+    ("w2", "w2", "the Wiener variance, Elo^2 per day"),
+    ("virtual_games", "vg", "virtual draws on each player's first day"),
+    ("virtual_rating", "vr", "the virtual opponent's rating (published scale)"),
+    ("tol_elo", "te", "convergence: the largest change of the last full Newton step, Elo"),
+    ("tol_grad", "tg", "convergence: the largest gradient component, per natural unit"),
+    ("max_iter", "mi", "Newton iterations at most"),
+    ("established", "eg", "rated games that make a player established"),
+    ("active_years", "ay", "active: the last game at most this many years before the day"),
+    (
+        "days",
+        "dd",
+        "each day with rated games, ascending: the days since the previous one "
+        "(the first: since 1970-01-01)",
+    ),
+    ("players_per_day", "k", "each day: its players (a player-day each)"),
+    (
+        "players",
+        "p",
+        "each day's players, ascending: a player's number in the players data, "
+        "as the difference from the day's previous player (the first: itself)",
+    ),
+    ("games_per_day", "n", "each day: its rated games"),
+    (
+        "games",
+        "g",
+        "each game, three numbers: Black's and White's positions among its day's "
+        "players, Black's score times 2",
+    ),
+    (
+        "ratings",
+        "r",
+        "each player-day, in the order of players: today's rating (published "
+        "scale, in units of 1e-8 Elo) as the difference from the player's previous player-day's "
+        "(the first: from 1900)",
+    ),
+)
+WHATIF_PAGE = _keyed(
+    "whatif_page",
+    "the what-if page's settings (<script id=whatif-cfg>)",
+    ("data", "data", "the what-if data file (data/whatif.<digest>.js)"),
+    ("texts", "m", "the texts the page's script writes, by name (a text's script form)"),
+)
 
 PAYLOADS: dict[str, Payload] = {
     p.name: p
@@ -495,6 +543,8 @@ PAYLOADS: dict[str, Payload] = {
         EX_TOURNAMENTS,
         EX_PLAYERS,
         EX_MESSAGES,
+        WHATIF,
+        WHATIF_PAGE,
     )
 }
 """Every payload the page script reads, by name."""
