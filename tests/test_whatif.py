@@ -16,12 +16,9 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import pyarrow.parquet as pq
 import pytest
 
-import whr
 from tests.publish import support
-from whr.params import FitParams
 
 REPO = Path(__file__).resolve().parents[1]
 EGF = REPO / "tests" / "sources" / "egf"
@@ -44,29 +41,6 @@ def command(out: Path, *args: str) -> subprocess.CompletedProcess:
 
 def said(done: subprocess.CompletedProcess) -> list[str]:
     return [x for x in done.stderr.splitlines() if not x.startswith("import time:")]
-
-
-def refit(out: Path, games: list[tuple[str, str, float, dt.date]]) -> tuple[pd.DataFrame, dt.date]:
-    """The oracle: the newest entry's games read with pyarrow, the hypothetical ones added,
-    refitted with the manifest's parameters, read on the later of the list's and games' days."""
-    latest = json.loads((out / "renju" / "latest.json").read_text(encoding="utf-8"))
-    entry = out / latest["archive"]
-    manifest = json.loads((entry / "manifest.json").read_text(encoding="utf-8"))
-    rated = pq.read_table(entry / "games.parquet").to_pandas()
-    as_of = dt.date.fromisoformat(manifest["as_of"])
-    rated = rated[pd.to_datetime(rated["date"]).dt.date <= as_of]
-    added = pd.DataFrame(games, columns=["black", "white", "result", "date"])
-    both = pd.DataFrame(
-        {
-            "black": [*rated["black"].astype(str), *added["black"]],
-            "white": [*rated["white"].astype(str), *added["white"]],
-            "result": [*rated["result"].astype(float), *added["result"]],
-            "date": [*pd.to_datetime(rated["date"]).dt.date, *added["date"]],
-        }
-    )
-    day = max([as_of, *added["date"]])
-    fit = whr.fit(both, FitParams.from_dict(manifest["fit_params"]))
-    return fit.rating_on(day).set_index("player"), day
 
 
 def listed(out: Path) -> dict[str, float]:
@@ -94,7 +68,7 @@ def test_the_answer_is_the_refit_of_every_rated_game_with_the_hypothetical_ones(
     given = [f"{b} {w} {r} {d.isoformat()}" for b, w, r, d in games]
     done = command(out, *(x for g in given for x in ("--game", g)), "--csv")
     found = answer(done)
-    expected, day = refit(out, games)
+    expected, day = support.refit(out, games)
     assert day == as_of + dt.timedelta(days=8)
     players = list(dict.fromkeys([p for g in games for p in g[:2]]))
     assert found["id"].tolist() == players
@@ -122,7 +96,7 @@ def test_a_new_player_and_a_table_in_the_egf_format(out):
     table_players = [p for p in found.index if p.startswith("new:")]
     assert len(table_players) == 2 and all(found.loc[table_players, "before"].isna())
     assert found.loc["new", "before"] != found.loc["new", "before"]  # NaN: no rating before
-    expected, _ = refit(out, [("new", player, 1.0, day)])  # (the even game's two are apart)
+    expected, _ = support.refit(out, [("new", player, 1.0, day)])  # (the even game's two are apart)
     assert abs(found.loc["new", "after"] - expected.loc["new", "rating"]) < 0.05
     assert found.loc[player, "change"] < 0  # lost to a player with no games
 

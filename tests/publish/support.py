@@ -14,11 +14,13 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow.parquet as pq
 
 import whr
 import whr.lists
 import whr.research.synthetic
 from whr.digest import directory_sha256
+from whr.params import FitParams
 from whr.publish import Published, check_size, previous, publish
 from whr.rules import default_directory, load_config
 from whr.run import Run, bundled_rules
@@ -303,3 +305,27 @@ def strict_json(text: str) -> Any:
         return dict(items)
 
     return json.loads(text, object_pairs_hook=pairs)
+
+
+def refit(out: Path, games: list[tuple[str, str, float, dt.date]]) -> tuple[pd.DataFrame, dt.date]:
+    """The what-if's oracle (issue 40): the newest entry's games read with pyarrow, the
+    hypothetical ones added, refitted by :func:`whr.fit` with the manifest's parameters; the
+    ratings on the later of the list's and the games' days, and that day."""
+    latest = json.loads((out / "renju" / "latest.json").read_text(encoding="utf-8"))
+    entry = out / latest["archive"]
+    manifest = json.loads((entry / "manifest.json").read_text(encoding="utf-8"))
+    rated = pq.read_table(entry / "games.parquet").to_pandas()
+    as_of = dt.date.fromisoformat(manifest["as_of"])
+    rated = rated[pd.to_datetime(rated["date"]).dt.date <= as_of]
+    added = pd.DataFrame(games, columns=["black", "white", "result", "date"])
+    both = pd.DataFrame(
+        {
+            "black": [*rated["black"].astype(str), *added["black"]],
+            "white": [*rated["white"].astype(str), *added["white"]],
+            "result": [*rated["result"].astype(float), *added["result"]],
+            "date": [*pd.to_datetime(rated["date"]).dt.date, *added["date"]],
+        }
+    )
+    day = max([as_of, *added["date"]])
+    fit = whr.fit(both, FitParams.from_dict(manifest["fit_params"]))
+    return fit.rating_on(day).set_index("player"), day

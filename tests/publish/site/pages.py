@@ -39,8 +39,9 @@ def new_page(browser, viewport=DESKTOP):
     return p
 
 
-LOCAL = ("file://", "http://127.0.0.1:")
-"""Where the site's own files come from: a file, or the test's server (:func:`served`)."""
+LOCAL = ("file://", "http://127.0.0.1:", "blob:http://127.0.0.1:", "blob:null/")
+"""Where the site's own files come from: a file, or the test's server (:func:`served`); and the
+what-if page's worker, a Blob of the page's own script (from the server, or from a file)."""
 _SERVERS: dict[Path, str] = {}
 
 
