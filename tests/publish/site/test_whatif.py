@@ -17,6 +17,7 @@ import pandas as pd
 import pytest
 
 import whr
+import whr.lists
 from tests.publish import support
 from tests.publish.site.pages import (
     DESKTOP,
@@ -26,6 +27,7 @@ from tests.publish.site.pages import (
     new_page,
     served,
 )
+from whr.publish.site import write
 from whr.rules import default_directory, load_config
 
 REPO = Path(__file__).resolve().parents[3]
@@ -243,4 +245,63 @@ def test_the_page_is_readable_at_both_sizes_and_passes_axe(sample, browser, size
     width = page.evaluate("() => document.documentElement.scrollWidth")
     assert width <= page.viewport_size["width"], width
     assert axe_violations(page) == []
+    check_and_close(page)
+
+
+@pytest.fixture(scope="module")
+def rif_sized(tmp_path_factory) -> tuple[Path, pd.DataFrame, whr.FitParams]:
+    """A RIF-sized list's site (120,000 synthetic games), its rated games and parameters."""
+    data = support.source_data(120_000, seed=0, first_year=1989)
+    as_of = max(data.games["date"])
+    selection = whr.select(data, as_of, config=load_config(default_directory()))
+    params = whr.FitParams(w2_elo2_per_day=12.9, virtual_games=2)
+    fit = whr.fit(selection.rated, params)
+    view = whr.lists.build(data, selection, fit).view
+    site = tmp_path_factory.mktemp("what-if-rif") / "renju"
+    info = {"parameters": {"category": "renju"}, "fit_params": params.as_dict()}
+    write(site, view, info)
+    return site, selection.rated, params
+
+
+@pytest.mark.slow
+def test_on_a_rif_sized_list_the_page_answers_as_whr_fit(rif_sized, browser):
+    """A few sets on 120,000 rated games: one game, a nine-round event, a new player, a game
+    long before the list's day; every player the page shows within the bound of whr.fit."""
+    site, rated, params = rif_sized
+    assert len(rated) > 100_000
+    root = served(site.parent) + site.name + "/"
+    as_of = max(pd.to_datetime(rated["date"]).dt.date)
+    last = pd.concat([rated[["black", "date"]].set_axis(["p", "d"], axis=1),
+                      rated[["white", "date"]].set_axis(["p", "d"], axis=1)]).groupby("p")["d"].max()  # fmt: skip
+    recent = last[pd.to_datetime(last).dt.date > as_of - dt.timedelta(days=365)].index
+    rng = np.random.default_rng(4)
+    ten = [str(p) for p in rng.choice(recent, 12, replace=False)]
+    next_day = as_of + dt.timedelta(days=1)
+    event = [
+        (ten[k], ten[(k + r + 1) % 10], float((k + r) % 3) / 2, next_day + dt.timedelta(days=r))
+        for r in range(9)
+        for k in range(5)
+    ]
+    sets = [
+        [(ten[10], ten[11], 1.0, next_day)],
+        event,
+        [("+1", ten[0], 0.5, next_day)],
+        [(ten[1], ten[2], 0.0, as_of - dt.timedelta(days=900))],
+    ]
+    page, others = new_page(browser), 0
+    for n, games in enumerate(sets):
+        got = ask(page, root, games, n)
+        added = pd.DataFrame(games, columns=["black", "white", "result", "date"])
+        both = pd.concat(
+            [rated[["black", "white", "result", "date"]].astype({"black": str, "white": str}),
+             added.assign(date=pd.to_datetime(added["date"]))], ignore_index=True,
+        )  # fmt: skip
+        day = max(as_of, *added["date"])
+        after = whr.fit(both, params).rating_on(day).set_index("player")["rating"]
+        assert got.on == day.isoformat()
+        shown = {p: v[1] for p, v in got.mine.items()} | {p: v[1] for p, v in got.others.items()}
+        others += len(got.others)
+        for p, now in shown.items():
+            assert abs(now - after[p]) <= BOUND, (n, p, now, after[p])
+    assert others > 20  # the event moves other players: they are checked too
     check_and_close(page)
