@@ -242,25 +242,30 @@
     var text = a === b ? (a ? String(a) : "") : (a ? a : "\u2013") + " \u2192 " + (b ? b : "\u2013");
     return "<td class=n data-before=" + a + " data-after=" + b + ">" + text + "</td>";
   }
-  function statusCell(a, b) {
+  function statusText(a, b) {
     var word = function (s) { return s < 0 ? "" : I.t(STATUS[s]); };
-    var text = a === b || a < 0 ? word(b) : word(a) + " \u2192 " + word(b);
-    return "<td class=st data-before=" + a + " data-after=" + b + ">" + text + "</td>";
+    return a === b || a < 0 ? word(b) : word(a) + " \u2192 " + word(b);
+  }
+  function statusCell(a, b) {
+    return "<td class=st data-before=" + a + " data-after=" + b + ">" + statusText(a, b) + "</td>";
   }
   function head(cols) {
     return "<thead><tr>" + cols.map(function (c) {
-      return "<th" + (c[2] ? " class=n" : "") + (c[1] ? " title=\"" + esc(I.plain(c[1])) + "\"" : "") + ">" + c[0] + "</th>";
+      return "<th" + (c[2] ? " class=" + c[2] : "") + (c[1] ? " title=\"" + esc(I.plain(c[1])) + "\"" : "") + ">" + c[0] + "</th>";
     }).join("") + "</tr></thead>";
   }
   function show(a) {
     answerBox.removeAttribute("aria-busy");
-    var day = longDay(a.on), cols = [[tx("player")], [tx("before"), tx("before_title"), 1], [tx("after"), tx("after_title", { day: esc(day) }), 1], [tx("change"), "", 1], [tx("rank"), "", 1]];
+    var day = longDay(a.on), cols = [[tx("player")], [tx("before"), tx("before_title"), "n"], [tx("after"), tx("after_title", { day: esc(day) }), "n"], [tx("change"), "", "n"], [tx("rank"), "", "n"]];
     var html = "<h2>" + tx("heading", { day: "<time datetime=" + isoDay(a.on) + ">" + esc(day) + "</time>" }) + "</h2>";
-    html += "<div class=scroll><table id=whatif-players class=whatif>" + head(cols.concat([[tx("status")]])) + "<tbody>";
+    html += "<div class=scroll><table id=whatif-players class=whatif>" + head(cols.concat([[tx("status"), "", "st"]])) + "<tbody>";
     a.rows.forEach(function (r) {
       var p = back(r.player);
-      html += "<tr data-player=\"" + esc(isNew(p) ? p : players.id[p]) + "\"><td class=nm>" + linkOf(p) + "</td>" + eloCell(r.before) + eloCell(r.after) +
-        changeCell(r.before, r.after) + rankCell(r.rankBefore, r.rankAfter) + statusCell(r.statusBefore, r.statusAfter) + "</tr>";
+      html += "<tr data-player=\"" + esc(isNew(p) ? p : players.id[p]) + "\"><td class=nm>" + linkOf(p) +
+        // on a phone the status goes under the name (style.css), its column hidden
+        "<small class=st-m>" + statusText(r.statusBefore, r.statusAfter) + "</small></td>" +
+        eloCell(r.before) + eloCell(r.after) + changeCell(r.before, r.after) + rankCell(r.rankBefore, r.rankAfter) +
+        statusCell(r.statusBefore, r.statusAfter) + "</tr>";
     });
     html += "</tbody></table></div>";
     html += "<p id=whatif-moved data-n=" + a.others.length + ">" + tx("others", { n: I.group(a.others.length) }) + "</p>";
