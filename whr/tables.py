@@ -410,6 +410,18 @@ def days_of(values: object) -> np.ndarray:
     return pc.cast(array, pa.date32()).to_numpy(zero_copy_only=False).astype("datetime64[D]")
 
 
+def list_games(games: pd.DataFrame, as_of: dt.date) -> pd.DataFrame:
+    """The rated games of the list of ``as_of``: those dated on or before it.
+
+    A published list's rated games are those its run selected (none after its day); a tree
+    whose archive was written otherwise (one history published as the lists of several days)
+    may hold later ones, which the list of ``as_of`` does not rate.
+    """
+    day = np.datetime64(as_of, "D")
+    keep = days_of(games["date"]) <= day
+    return games.loc[keep].reset_index(drop=True)
+
+
 def dates_of(days: object) -> pd.Series:
     """``datetime64[D]`` values (or day numbers since 1970-01-01) as a Series of
     ``datetime.date`` objects, None where NaT: the inverse of :func:`days_of`."""

@@ -25,14 +25,22 @@ import whr
 from whr.lists import RuleNumbers
 from whr.lists.listing import natural_order, ranked, status
 from whr.params import CATEGORIES, FitParams
-from whr.tables import PLAYERS, RATED_GAMES, RATINGS, SourceData, conform, days_of, empty
+from whr.tables import (
+    PLAYERS,
+    RATED_GAMES,
+    RATINGS,
+    SourceData,
+    conform,
+    days_of,
+    empty,
+    list_games,
+)
 
 __all__ = [
     "NEW",
     "Baseline",
     "TableGames",
     "WhatIf",
-    "list_games",
     "parse_game",
     "read",
     "table_games",
@@ -132,18 +140,6 @@ class TableGames:
     not_rated: pd.DataFrame
     warnings: tuple[str, ...]
     names: dict[str, str] = field(default_factory=dict)
-
-
-def list_games(games: pd.DataFrame, as_of: dt.date) -> pd.DataFrame:
-    """The rated games of the list of ``as_of``: those dated on or before it.
-
-    A published list's rated games are those its run selected (none after its day); a tree
-    whose archive was written otherwise (one history published as the lists of several days)
-    may hold later ones, which the list of ``as_of`` does not rate.
-    """
-    day = np.datetime64(as_of, "D")
-    keep = days_of(games["date"]) <= day
-    return games.loc[keep].reset_index(drop=True)
 
 
 def read(out: Path | str, category: str = "renju") -> Baseline:

@@ -228,7 +228,9 @@ def test_the_menu_and_search_on_every_page_in_every_language(published, browser,
                 "es => es.map(e => { const r = e.getBoundingClientRect();"
                 " return [r.left, r.right, r.width]; })",
             )
-            assert len(boxes) == len(MENU) + 1 and all(a >= 0 and b <= width and w > 0 for a, b, w in boxes)
+            assert len(boxes) == len(MENU) + 1 and all(
+                a >= 0 and b <= width and w > 0 for a, b, w in boxes
+            )
             assert p.evaluate("document.documentElement.scrollWidth") <= width, (kind, language)
             find = p.locator("header form.find input")
             placeholder = catalog.get("Find a player", "Find a player")

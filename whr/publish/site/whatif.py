@@ -20,8 +20,7 @@ from markupsafe import Markup
 from whr.params import FitParams
 from whr.publish.site.contract import T_, WHATIF, WHATIF_PAGE, Text
 from whr.publish.site.frame import Renderer, Site, js_json, long_date, script_json
-from whr.tables import days_of
-from whr.whatif import list_games
+from whr.tables import days_of, list_games
 
 TEXTS: dict[str, Text] = {
     "loading": T_("Loading every rated game of the list…"),
