@@ -55,6 +55,7 @@ TINY: dict[str, tuple[list[str], str, bool]] = {
         "caught by --verify",
         False,
     ),
+    "bench_whatif.py": (["--games", "1500"], "exactness:", False),
 }
 
 
