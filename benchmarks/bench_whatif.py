@@ -28,6 +28,7 @@ Builds the list's site as ``bench_publish.py`` does (a synthetic history, ``whr.
   games' last day: the largest difference in Elo (bound: 0.01).
 
 Usage: python3 benchmarks/bench_whatif.py [--games 120000] [--seed 0] [--out DIR] [--rate 4]
+       [--repeat 3]
 """
 
 from __future__ import annotations
@@ -174,6 +175,18 @@ def asked(browser: Any, url: str, rate: float, on_main: bool, second: bool) -> l
         page.close()
 
 
+def spread(runs: list[list[dict[str, Any]]], k: int, key: str) -> str:
+    """The median of the runs' figure ``key`` of question ``k``, and their range, in ms."""
+    values = sorted(run[k][key] for run in runs)
+    if len(values) == 1:
+        return f"{values[0]:.0f} ms"
+    return f"{np.median(values):.0f} ms ({values[0]:.0f}-{values[-1]:.0f})"
+
+
+def most(runs: list[list[dict[str, Any]]], k: int, key: str) -> str:
+    return f"{max(run[k][key] for run in runs):.0f} ms"
+
+
 def refit(rated: pd.DataFrame, games: list[Game], as_of: dt.date, params: FitParams) -> pd.Series:
     """The oracle: ``whr.fit`` on the list's rated games and ``games``, read on the later day."""
     added = pd.DataFrame(games, columns=["black", "white", "result", "date"])
@@ -190,6 +203,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=None, help="keep the site here")
     parser.add_argument("--rate", type=float, default=4, help="CPU slowdown (default 4)")
+    parser.add_argument(
+        "--repeat", type=int, default=3, help="each question asked this many times (median)"
+    )
     args = parser.parse_args()
 
     t = time.perf_counter()
@@ -220,41 +236,45 @@ def main() -> None:
 
         worst, checked = 0.0, 0
         print(
-            f"browser, CPU / {args.rate:g}: ms from the data loaded (worker ready, answer drawn), "
-            "the worker's own ms; responsiveness with the worker as the page has it"
+            f"browser, CPU / {args.rate:g}, each question {args.repeat} times (median, range): from "
+            "the data loaded to the answer drawn (to the worker ready), the worker's own time; "
+            "the longest task and frame gap (the most of the runs) with the worker as the page has it"
         )
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
             for name, games in asks.items():
                 url = base + address(games, after)
                 second = name.startswith("(a)")
-                slow = asked(browser, url, args.rate, True, second)
-                page = asked(browser, url, args.rate, False, second)
+                runs = [
+                    (asked(browser, url, args.rate, True, second), asked(browser, url, args.rate, False, second))
+                    for _ in range(args.repeat)
+                ]  # fmt: skip
+                slow, page = [r[0] for r in runs], [r[1] for r in runs]
                 goal = " (goal <= 500)" if len(games) == 1 else " (goal <= 2000)"
                 print(
                     f"  {name}, {len(games)} games: solver on the slowed thread "
-                    f"{slow[0]['answer']:.0f} ms{goal} (ready {slow[0]['ready']:.0f}, "
-                    f"its own {slow[0]['worker']:.0f}); in the worker {page[0]['answer']:.0f} ms "
-                    f"(ready {page[0]['ready']:.0f}, its own {page[0]['worker']:.0f}); longest "
-                    f"task {page[0]['longest']:.0f} ms, largest frame gap {page[0]['gap']:.0f} ms"
+                    f"{spread(slow, 0, 'answer')}{goal} (ready {spread(slow, 0, 'ready')}, its own "
+                    f"{spread(slow, 0, 'worker')}); in the worker {spread(page, 0, 'answer')} "
+                    f"(ready {spread(page, 0, 'ready')}, its own {spread(page, 0, 'worker')}); "
+                    f"longest task {most(page, 0, 'longest')}, largest frame gap "
+                    f"{most(page, 0, 'gap')}"
                 )
                 if second:
                     print(
                         f"  {name}, its result changed on the same page: "
-                        f"{slow[1]['answer']:.0f} ms on the slowed thread, "
-                        f"{page[1]['answer']:.0f} ms in the worker (the page's 120 ms wait "
-                        f"included; longest task {page[1]['longest']:.0f} ms, largest frame gap "
-                        f"{page[1]['gap']:.0f} ms)"
+                        f"{spread(slow, 1, 'answer')} on the slowed thread, "
+                        f"{spread(page, 1, 'answer')} in the worker (the page's 120 ms wait "
+                        f"included; longest task {most(page, 1, 'longest')}, largest frame gap "
+                        f"{most(page, 1, 'gap')})"
                     )
                 expected = refit(selection.rated, games, as_of, params)
-                shown = page[0]["rows"] + page[0]["others"]
+                shown = [x for run in slow + page for x in run[0]["rows"] + run[0]["others"]]
                 differ = max(abs(elo - expected[player]) for player, elo in shown)
-                slow_shown = dict(slow[0]["rows"] + slow[0]["others"])
-                differ = max(differ, *(abs(e - expected[p]) for p, e in slow_shown.items()))
-                moved = len(page[0]["others"])
+                moved = len(page[0][0]["others"])
                 print(
-                    f"    against whr.fit: {len(shown)} players ({moved} others moving >= 1 "
-                    f"Elo), largest difference {differ:.2e} Elo"
+                    f"    against whr.fit: {len(page[0][0]['rows'])} players of the games and "
+                    f"{moved} others moving >= 1 Elo, in {2 * args.repeat} answers: largest "
+                    f"difference {differ:.2e} Elo"
                 )
                 worst, checked = max(worst, differ), checked + len(shown)
             browser.close()

@@ -55,7 +55,7 @@ TINY: dict[str, tuple[list[str], str, bool]] = {
         "caught by --verify",
         False,
     ),
-    "bench_whatif.py": (["--games", "1500"], "exactness:", False),
+    "bench_whatif.py": (["--games", "1500", "--repeat", "1"], "exactness:", False),
 }
 
 
