@@ -71,6 +71,7 @@ document.addEventListener("DOMContentLoaded", () => {
 ON_MAIN = """
 window.Worker = function () {
   var me = this, scope = {postMessage: function (m) {
+    if (m.type === "ready") window.__decoded = m.ms;  // the solver's own time to decode
     setTimeout(function () { me.onmessage({data: m}); }, 0);
   }};
   WHATIF_SOLVER(scope);
@@ -88,7 +89,7 @@ FIGURES = """(n) => {
   for (let i = 1; i < edges.length; i++) gap = Math.max(gap, edges[i] - edges[i - 1]);
   const cells = sel => [...document.querySelectorAll(sel + " tbody tr")].map(
     tr => [tr.dataset.player, +tr.children[2].dataset.elo]);
-  return {ready: ready - data, answer: done - from, worker: +document.getElementById("whatif-took").dataset.ms,
+  return {ready: ready - data, decoded: window.__decoded || 0, answer: done - from, worker: +document.getElementById("whatif-took").dataset.ms,
           longest: Math.max(0, ...long), gap, rows: cells("#whatif-players"), others: cells("#whatif-others")};
 }"""
 SECOND = """() => {
@@ -253,7 +254,8 @@ def main() -> None:
                 goal = " (goal <= 500)" if len(games) == 1 else " (goal <= 2000)"
                 print(
                     f"  {name}, {len(games)} games: solver on the slowed thread "
-                    f"{spread(slow, 0, 'answer')}{goal} (ready {spread(slow, 0, 'ready')}, its own "
+                    f"{spread(slow, 0, 'answer')}{goal} (ready {spread(slow, 0, 'ready')}, of which "
+                    f"the solver's decoding {spread(slow, 0, 'decoded')}; its own "
                     f"{spread(slow, 0, 'worker')}); in the worker {spread(page, 0, 'answer')} "
                     f"(ready {spread(page, 0, 'ready')}, its own {spread(page, 0, 'worker')}); "
                     f"longest task {most(page, 0, 'longest')}, largest frame gap "
