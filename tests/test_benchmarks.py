@@ -50,12 +50,12 @@ TINY: dict[str, tuple[list[str], str, bool]] = {
     "bench_publish.py": (["--games", "1500"], "lists + render", False),
     "bench_record.py": (["--games", "1500", "--days", "3"], "differ by more than", False),
     "bench_select.py": (["--games", "1500", "--repeat", "1"], "rated", False),
-    "bench_whatif.py": (["--games", "1500"], "largest difference from whr.fit", False),
     "bench_tamper.py": (
         ["--games", "300", "--positions", "middle", "--files", "1"],
         "caught by --verify",
         False,
     ),
+    "bench_whatif.py": (["--games", "1500", "--repeat", "1"], "exactness:", False),
 }
 
 

@@ -21,9 +21,11 @@ function WHATIF_SOLVER(scope) {
   var OFFSET = 1900;  // published rating = internal Elo + 1900 (whr.engine.PUBLISHED_OFFSET)
   // the conjugate gradients' relative residual in each Newton step: whr.fit's forcing term is
   // min(0.1, 0.1 sqrt(max|g|)); from a warm start at the maximum a constant one costs fewer
-  // iterations in all (16 against 39 for one game on a list of 120,000 games), and the
-  // stopping rule, which makes the answer, is the same
-  var ETA = 0.05;
+  // iterations in all, and the stopping rule, which makes the answer, is the same. 0.03: on
+  // a list of 120,000 games (benchmarks/bench_whatif.py) each question then stops after 3
+  // Newton steps and 21-25 of these iterations, against 4 and 26-29 with 0.05 (0.02: 3 and
+  // 23-30; the forcing term: 3 and 37-42)
+  var ETA = 0.03;
   // a Newton step that moves no rating by more than this (Elo) is taken whole when it makes
   // the gradient smaller, without the line search's log posterior (a log per game); a larger
   // one, or one that does not, gets the line search
@@ -221,20 +223,46 @@ function WHATIF_SOLVER(scope) {
 
   // --- the log posterior, its gradient and minus its Hessian (whr.core.model), in one pass:
   // a game's term S log sigma(d) + (1 - S) log sigma(-d) = -softplus(-d) - (1 - S) d, its
-  // derivative S - sigma(d) and curvature sigma(d) sigma(-d), from one exp(-|d|) ---
-  function evaluate(pr, r, grad, diag, w, value) {  // the value only when asked (a log each)
-    var gA = pr.gA, gB = pr.gB, gS = pr.gS, n = pr.n, link = pr.link, f = 0;
+  // derivative S - sigma(d) and curvature sigma(d) sigma(-d). With the value (the line search),
+  // from one exp(-|d|) a game; without it (every other call), sigma(ra - rb) = Ea / (Ea + Eb)
+  // from E = exp(r) a player-day: a third of the exponentials (an exp costs more than the
+  // rest of a game's terms), as exact (r stays far from exp's range: |r| < 700 is checked) ---
+  function evaluate(pr, r, grad, diag, w, value, ex) {  // the value only when asked (a log each)
+    var gA = pr.gA, gB = pr.gB, gS = pr.gS, n = pr.n, link = pr.link, f = 0, g, a, b, x, q;
     grad.fill(0);
     diag.fill(0);
-    for (var g = 0; g < gA.length; g++) {
-      var a = gA[g], b = gB[g], d = r[a] - r[b], e = Math.exp(-Math.abs(d)), p = d >= 0 ? 1 / (1 + e) : e / (1 + e);
-      var x = gS[g] - p, q = p * (1 - p);
-      if (value) f -= (d < 0 ? -d : 0) + Math.log1p(e) + (1 - gS[g]) * d;
-      grad[a] += x;
-      grad[b] -= x;
-      diag[a] += q;
-      diag[b] += q;
-      w[g] = q;
+    var big = value;
+    for (var k = 0; k < n && !big; k++) {
+      big = !(Math.abs(r[k]) < 700);
+      ex[k] = Math.exp(r[k]);
+    }
+    if (!big) {
+      for (g = 0; g < gA.length; g++) {
+        a = gA[g];
+        b = gB[g];
+        var ea = ex[a], eb = ex[b], sum = ea + eb;
+        x = gS[g] - ea / sum;
+        q = ea * eb / (sum * sum);
+        grad[a] += x;
+        grad[b] -= x;
+        diag[a] += q;
+        diag[b] += q;
+        w[g] = q;
+      }
+    } else {
+      for (g = 0; g < gA.length; g++) {
+        a = gA[g];
+        b = gB[g];
+        var d = r[a] - r[b], e = Math.exp(-Math.abs(d)), p = d >= 0 ? 1 / (1 + e) : e / (1 + e);
+        x = gS[g] - p;
+        q = p * (1 - p);
+        if (value) f -= (d < 0 ? -d : 0) + Math.log1p(e) + (1 - gS[g]) * d;
+        grad[a] += x;
+        grad[b] -= x;
+        diag[a] += q;
+        diag[b] += q;
+        w[g] = q;
+      }
     }
     var aK = pr.aK, aR = pr.aR, aN = pr.aN, aS = pr.aS;
     for (var i = 0; i < aK.length; i++) {  // games against a fixed rating: the virtual draws...
@@ -265,7 +293,7 @@ function WHATIF_SOLVER(scope) {
     var grad2 = new Float64Array(n), diag2 = new Float64Array(n), w2 = new Float64Array(m);
     var piv = new Float64Array(n), mult = new Float64Array(Math.max(n - 1, 0));
     var x = new Float64Array(n), res = new Float64Array(n), z = new Float64Array(n), dir = new Float64Array(n), ad = new Float64Array(n);
-    var gA = pr.gA, gB = pr.gB, link = pr.link, rNew = new Float64Array(n);
+    var gA = pr.gA, gB = pr.gB, link = pr.link, rNew = new Float64Array(n), ex = new Float64Array(n);
     function factor() {  // the players' tridiagonal blocks, L D L^T (LAPACK dpttrf)
       piv[0] = diag[0];
       for (var k = 0; k + 1 < n; k++) {
@@ -273,47 +301,59 @@ function WHATIF_SOLVER(scope) {
         piv[k + 1] = diag[k + 1] + mult[k] * link[k];
       }
     }
-    function precondition(v, out) {  // solve with the factors (dpttrs)
+    // (an answer's time is that of its passes over the games, about 30 at RIF size, and over
+    // the player-days: each pass below does what it can at once)
+    function precondition(v, out) {  // solve with the factors (dpttrs); returns v . out
       out[0] = v[0];
       for (var k = 1; k < n; k++) out[k] = v[k] - mult[k - 1] * out[k - 1];
-      for (k = 0; k < n; k++) out[k] /= piv[k];
-      for (k = n - 2; k >= 0; k--) out[k] -= mult[k] * out[k + 1];
+      out[n - 1] /= piv[n - 1];
+      var s = v[n - 1] * out[n - 1];
+      for (k = n - 2; k >= 0; k--) {
+        out[k] = out[k] / piv[k] - mult[k] * out[k + 1];
+        s += v[k] * out[k];
+      }
+      return s;
     }
     function times(v, out) {  // minus the Hessian times v
-      for (var k = 0; k < n; k++) out[k] = diag[k] * v[k];
-      for (var g = 0; g < m; g++) {
-        var a = gA[g], b = gB[g];
-        out[a] -= w[g] * v[b];
-        out[b] -= w[g] * v[a];
+      var k, last = n - 1;
+      if (n === 1) out[0] = diag[0] * v[0];
+      else {  // the diagonal and the links between a player's days, in one pass
+        out[0] = diag[0] * v[0] - link[0] * v[1];
+        for (k = 1; k < last; k++) out[k] = diag[k] * v[k] - link[k - 1] * v[k - 1] - link[k] * v[k + 1];
+        out[last] = diag[last] * v[last] - link[last - 1] * v[last - 1];
       }
-      for (k = 0; k + 1 < n; k++) {
-        out[k] -= link[k] * v[k + 1];
-        out[k + 1] -= link[k] * v[k];
+      for (var g = 0; g < m; g++) {
+        var a = gA[g], b = gB[g], wg = w[g];
+        out[a] -= wg * v[b];
+        out[b] -= wg * v[a];
       }
     }
     function cg(rtol) {  // preconditioned conjugate gradients for A x = grad, from x = 0
       x.fill(0);
       res.set(grad);
-      var stop = rtol * Math.sqrt(dot(grad, grad));
+      var stop = rtol * rtol * dot(grad, grad);  // on the residual's squared norm
       if (stop === 0) return 0;
-      precondition(res, z);
+      var rz = precondition(res, z), it = 0;
       dir.set(z);
-      var rz = dot(res, z), it = 0;
       while (it < 5000) {
         it++;
         times(dir, ad);
-        var alpha = rz / dot(dir, ad);
-        for (var k = 0; k < n; k++) { x[k] += alpha * dir[k]; res[k] -= alpha * ad[k]; }
-        if (Math.sqrt(dot(res, res)) <= stop) break;
-        precondition(res, z);
-        var rzNew = dot(res, z), beta = rzNew / rz;
+        var alpha = rz / dot(dir, ad), rr = 0;
+        for (var k = 0; k < n; k++) {
+          x[k] += alpha * dir[k];
+          var e = res[k] - alpha * ad[k];
+          res[k] = e;
+          rr += e * e;
+        }
+        if (rr <= stop) break;
+        var rzNew = precondition(res, z), beta = rzNew / rz;
         for (k = 0; k < n; k++) dir[k] = z[k] + beta * dir[k];
         rz = rzNew;
       }
       return it;
     }
     if (n === 0) return { r: r, iterations: 0, cg: 0 };
-    var f = NaN, gmax = (evaluate(pr, r, grad, diag, w, false), largest(grad)), cgTotal = 0, change = Infinity;
+    var f = NaN, gmax = (evaluate(pr, r, grad, diag, w, false, ex), largest(grad)), cgTotal = 0, change = Infinity;
     function take() {  // the point rNew (its gradient and Hessian in grad2, diag2, w2) is next
       var swap = r; r = rNew; rNew = swap;
       swap = grad; grad = grad2; grad2 = swap;
@@ -326,7 +366,7 @@ function WHATIF_SOLVER(scope) {
       var t = 1, k, step = largest(x) * ELO, was = gmax;
       if (step <= TRUST_ELO) {  // a small full step, taken when it makes the gradient smaller
         for (k = 0; k < n; k++) rNew[k] = r[k] + x[k];
-        evaluate(pr, rNew, grad2, diag2, w2, false);
+        evaluate(pr, rNew, grad2, diag2, w2, false, ex);
         if (largest(grad2) < was) {
           take();
           f = NaN;
@@ -335,11 +375,11 @@ function WHATIF_SOLVER(scope) {
         }
       }
       if (step > TRUST_ELO) {  // backtracking (Armijo) on the strictly concave log posterior
-        if (f !== f) f = evaluate(pr, r, grad, diag, w, true);
+        if (f !== f) f = evaluate(pr, r, grad, diag, w, true, ex);
         var slope = dot(grad, x), fNew;
         for (;;) {
           for (k = 0; k < n; k++) rNew[k] = r[k] + t * x[k];
-          fNew = evaluate(pr, rNew, grad2, diag2, w2, true);
+          fNew = evaluate(pr, rNew, grad2, diag2, w2, true, ex);
           var tiny = slope * t < 1e-13 * (1 + Math.abs(f));
           if (fNew >= f + 1e-4 * t * slope || tiny || t < 1e-10) break;
           t *= 0.5;
