@@ -38,6 +38,7 @@ import csv
 import datetime as dt
 import gzip
 import io
+import os
 import sys
 import tempfile
 import time
@@ -72,6 +73,7 @@ ON_MAIN = """
 window.Worker = function () {
   var me = this, scope = {postMessage: function (m) {
     if (m.type === "ready") window.__decoded = m.ms;  // the solver's own time to decode
+    if (m.type === "warm") window.__warm = m.ms;  // its warm-up, before the data is loaded
     setTimeout(function () { me.onmessage({data: m}); }, 0);
   }};
   WHATIF_SOLVER(scope);
@@ -89,7 +91,7 @@ FIGURES = """(n) => {
   for (let i = 1; i < edges.length; i++) gap = Math.max(gap, edges[i] - edges[i - 1]);
   const cells = sel => [...document.querySelectorAll(sel + " tbody tr")].map(
     tr => [tr.dataset.player, +tr.children[2].dataset.elo]);
-  return {ready: ready - data, decoded: window.__decoded || 0, answer: done - from, worker: +document.getElementById("whatif-took").dataset.ms,
+  return {ready: ready - data, decoded: window.__decoded || 0, warm: window.__warm || 0, answer: done - from, worker: +document.getElementById("whatif-took").dataset.ms,
           longest: Math.max(0, ...long), gap, rows: cells("#whatif-players"), others: cells("#whatif-others")};
 }"""
 SECOND = """() => {
@@ -156,6 +158,24 @@ def address(games: list[Game], after: dt.date) -> str:
         return "" if d == after else d.isoformat()
 
     return "whatif.html#g=" + ";".join(f"{b},{w},{r:g},{day(d)}" for b, w, r, d in games)
+
+
+BUSY = """() => { const t = performance.now(); let s = 0;
+  for (let i = 0; i < 2e7; i++) s += Math.sqrt(i) * Math.exp(-i * 1e-9);
+  return s > 0 ? performance.now() - t : 0; }"""
+
+
+def slowdown(browser: Any, rate: float) -> str:
+    """How much slower a busy loop runs on a page at ``rate`` than at full speed (best of 3
+    each), and the machine's load: what the figures below were measured under."""
+    times = []
+    for r in (1, rate):
+        page = browser.new_page()
+        page.context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": r})
+        times.append(min(page.evaluate(BUSY) for _ in range(3)))
+        page.close()
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    return f"a busy loop {times[0]:.0f} ms, at CPU / {rate:g} {times[1]:.0f} ms ({times[1] / times[0]:.1f}x); load average {load}"
 
 
 def asked(browser: Any, url: str, rate: float, on_main: bool, second: bool) -> list[dict[str, Any]]:
@@ -243,6 +263,7 @@ def main() -> None:
         )
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            print(f"  the main thread: {slowdown(browser, args.rate)}")
             for name, games in asks.items():
                 url = base + address(games, after)
                 second = name.startswith("(a)")
@@ -255,7 +276,8 @@ def main() -> None:
                 print(
                     f"  {name}, {len(games)} games: solver on the slowed thread "
                     f"{spread(slow, 0, 'answer')}{goal} (ready {spread(slow, 0, 'ready')}, of which "
-                    f"the solver's decoding {spread(slow, 0, 'decoded')}; its own "
+                    f"the solver's decoding {spread(slow, 0, 'decoded')}, after its warm-up of "
+                    f"{spread(slow, 0, 'warm')} while the data loaded; its own "
                     f"{spread(slow, 0, 'worker')}); in the worker {spread(page, 0, 'answer')} "
                     f"(ready {spread(page, 0, 'ready')}, its own {spread(page, 0, 'worker')}); "
                     f"longest task {most(page, 0, 'longest')}, largest frame gap "

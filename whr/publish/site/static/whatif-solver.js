@@ -96,7 +96,6 @@ function WHATIF_SOLVER(scope) {
       established: d.established, activeYears: d.activeYears
     };
     base.today = standing(base.start, base.day, base.r, base.games, P, base.asOf);
-    warm();
     return { players: P, playerDays: nPd, games: nGames };
   }
 
@@ -287,7 +286,7 @@ function WHATIF_SOLVER(scope) {
 
   // --- Newton's method (whr.core.solver.solve) ---
   function dot(a, b) { var s = 0; for (var i = 0; i < a.length; i++) s += a[i] * b[i]; return s; }
-  function solve(pr) {
+  function solve(pr, limits) {  // limits: tolElo, tolGrad, maxIter (whr.fit's)
     var n = pr.n, r = pr.r.slice(), m = pr.gA.length;
     var grad = new Float64Array(n), diag = new Float64Array(n), w = new Float64Array(m);
     var grad2 = new Float64Array(n), diag2 = new Float64Array(n), w2 = new Float64Array(m);
@@ -360,7 +359,7 @@ function WHATIF_SOLVER(scope) {
       swap = diag; diag = diag2; diag2 = swap;
       swap = w; w = w2; w2 = swap;
     }
-    for (var it = 1; it <= base.maxIter; it++) {
+    for (var it = 1; it <= limits.maxIter; it++) {
       factor();
       cgTotal += cg(ETA);
       var t = 1, k, step = largest(x) * ELO, was = gmax;
@@ -389,9 +388,9 @@ function WHATIF_SOLVER(scope) {
       }
       change = t * largest(x) * ELO;
       gmax = largest(grad);
-      if (t === 1 && change < base.tolElo && gmax < base.tolGrad) return { r: r, iterations: it, cg: cgTotal };
+      if (t === 1 && change < limits.tolElo && gmax < limits.tolGrad) return { r: r, iterations: it, cg: cgTotal };
     }
-    throw new Error("Newton's method did not converge in " + base.maxIter + " iterations (last step " +
+    throw new Error("Newton's method did not converge in " + limits.maxIter + " iterations (last step " +
       change.toPrecision(3) + " Elo, gradient " + gmax.toPrecision(3) + ")");
   }
 
@@ -436,10 +435,13 @@ function WHATIF_SOLVER(scope) {
   }
 
   // --- the solver's functions run on a small problem of the same shape until the engine has
-  // compiled them (a few milliseconds), so that the first answer does not wait for that ---
+  // compiled them, so that the first answer does not wait for that: when the worker starts,
+  // while the page is still loading the data (the list's own numbers are not needed: a
+  // rating scale of 12.9 Elo^2 a day, 2 virtual draws at 0, whr.fit's default limits) ---
   function warm() {
+    var w2 = 12.9 * NATURAL * NATURAL, V = 2, limits = { tolElo: 0.01, tolGrad: 1e-6, maxIter: 100 };
     var players = 60, days = 4, n = players * days, link = new Float64Array(n - 1), gA = [], gB = [], gS = [];
-    for (var k = 0; k + 1 < n; k++) if ((k + 1) % days) link[k] = 1 / (base.w2 * 30);
+    for (var k = 0; k + 1 < n; k++) if ((k + 1) % days) link[k] = 1 / (w2 * 30);
     for (var p = 0; p < players; p++) {
       for (var d = 0; d < days; d++) {
         for (var o = 1; o <= 3; o++) {
@@ -454,10 +456,10 @@ function WHATIF_SOLVER(scope) {
     var q = firsts.length;
     for (var round = 0; round < 12; round++) {
       var toy = new Problem(n, new Float64Array(n).fill(round / 10), link, Int32Array.from(gA), Int32Array.from(gB),
-        Float64Array.from(gS), Int32Array.from(firsts), new Float64Array(q).fill(base.vr), new Float64Array(q).fill(base.V),
-        new Float64Array(q).fill(base.V / 2), { start: Int32Array.from(start), day: new Int32Array(n), games: new Int32Array(n), P: players });
-      solve(conditional(toy, toy.r, new Set([round, round + 1])));
-      solve(toy);
+        Float64Array.from(gS), Int32Array.from(firsts), new Float64Array(q), new Float64Array(q).fill(V),
+        new Float64Array(q).fill(V / 2), { start: Int32Array.from(start), day: new Int32Array(n), games: new Int32Array(n), P: players });
+      solve(conditional(toy, toy.r, new Set([round, round + 1])), limits);
+      solve(toy, limits);
     }
   }
 
@@ -477,10 +479,10 @@ function WHATIF_SOLVER(scope) {
     q.games.forEach(function (h) { touched.add(h.black); touched.add(h.white); });
     // the players of the games first, on their own with everyone else held (as whr.fit's
     // warm start does: most of the change, on a few hundred variables), then everyone
-    var sub = conditional(pr, pr.r, touched), placed = solve(sub);
+    var sub = conditional(pr, pr.r, touched), placed = solve(sub, base);
     sub.about.forEach(function (k, i) { pr.r[k] = placed.r[i]; });
     ms.problem = Date.now() - t0;
-    var fit = solve(pr);
+    var fit = solve(pr, base);
     ms.solve = Date.now() - t0 - ms.problem;
     var now = standing(pr.about.start, pr.about.day, fit.r, pr.about.games, P, on), before = base.today;
     function elo(x) { return x * ELO + OFFSET; }
@@ -509,6 +511,9 @@ function WHATIF_SOLVER(scope) {
     return { on: on, rows: rows, others: others, games: pr.gA.length, iterations: fit.iterations, cg: fit.cg, ms: ms };
   }
 
+  var t0 = Date.now();
+  warm();
+  scope.postMessage({ type: "warm", ms: Date.now() - t0 });
   scope.onmessage = function (e) {
     var m = e.data;
     try {

@@ -282,8 +282,20 @@
     answerBox.setAttribute("data-answered", String(++shown));
   }
 
-  // --- the data file and the worker ---
-  function load() {
+  // --- the worker, and the data file ---
+  function load() {  // the worker first: it warms up while the data file loads
+    worker = new Worker(URL.createObjectURL(new Blob(["(" + WHATIF_SOLVER.toString() + ")()"], { type: "text/javascript" })));
+    worker.onmessage = function (e) {
+      var m = e.data;
+      if (m.type === "ready") {
+        ready = true;
+        window.performance.mark("whatif-ready");
+        ask();
+      } else if (m.type !== "warm" && m.id === asked) {
+        if (m.type === "answer") show(m.answer);
+        else { answerBox.removeAttribute("aria-busy"); answerBox.innerHTML = "<p>" + tx("failed", { message: esc(m.message) }) + "</p>"; }
+      }
+    };
     answerBox.innerHTML = "<p class=meta>" + tx("loading") + "</p>";
     var s = document.createElement("script");
     s.src = CFG[F.whatif_page.data];
@@ -303,18 +315,6 @@
       gameCount: ints(F.whatif.games_per_day), gamesOfDay: ints(F.whatif.games), ratings: Float64Array.from(d[F.whatif.ratings])
     };
     var buffers = Object.keys(data).map(function (k) { return data[k].buffer; }).filter(Boolean);
-    worker = new Worker(URL.createObjectURL(new Blob(["(" + WHATIF_SOLVER.toString() + ")()"], { type: "text/javascript" })));
-    worker.onmessage = function (e) {
-      var m = e.data;
-      if (m.type === "ready") {
-        ready = true;
-        window.performance.mark("whatif-ready");
-        ask();
-      } else if (m.id === asked) {
-        if (m.type === "answer") show(m.answer);
-        else { answerBox.removeAttribute("aria-busy"); answerBox.innerHTML = "<p>" + tx("failed", { message: esc(m.message) }) + "</p>"; }
-      }
-    };
     worker.postMessage({ type: "load", data: data }, buffers);
     delete window.WHR.whatif;  // the worker has it now
   }
