@@ -51,6 +51,20 @@ from whr.rules import default_directory, load_config
 from whr.tables import RECORD, conform
 
 CHROMIUM = "/usr/bin/chromium"
+PARAMS = whr.FitParams(w2_elo2_per_day=12.9, virtual_games=2)
+INFO = {
+    "parameters": {"category": "renju", "w2": 12.9, "virtual_games": 2},
+    "fit_params": PARAMS.as_dict(),
+}
+"""The fit's parameters and the site's info of the benchmarks' lists (the RIF's)."""
+
+
+def rif_history(games: int, seed: int) -> tuple[whr.SourceData, dt.date, whr.Selection]:
+    """A synthetic history of ``games`` games from 1989 and its selection on its last day, as
+    the daily job selects (``whr.select`` with the default rules)."""
+    data = support.source_data(games, seed=seed, first_year=1989)
+    as_of = max(data.games["date"])
+    return data, as_of, whr.select(data, as_of, config=load_config(default_directory()))
 
 
 def peak_mb() -> float:
@@ -242,19 +256,16 @@ def main() -> None:
     args = parser.parse_args()
 
     t = time.perf_counter()
-    data = support.source_data(args.games, seed=args.seed, first_year=1989)
-    as_of = max(data.games["date"])
-    selection = whr.select(data, as_of, config=load_config(default_directory()))
+    data, as_of, selection = rif_history(args.games, args.seed)
     t_select = time.perf_counter() - t
     t = time.perf_counter()
-    fit = whr.fit(selection.rated, whr.FitParams(w2_elo2_per_day=12.9, virtual_games=2))
+    fit = whr.fit(selection.rated, PARAMS)
     t_fit = time.perf_counter() - t
     print(
         f"input: {len(data.games):,} games, {len(data.players):,} players, "
         f"{len(data.tournaments):,} tournaments; synthetic + select {t_select:.1f} s, "
         f"fit {t_fit:.1f} s (not publishing); peak memory so far {peak_mb():.0f} MB"
     )
-    info = {"parameters": {"category": "renju", "w2": 12.9, "virtual_games": 2}}
 
     with tempfile.TemporaryDirectory(prefix="bench-publish-") as tmp:
         out = args.out or Path(tmp)
@@ -279,7 +290,7 @@ def main() -> None:
         )
         del snapshot  # one view in memory, as in a publish
         t = time.perf_counter()
-        files = write(site, view, info, processes=args.processes)
+        files = write(site, view, INFO, processes=args.processes)
         t_render = time.perf_counter() - t
         print(f"render: {t_render:.2f} s; peak memory so far {peak_mb():.0f} MB")
         print(

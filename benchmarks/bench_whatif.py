@@ -47,13 +47,12 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from bench_publish import CHROMIUM, kept_as_backfilled, serve, support
+from bench_publish import CHROMIUM, INFO, PARAMS, kept_as_backfilled, rif_history, serve
 
 import whr
 import whr.lists
 from whr.params import FitParams
 from whr.publish.site import write
-from whr.rules import default_directory, load_config
 
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 
@@ -230,25 +229,18 @@ def main() -> None:
     args = parser.parse_args()
 
     t = time.perf_counter()
-    data = support.source_data(args.games, seed=args.seed, first_year=1989)
-    as_of = max(data.games["date"])
-    selection = whr.select(data, as_of, config=load_config(default_directory()))
-    params = FitParams(w2_elo2_per_day=12.9, virtual_games=2)
-    fit = whr.fit(selection.rated, params)
-    snapshot = whr.lists.build(data, selection, fit)
+    data, as_of, selection = rif_history(args.games, args.seed)
+    params = PARAMS
+    snapshot = whr.lists.build(data, selection, whr.fit(selection.rated, params))
     view = kept_as_backfilled(snapshot.view)
     del snapshot
-    info = {
-        "parameters": {"category": "renju", "w2": 12.9, "virtual_games": 2},
-        "fit_params": params.as_dict(),
-    }
     print(
         f"input: {len(selection.rated):,} rated games, {len(data.players):,} players, "
         f"list of {as_of}; built in {time.perf_counter() - t:.1f} s"
     )
     with tempfile.TemporaryDirectory(prefix="bench-whatif-") as tmp:
         site = (args.out or Path(tmp)) / "site"
-        write(site, view, info)
+        write(site, view, INFO)
         data_bytes(site)
         base = serve(site)
         after = as_of + dt.timedelta(days=1)

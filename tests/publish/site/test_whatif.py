@@ -248,6 +248,28 @@ def test_the_page_is_readable_at_both_sizes_and_passes_axe(sample, browser, size
     check_and_close(page)
 
 
+def test_an_edited_address_is_read_again_and_names_link_to_player_pages(sample, browser):
+    """An address edited in place (the reader's, or a link followed on the page) gives the
+    answer for its games, not the ones before; every player named links to their page."""
+    root = served(support.site_of(sample).parent) + "renju/"
+    ratings = table(sample, "ratings")
+    top = ratings.sort_values("rating", ascending=False)["player"].astype(str).tolist()
+    page = new_page(browser)
+    page.goto(f"{root}whatif.html#g={top[0]},{top[1]},1")
+    page.wait_for_selector("#whatif-answer[data-answered='1']")
+    page.evaluate(f"() => {{ location.hash = 'g={top[2]},{top[3]},0;+1,{top[4]},0.5'; }}")
+    page.wait_for_selector("#whatif-answer[data-answered='2']")
+    shown = page.eval_on_selector_all("#whatif-players tbody tr", "rs => rs.map(r => r.dataset.player)")
+    assert sorted(shown) == sorted([top[2], top[3], "+1", top[4]])
+    assert page.locator("#whatif-games li.game").count() == 2
+    assert page.locator("#whatif-games select.result").first.input_value() == "0"
+    links = page.eval_on_selector_all("#whatif-answer a[href]", "as => as.map(a => a.href)")
+    assert len(links) >= 3
+    for href in links:  # each opens a page of the site (not a path beside the list's)
+        assert page.request.get(href).status == 200, href
+    check_and_close(page)
+
+
 @pytest.fixture(scope="module")
 def rif_sized(tmp_path_factory) -> tuple[Path, pd.DataFrame, whr.FitParams]:
     """A RIF-sized list's site (120,000 synthetic games), its rated games and parameters."""

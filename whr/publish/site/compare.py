@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from markupsafe import Markup
 
+from whr.publish.site.contract import CFG
 from whr.publish.site.frame import Renderer
 
 MOST = 5
@@ -24,5 +25,6 @@ def write(r: Renderer) -> None:
         "compare.html",
         "compare.html",
         most=MOST,
+        cfg=CFG.object(root=""),
         scripts=Markup(f"<script src={r.data_files['players']}></script>"),
     )

@@ -242,7 +242,7 @@ TOURNAMENTS = _keyed(
 CFG = _keyed(
     "cfg",
     "a page's settings (<script id=cfg>)",
-    ("table", "table", "the table the page draws (a name of TABLES)"),
+    ("table", "table", "the table the page draws (a name of TABLES)", "optional"),
     ("list", "list", "a list's page, the players index: which list (WHR.lists' key)", "optional"),
     ("tab", "tab", "a list page: the tab shown first", "optional"),
     ("country", "country", "a country's page: its code", "optional"),

@@ -18,7 +18,7 @@ import pandas as pd
 from markupsafe import Markup
 
 from whr.params import FitParams
-from whr.publish.site.contract import T_, WHATIF, WHATIF_PAGE, Text
+from whr.publish.site.contract import CFG, T_, WHATIF, WHATIF_PAGE, Text
 from whr.publish.site.frame import Renderer, Site, js_json, long_date, script_json
 from whr.tables import days_of, list_games
 
@@ -138,6 +138,7 @@ def write(r: Renderer) -> None:
         "whatif.html",
         "whatif.html",
         settings=Markup(script_json(settings)),
+        cfg=CFG.object(root=""),
         list_day=long_date(r.site.as_of),
         next_day=(r.site.as_of + dt.timedelta(days=1)).isoformat(),
         scripts=Markup(

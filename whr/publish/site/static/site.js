@@ -279,6 +279,7 @@ var WHR_I18N = (function () {
     this.size = this.id.length;
     this.source = new Source("players", d, this.size);
     this._folded = null;
+    this._keys = null;
   }
   Players.prototype.page = function (i) { return this.pages.has(i) ? this.pages.get(i) : this.id[i]; };
   Players.prototype.link = function (i, label) {
@@ -291,7 +292,31 @@ var WHR_I18N = (function () {
     if (!this._folded) this._folded = this.name.map(fold);
     return none(i) || i < 0 ? null : this._folded[i];
   };
+  // players found as the players index finds them: every word of q in the name, native name,
+  // id or city; a player whose id is q first; at most `most`, leaving out those skip(i) holds
+  Players.prototype.find = function (q, most, skip) {
+    var w = words(q), out = [], id = q.trim();
+    if (!w.length) return out;
+    if (!this._keys) {
+      var city = this.source.column("city"), keys = new Array(this.size);
+      for (var i = 0; i < this.size; i++) keys[i] = fold([this.name[i], this.native[i], this.id[i], city && city[i]].map(function (v) { return none(v) ? "" : v; }).join("\u0001"));
+      this._keys = keys;
+    }
+    var exact = playerNumbers().has(id) ? playerNumbers().get(id) : -1;
+    if (exact >= 0 && !(skip && skip(exact))) out.push(exact);
+    for (i = 0; i < this.size && out.length < most; i++) {
+      if (i === exact || (skip && skip(i))) continue;
+      var ok = true;
+      for (var j = 0; j < w.length && ok; j++) ok = this._keys[i].indexOf(w[j]) >= 0;
+      if (ok) out.push(i);
+    }
+    return out;
+  };
   var P = null;
+  function players() {  // the page's players (the players data), made once
+    if (!P && W.players) { P = new Players(W.players); SOURCES.set("players", P.source); }
+    return P;
+  }
 
   // --- the formatters (contract.FORMATS; rows.py draws the same cells in Python) ---
   var STATUSES = ["active", "inactive", "provisional"];
@@ -965,14 +990,7 @@ var WHR_I18N = (function () {
     if (!/^https?:$/.test(location.protocol)) return;  // a file: the page says what it needs
     $("compare-needs").hidden = true;
     $("compare-app").hidden = false;
-    var byId = playerNumbers(), keys = null, data = new Map(), drawn = 0;
-    function searchKeys() {  // the players index's search: name, native name, id, city
-      if (!keys) {
-        keys = new Array(P.size);
-        for (var i = 0; i < P.size; i++) keys[i] = fold([P.name[i], P.native[i], P.id[i], P.source.column("city")[i]].map(function (v) { return none(v) ? "" : v; }).join("\u0001"));
-      }
-      return keys;
-    }
+    var byId = playerNumbers(), data = new Map(), drawn = 0;
     function current() { var h = readHash(); return (h.has("p") ? h.get("p") : "").split(",").filter(Boolean); }
     function setIds(ids) {
       try { history.replaceState(null, "", "#p=" + ids.map(encodeURIComponent).join(",")); } catch (e) { location.hash = "p=" + ids.map(encodeURIComponent).join(","); }
@@ -980,19 +998,11 @@ var WHR_I18N = (function () {
     }
     function label(n) { return esc(P.name[n]) + " <small>" + esc(P.label[n] || P.id[n]) + "</small>"; }  // namesakes told apart
     function search() {
-      var w = words(q.value), ids = current(), html = "";
-      if (w.length) {
-        var k = searchKeys(), hits = 0;
-        for (var i = 0; i < P.size && hits < FOUND; i++) {
-          var ok = true;
-          for (var j = 0; j < w.length && ok; j++) ok = k[i].indexOf(w[j]) >= 0;
-          if (!ok || ids.indexOf(P.id[i]) >= 0) continue;
-          hits++;
-          html += "<li><button type=button data-n=" + i + (ids.length >= MOST ? " disabled" : "") + ">" + label(i) + "</button>";
-        }
-        if (!hits) html = "<li>" + t("compare_none") + "</li>";
-      }
-      found.innerHTML = html;
+      var ids = current(), hits = P.find(q.value, FOUND, function (i) { return ids.indexOf(P.id[i]) >= 0; });
+      var html = hits.map(function (i) {
+        return "<li><button type=button data-n=" + i + (ids.length >= MOST ? " disabled" : "") + ">" + label(i) + "</button>";
+      }).join("");
+      found.innerHTML = html || (words(q.value).length ? "<li>" + t("compare_none") + "</li>" : "");
     }
     function show() {
       var ids = current().slice(0, MOST), known = ids.filter(function (id) { return byId.has(id); });
@@ -1095,12 +1105,14 @@ var WHR_I18N = (function () {
   function init() {
     findForm();
     unfoldForPrint();
-    if (W.players) { P = new Players(W.players); SOURCES.set("players", P.source); }
+    players();
     if (own(CFG, F.cfg.table)) indexPage();
     if ($("record") && P) playerPage();
     if ($("compare-chart") && P) comparePage();
     if ($("cross")) tournamentPage();
   }
+  // what the what-if page (static/whatif.js) draws as the other pages do
+  window.WHR_SITE = { players: players, byId: playerNumbers, esc: esc, signed: signed, isoDay: isoDay };
   WHR_I18N.ready(init);
 })();
 

@@ -11,27 +11,17 @@
 // page links #g=<its id>.
 (function () {
   "use strict";
-  var I = WHR_I18N, F = WHR_DECLARATION.F, own = I.own;
+  var I = WHR_I18N, F = WHR_DECLARATION.F, S = WHR_SITE, esc = S.esc, signed = S.signed, isoDay = S.isoDay;
   var cfgEl = document.getElementById("whatif-cfg");
   if (!cfgEl) return;
   var CFG = JSON.parse(cfgEl.textContent), GIVEN = CFG[F.whatif_page.texts];
   var TEXTS = new Map(Object.keys(GIVEN).map(function (k) { return [k, GIVEN[k]]; }));
   var DAY = 86400000, MOST = 8, STATUS = ["active", "inactive", "provisional"];
-  var form, list, answerBox, suggest, players = null, byId = new Map(), folded = null;
+  var form, list, answerBox, suggest, players = null, byId = null;
   var worker = null, ready = false, asked = 0, shown = 0, newCount = 0, firstDay = "";
 
   function $(id) { return document.getElementById(id); }
-  function esc(s) {
-    return String(s).replace(/[&<>"']/g, function (c) {
-      return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c];
-    });
-  }
   function tx(name, values) { return TEXTS.has(name) ? I.text(TEXTS.get(name), values) : ""; }
-  function fold(s) {
-    s = String(s).toLowerCase();
-    return /[^\x00-\x7f]/.test(s) ? s.normalize("NFD").replace(/[\u0300-\u036f]/g, "") : s;
-  }
-  function isoDay(d) { return new Date(d * DAY).toISOString().slice(0, 10); }
   function dayOf(iso) { var t = Date.parse(iso + "T00:00:00Z"); return isNaN(t) ? null : Math.round(t / DAY); }
   var MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
   function longDay(d) {  // as the pages write a day: "30 November 2026" in English (frame.long_date)
@@ -39,49 +29,19 @@
     if (/^en\b/.test(I.lang())) return x.getUTCDate() + " " + MONTHS[x.getUTCMonth()] + " " + x.getUTCFullYear();
     return new Intl.DateTimeFormat(I.lang(), { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" }).format(x);
   }
-  function signed(n) { return n > 0 ? "+" + n : (n < 0 ? "\u2212" + (-n) : "0"); }
 
-  // --- the players (the players data: the same numbers as the what-if data) ---
-  function Players(d) {
-    var pages = d[F.players.page];
-    this.id = d[F.players.id];
-    this.name = d[F.players.name];
-    this.label = d[F.players.label];
-    this.native = d[F.players.native];
-    this.pages = new Map(Object.keys(pages).map(function (k) { return [+k, pages[k]]; }));
-    this.size = this.id.length;
-  }
+  // --- the players (site.js's, from the players data: the same numbers as the what-if data) ---
   function isNew(p) { return typeof p === "string"; }  // "+k": the k-th new player
   function nameOf(p) {
     if (isNew(p)) return esc(I.plain(tx("new_player", { n: p.slice(1) })));
     return esc(players.name[p]);
   }
-  function linkOf(p) {
-    if (isNew(p)) return nameOf(p);
-    var page = players.pages.has(p) ? players.pages.get(p) : players.id[p];
-    return "<a href=\"p/" + esc(encodeURIComponent(page)) + ".html\">" + esc(players.name[p]) + "</a>" +
-      (players.label[p] ? " <small>" + esc(players.label[p]) + "</small>" : "");
-  }
+  function linkOf(p) { return isNew(p) ? nameOf(p) : players.link(p, true); }
   function inputText(p) {
     if (isNew(p)) return I.plain(tx("new_player", { n: p.slice(1) }));
     return players.name[p] + (players.label[p] ? " " + players.label[p] : "") + " \u00b7 " + players.id[p];
   }
-  // players found by name or id, as the players index finds them: every word in the name (or
-  // the native name), or the id; an exact id first
-  function found(q) {
-    var words = fold(q).trim().split(/\s+/).filter(Boolean), out = [];
-    if (!words.length) return out;
-    if (!folded) folded = players.name.map(function (n, i) { return fold(n + " " + (players.native[i] || "")); });
-    var exact = byId.has(q.trim()) ? byId.get(q.trim()) : -1;
-    if (exact >= 0) out.push(exact);
-    for (var i = 0; i < players.size && out.length < MOST; i++) {
-      if (i === exact) continue;
-      var hay = folded[i], id = players.id[i], all = true;
-      for (var k = 0; k < words.length && all; k++) all = hay.indexOf(words[k]) >= 0 || (words.length === 1 && id.indexOf(q.trim()) === 0);
-      if (all) out.push(i);
-    }
-    return out;
-  }
+  function found(q) { return players.find(q, MOST); }  // as the players index finds them
 
   // --- the games: the rows of the form, each game's two players and result ---
   function rows() { return Array.prototype.slice.call(list.querySelectorAll("li.game")); }
@@ -124,7 +84,8 @@
     return { games: out, problems: problems };
   }
 
-  // --- the address ---
+  // --- the address (read when the page opens and when the reader edits it) ---
+  var written = null;  // the address as the page last wrote it
   function writeAddress() {
     var parts = rows().map(function (row) {
       var side = function (s) { var p = playerOf(row.querySelector("input[data-side=" + s + "]")); return p === null ? "" : (isNew(p) ? p : encodeURIComponent(players.id[p])); };
@@ -133,6 +94,15 @@
     });
     var hash = "#g=" + parts.join(";");
     try { history.replaceState(null, "", hash); } catch (e) { /* file:// in some browsers */ }
+    written = location.hash;
+  }
+  function reset() {  // one empty game, as the page opens
+    rows().slice(1).forEach(function (row) { row.remove(); });
+    var row = rows()[0];
+    row.querySelectorAll("input.who").forEach(function (i) { i.value = ""; i.removeAttribute("data-player"); });
+    row.querySelector("select.result").value = "1";
+    row.querySelector("input.day").value = defaultDay();
+    newCount = 0;
   }
   function readAddress() {
     var m = /(?:^#|&)g=([^&]*)/.exec(location.hash);
@@ -324,10 +294,9 @@
     list = $("whatif-games");
     answerBox = $("whatif-answer");
     suggest = $("whatif-suggest");
-    var data = window.WHR || {};
-    if (!form || !data.players) return;
-    players = new Players(data.players);
-    players.id.forEach(function (id, i) { byId.set(id, i); });
+    players = S.players();
+    if (!form || !players) return;
+    byId = S.byId();
     firstDay = list.querySelector("input.day").defaultValue;
     $("whatif-needs").hidden = true;
     form.hidden = false;
@@ -365,9 +334,15 @@
     });
     $("whatif-add").addEventListener("click", function () { addRow(true).querySelector("input.who").focus(); changed(); });
     $("whatif-clear").addEventListener("click", function () {
-      rows().slice(1).forEach(function (row) { row.remove(); });
-      rows()[0].querySelectorAll("input.who").forEach(function (i) { i.value = ""; i.removeAttribute("data-player"); });
-      newCount = 0;
+      reset();
+      number();
+      changed();
+    });
+    window.addEventListener("hashchange", function () {  // an address edited or followed
+      if (location.hash === written) return;
+      close();
+      reset();
+      readAddress();
       number();
       changed();
     });
