@@ -311,6 +311,16 @@ def refit(out: Path, games: list[tuple[str, str, float, dt.date]]) -> tuple[pd.D
     """The what-if's oracle (issue 40): the newest entry's games read with pyarrow, the
     hypothetical ones added, refitted by :func:`whr.fit` with the manifest's parameters; the
     ratings on the later of the list's and the games' days, and that day."""
+    both, day, manifest = with_games(out, games)
+    fit = whr.fit(both, FitParams.from_dict(manifest["fit_params"]))
+    return fit.rating_on(day).set_index("player"), day
+
+
+def with_games(
+    out: Path, games: list[tuple[str, str, float, dt.date]]
+) -> tuple[pd.DataFrame, dt.date, dict[str, Any]]:
+    """The newest entry's rated games up to its list's day (read with pyarrow) and ``games``
+    after them (days as dates); the later of the list's and the games' days; the manifest."""
     latest = json.loads((out / "renju" / "latest.json").read_text(encoding="utf-8"))
     entry = out / latest["archive"]
     manifest = json.loads((entry / "manifest.json").read_text(encoding="utf-8"))
@@ -326,6 +336,4 @@ def refit(out: Path, games: list[tuple[str, str, float, dt.date]]) -> tuple[pd.D
             "date": [*pd.to_datetime(rated["date"]).dt.date, *added["date"]],
         }
     )
-    day = max([as_of, *added["date"]])
-    fit = whr.fit(both, FitParams.from_dict(manifest["fit_params"]))
-    return fit.rating_on(day).set_index("player"), day
+    return both, max([as_of, *added["date"]]), manifest

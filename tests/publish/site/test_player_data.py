@@ -181,7 +181,9 @@ def test_the_compare_page_finds_players_by_name(five_days, page):
     )
     assert page.locator("#compare-chart path.step").count() >= 2
     # each name links to the player's page, beside this one (the site's root is the list's)
-    links = page.eval_on_selector_all("#compare-chosen a", "as => as.map(a => a.getAttribute('href'))")
+    links = page.eval_on_selector_all(
+        "#compare-chosen a", "as => as.map(a => a.getAttribute('href'))"
+    )
     assert links and all(h.startswith("p/") for h in links), links
     page.click(f"#compare-chosen button[data-id='{first}']")
     page.wait_for_function("id => location.hash === '#p=' + id", arg=second)

@@ -58,11 +58,12 @@ def table(out: Path, name: str) -> pd.DataFrame:
 class Answer:
     """What the page drew: the list's day it reads, the players of the games (id: before,
     after, rank before and after, status before and after) and the other players it lists as
-    moving by at least 1 Elo (id: before, after), unrounded (the cells' data-elo)."""
+    moving by at least 1 Elo (id: before, after, rank before and after), unrounded (the cells'
+    data-elo; rank 0: none, status 0 active, 1 inactive, 2 provisional, -1 not listed)."""
 
     on: str
     mine: dict[str, tuple[float | None, float, int, int, int, int]]
-    others: dict[str, tuple[float, float]]
+    others: dict[str, tuple[float, float, int, int]]
     moved: int
 
 
@@ -93,7 +94,7 @@ def ask(page, root: str, games: list[Game], n: int) -> Answer:
     return Answer(
         got["on"],
         {r[0]: tuple(r[1:]) for r in got["mine"]},
-        {r[0]: (r[1], r[2]) for r in got["others"]},
+        {r[0]: (r[1], r[2], r[3], r[4]) for r in got["others"]},
         got["moved"],
     )
 
@@ -151,6 +152,37 @@ def random_sets(out: Path, seed: int = 40) -> list[tuple[str, list[Game]]]:
     return sets
 
 
+def the_list_of(
+    both: pd.DataFrame, rating: pd.Series, day: dt.date, rules: dict
+) -> tuple[pd.Series, pd.Series, pd.Series]:
+    """Status and rank bounds on the list of ``day``, computed here from the games and the
+    oracle's ratings (RIF rating rules, 2021, rule 10: provisional under the established
+    games, inactive without a game in the last active years; ranks of the active players,
+    highest rating first): each player's status, and the lowest and highest rank they can
+    have with ratings known to within the bound (0: none)."""
+    played = both[both["date"] <= day]
+    sides = pd.concat([played[["black", "date"]].set_axis(["p", "d"], axis=1),
+                       played[["white", "date"]].set_axis(["p", "d"], axis=1)])  # fmt: skip
+    count, last = sides.groupby("p").size(), sides.groupby("p")["d"].max()
+    try:
+        cutoff = day.replace(year=day.year - rules["active_years"])
+    except ValueError:  # 29 February: the 28th
+        cutoff = day.replace(year=day.year - rules["active_years"], day=28)
+    status = pd.Series(1, index=count.index)
+    status[last >= cutoff] = 0
+    status[count < rules["established_games"]] = 2
+    active = rating.reindex(status.index[status == 0]).to_numpy()
+    r = rating.reindex(status.index).to_numpy()
+    high = 1 + (active[None, :] > r[:, None] + BOUND).sum(axis=1)
+    low = (active[None, :] > r[:, None] - BOUND).sum(axis=1)  # itself not counted
+    on = status.to_numpy() == 0
+    return (
+        status,
+        pd.Series(np.where(on, high, 0), status.index),
+        pd.Series(np.where(on, low, 0), status.index),
+    )
+
+
 @pytest.mark.slow
 def test_the_page_answers_as_whr_fit_refits_on_108_random_sets(sample, browser):
     """Every set: each player of the games (before, after), every other player the page lists,
@@ -159,12 +191,22 @@ def test_the_page_answers_as_whr_fit_refits_on_108_random_sets(sample, browser):
     root = served(support.site_of(sample).parent) + "renju/"
     ratings = table(sample, "ratings").set_index("player")
     before = ratings["rating"].astype(float)
+    rank_before = ratings["rank"].fillna(0).astype(int)  # the list's own ranks
     page = new_page(browser)
-    worst, kinds = 0.0, {}
+    worst, kinds, ranked = 0.0, {}, 0
     for n, (kind, games) in enumerate(random_sets(sample)):
         got = ask(page, root, games, n)
         expected, day = support.refit(sample, games)
         after = expected["rating"]
+        both, _, manifest = support.with_games(sample, games)
+        status, first, last = the_list_of(both, after, day, manifest["rules"])
+        shown = {p: v[2:4] for p, v in got.mine.items()} | {p: v[2:] for p, v in got.others.items()}
+        for p, (was, now) in shown.items():  # ranks, before (the list's) and after
+            assert was == (0 if p.startswith("+") else rank_before[p]), (kind, p, was)
+            assert first[p] <= now <= max(first[p], last[p]), (kind, p, now, first[p], last[p])
+            ranked += now > 0
+        for p, v in got.mine.items():
+            assert v[5] == status[p], (kind, p, v[5], status[p])
         assert got.on == day.isoformat(), kind
         players = list(dict.fromkeys(p for g in games for p in g[:2]))
         assert sorted(got.mine) == sorted(players), kind
@@ -175,7 +217,7 @@ def test_the_page_answers_as_whr_fit_refits_on_108_random_sets(sample, browser):
                 assert was is None
             else:
                 assert was is not None and abs(was - before[p]) <= BOUND, (kind, p)
-        for p, (was, now) in got.others.items():
+        for p, (was, now, *_) in got.others.items():
             worst = max(worst, abs(now - after[p]))
             assert abs(now - after[p]) <= BOUND and abs(was - before[p]) <= BOUND, (kind, p)
         change = (after.reindex(before.index) - before).drop(players, errors="ignore").abs()
@@ -192,7 +234,7 @@ def test_the_page_answers_as_whr_fit_refits_on_108_random_sets(sample, browser):
         kinds[kind] = kinds.get(kind, 0) + 1
     check_and_close(page)
     assert len(kinds) == 6 and sum(kinds.values()) >= 100, kinds
-    assert worst <= BOUND
+    assert worst <= BOUND and ranked > 500, ranked
 
 
 def test_the_command_line_gives_the_pages_answers(sample, browser):
@@ -259,7 +301,9 @@ def test_an_edited_address_is_read_again_and_names_link_to_player_pages(sample, 
     page.wait_for_selector("#whatif-answer[data-answered='1']")
     page.evaluate(f"() => {{ location.hash = 'g={top[2]},{top[3]},0;+1,{top[4]},0.5'; }}")
     page.wait_for_selector("#whatif-answer[data-answered='2']")
-    shown = page.eval_on_selector_all("#whatif-players tbody tr", "rs => rs.map(r => r.dataset.player)")
+    shown = page.eval_on_selector_all(
+        "#whatif-players tbody tr", "rs => rs.map(r => r.dataset.player)"
+    )
     assert sorted(shown) == sorted([top[2], top[3], "+1", top[4]])
     assert page.locator("#whatif-games li.game").count() == 2
     assert page.locator("#whatif-games select.result").first.input_value() == "0"
