@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -312,6 +313,22 @@ def test_an_edited_address_is_read_again_and_names_link_to_player_pages(sample, 
     for href in links:  # each opens a page of the site (not a path beside the list's)
         assert page.request.get(href).status == 200, href
     check_and_close(page)
+
+
+def test_without_its_data_file_the_page_says_so(sample, browser, tmp_path):
+    """A data file that does not load (a copy of the site without it): the page says the
+    list's games could not be loaded, instead of saying it is loading them for ever."""
+    copy = tmp_path / "renju"
+    shutil.copytree(support.site_of(sample), copy)
+    (data,) = (copy / "data").glob("whatif.*.js")
+    data.unlink()
+    page = new_page(browser)
+    page.goto(f"{served(tmp_path)}renju/whatif.html#g=x,y,1")
+    failed = page.wait_for_selector("#whatif-failed")
+    assert "could not be loaded" in failed.inner_text()
+    assert page.locator("#whatif-answer[data-answered]").count() == 0
+    assert page.events["dialogs"] == [] and page.events["remote"] == []
+    page.close()
 
 
 @pytest.fixture(scope="module")

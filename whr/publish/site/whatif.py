@@ -24,6 +24,7 @@ from whr.tables import days_of, list_games
 
 TEXTS: dict[str, Text] = {
     "loading": T_("Loading every rated game of the list…"),
+    "not_loaded": T_("The list’s games could not be loaded: reload the page to try again."),
     "computing": T_("Refitting the whole history…"),
     "choose": T_("Choose both players of a game: the answer follows."),
     "heading": T_("The list of %(day)s would say"),

@@ -255,6 +255,10 @@
   // --- the worker, and the data file ---
   function load() {  // the worker first: it warms up while the data file loads
     worker = new Worker(URL.createObjectURL(new Blob(["(" + WHATIF_SOLVER.toString() + ")()"], { type: "text/javascript" })));
+    worker.onerror = function (e) {  // the worker could not start or run (not a refit's error)
+      answerBox.removeAttribute("aria-busy");
+      answerBox.innerHTML = "<p id=whatif-failed>" + tx("failed", { message: esc(e.message || "") }) + "</p>";
+    };
     worker.onmessage = function (e) {
       var m = e.data;
       if (m.type === "ready") {
@@ -270,6 +274,7 @@
     var s = document.createElement("script");
     s.src = CFG[F.whatif_page.data];
     s.onload = start;
+    s.onerror = function () { answerBox.innerHTML = "<p id=whatif-failed>" + tx("not_loaded") + "</p>"; };
     document.body.appendChild(s);
   }
   function start() {
