@@ -315,13 +315,18 @@ def test_an_edited_address_is_read_again_and_names_link_to_player_pages(sample, 
     check_and_close(page)
 
 
-def test_without_its_data_file_the_page_says_so(sample, browser, tmp_path):
-    """A data file that does not load (a copy of the site without it): the page says the
-    list's games could not be loaded, instead of saying it is loading them for ever."""
+@pytest.mark.parametrize("damage", ["missing", "cut short"])
+def test_without_its_data_file_the_page_says_so(sample, browser, tmp_path, damage):
+    """A data file that does not load (a copy of the site without it, or with it cut in half
+    as a broken transfer leaves it): the page says the list's games could not be loaded,
+    instead of saying it is loading them for ever."""
     copy = tmp_path / "renju"
     shutil.copytree(support.site_of(sample), copy)
     (data,) = (copy / "data").glob("whatif.*.js")
-    data.unlink()
+    if damage == "missing":
+        data.unlink()
+    else:
+        data.write_bytes(data.read_bytes()[: data.stat().st_size // 2])
     page = new_page(browser)
     page.goto(f"{served(tmp_path)}renju/whatif.html#g=x,y,1")
     failed = page.wait_for_selector("#whatif-failed")

@@ -265,21 +265,24 @@
         ready = true;
         window.performance.mark("whatif-ready");
         ask();
-      } else if (m.type !== "warm" && m.id === asked) {
-        if (m.type === "answer") show(m.answer);
-        else { answerBox.removeAttribute("aria-busy"); answerBox.innerHTML = "<p>" + tx("failed", { message: esc(m.message) }) + "</p>"; }
+      } else if (m.type === "answer" && m.id === asked) {
+        show(m.answer);
+      } else if (m.type === "error" && (m.id === undefined || m.id === asked)) {  // no id: the data's
+        answerBox.removeAttribute("aria-busy");
+        answerBox.innerHTML = "<p id=whatif-failed>" + tx("failed", { message: esc(m.message) }) + "</p>";
       }
     };
     answerBox.innerHTML = "<p class=meta>" + tx("loading") + "</p>";
     var s = document.createElement("script");
     s.src = CFG[F.whatif_page.data];
     s.onload = start;
-    s.onerror = function () { answerBox.innerHTML = "<p id=whatif-failed>" + tx("not_loaded") + "</p>"; };
+    s.onerror = notLoaded;
     document.body.appendChild(s);
   }
+  function notLoaded() { answerBox.innerHTML = "<p id=whatif-failed>" + tx("not_loaded") + "</p>"; }
   function start() {
     var d = (window.WHR || {}).whatif;
-    if (!d) return;
+    if (!d) { notLoaded(); return; }  // not there, or cut short (a script that does not parse)
     window.performance.mark("whatif-data");
     var ints = function (k) { return Int32Array.from(d[k]); };
     var data = {
