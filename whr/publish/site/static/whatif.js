@@ -247,7 +247,7 @@
       });
       html += "</tbody></table></div></details>";
     }
-    html += "<p class=meta id=whatif-took data-ms=" + a.ms.all + ">" + tx("took", { games: I.group(a.games), seconds: (a.ms.all / 1000).toFixed(2) }) + "</p>";
+    html += "<p class=meta id=whatif-took data-ms=" + a.ms.all + ">" + tx("took", { games: I.group(a.games), seconds: a.ms.all >= 10 ? (a.ms.all / 1000).toFixed(2) : (Math.max(a.ms.all, 1) / 1000).toFixed(3) })  // a small list: 0.004 s, not 0.00 + "</p>";
     answerBox.innerHTML = html;
     answerBox.setAttribute("data-answered", String(++shown));
   }
