@@ -47,7 +47,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from bench_publish import CHROMIUM, INFO, PARAMS, kept_as_backfilled, rif_history, serve
+from bench_publish import CHROMIUM, INFO, PARAMS, kept_as_backfilled, rif_history, serve, support
 
 import whr
 import whr.lists
@@ -209,10 +209,7 @@ def most(runs: list[list[dict[str, Any]]], k: int, key: str) -> str:
 
 def refit(rated: pd.DataFrame, games: list[Game], as_of: dt.date, params: FitParams) -> pd.Series:
     """The oracle: ``whr.fit`` on the list's rated games and ``games``, read on the later day."""
-    added = pd.DataFrame(games, columns=["black", "white", "result", "date"])
-    both = pd.concat([rated[["black", "white", "result", "date"]], added], ignore_index=True)
-    both = both.astype({"black": str, "white": str, "result": float})
-    day = max([as_of, *added["date"]])
+    both, day = support.joined(rated, games, as_of)
     ratings: pd.Series = whr.fit(both, params).rating_on(day).set_index("player")["rating"]
     return ratings
 

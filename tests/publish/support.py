@@ -327,6 +327,16 @@ def with_games(
     rated = pq.read_table(entry / "games.parquet").to_pandas()
     as_of = dt.date.fromisoformat(manifest["as_of"])
     rated = rated[pd.to_datetime(rated["date"]).dt.date <= as_of]
+    both, day = joined(rated, games, as_of)
+    return both, day, manifest
+
+
+def joined(
+    rated: pd.DataFrame, games: list[tuple[str, str, float, dt.date]], as_of: dt.date
+) -> tuple[pd.DataFrame, dt.date]:
+    """``rated``'s games (``black``, ``white``, ``result``, ``date``) and ``games`` after them,
+    days as dates, as :func:`whr.fit` takes them; the later of ``as_of`` and the games' days
+    (the day the what-if's list is read)."""
     added = pd.DataFrame(games, columns=["black", "white", "result", "date"])
     both = pd.DataFrame(
         {
@@ -336,4 +346,4 @@ def with_games(
             "date": [*pd.to_datetime(rated["date"]).dt.date, *added["date"]],
         }
     )
-    return both, max([as_of, *added["date"]]), manifest
+    return both, max([as_of, *added["date"]])

@@ -165,10 +165,7 @@ def the_list_of(
     sides = pd.concat([played[["black", "date"]].set_axis(["p", "d"], axis=1),
                        played[["white", "date"]].set_axis(["p", "d"], axis=1)])  # fmt: skip
     count, last = sides.groupby("p").size(), sides.groupby("p")["d"].max()
-    try:
-        cutoff = day.replace(year=day.year - rules["active_years"])
-    except ValueError:  # 29 February: the 28th
-        cutoff = day.replace(year=day.year - rules["active_years"], day=28)
+    cutoff = whr.lists.years_before(day, rules["active_years"])
     status = pd.Series(1, index=count.index)
     status[last >= cutoff] = 0
     status[count < rules["established_games"]] = 2
@@ -379,12 +376,7 @@ def test_on_a_rif_sized_list_the_page_answers_as_whr_fit(rif_sized, browser):
     page, others = new_page(browser), 0
     for n, games in enumerate(sets):
         got = ask(page, root, games, n)
-        added = pd.DataFrame(games, columns=["black", "white", "result", "date"])
-        both = pd.concat(
-            [rated[["black", "white", "result", "date"]].astype({"black": str, "white": str}),
-             added.assign(date=pd.to_datetime(added["date"]))], ignore_index=True,
-        )  # fmt: skip
-        day = max(as_of, *added["date"])
+        both, day = support.joined(rated, games, as_of)
         after = whr.fit(both, params).rating_on(day).set_index("player")["rating"]
         assert got.on == day.isoformat()
         shown = {p: v[1] for p, v in got.mine.items()} | {p: v[1] for p, v in got.others.items()}

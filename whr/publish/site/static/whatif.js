@@ -255,10 +255,7 @@
   // --- the worker, and the data file ---
   function load() {  // the worker first: it warms up while the data file loads
     worker = new Worker(URL.createObjectURL(new Blob(["(" + WHATIF_SOLVER.toString() + ")()"], { type: "text/javascript" })));
-    worker.onerror = function (e) {  // the worker could not start or run (not a refit's error)
-      answerBox.removeAttribute("aria-busy");
-      answerBox.innerHTML = "<p id=whatif-failed>" + tx("failed", { message: esc(e.message || "") }) + "</p>";
-    };
+    worker.onerror = function (e) { failed(tx("failed", { message: esc(e.message || "") })); };  // it could not start or run
     worker.onmessage = function (e) {
       var m = e.data;
       if (m.type === "ready") {
@@ -268,21 +265,23 @@
       } else if (m.type === "answer" && m.id === asked) {
         show(m.answer);
       } else if (m.type === "error" && (m.id === undefined || m.id === asked)) {  // no id: the data's
-        answerBox.removeAttribute("aria-busy");
-        answerBox.innerHTML = "<p id=whatif-failed>" + tx("failed", { message: esc(m.message) }) + "</p>";
+        failed(tx("failed", { message: esc(m.message) }));
       }
     };
     answerBox.innerHTML = "<p class=meta>" + tx("loading") + "</p>";
     var s = document.createElement("script");
     s.src = CFG[F.whatif_page.data];
     s.onload = start;
-    s.onerror = notLoaded;
+    s.onerror = function () { failed(tx("not_loaded")); };
     document.body.appendChild(s);
   }
-  function notLoaded() { answerBox.innerHTML = "<p id=whatif-failed>" + tx("not_loaded") + "</p>"; }
+  function failed(html) {  // the answer is that there is none: why
+    answerBox.removeAttribute("aria-busy");
+    answerBox.innerHTML = "<p id=whatif-failed>" + html + "</p>";
+  }
   function start() {
     var d = (window.WHR || {}).whatif;
-    if (!d) { notLoaded(); return; }  // not there, or cut short (a script that does not parse)
+    if (!d) { failed(tx("not_loaded")); return; }  // not there, or cut short (a script that does not parse)
     window.performance.mark("whatif-data");
     var ints = function (k) { return Int32Array.from(d[k]); };
     var data = {
